@@ -1,0 +1,2 @@
+//! The `crowdnav` command line.
+fn main() {}
