@@ -1,1 +1,2 @@
+//! Mesh build and point location benchmarks.
 fn main() {}

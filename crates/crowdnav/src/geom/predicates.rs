@@ -78,7 +78,10 @@ mod tests {
     fn orientation_of_hand_picked_points() {
         let a = Vec2::new(0.0, 0.0);
         let b = Vec2::new(2.0, 0.0);
-        assert_eq!(orient2d(a, b, Vec2::new(1.0, 1.0)), Orientation::CounterClockwise);
+        assert_eq!(
+            orient2d(a, b, Vec2::new(1.0, 1.0)),
+            Orientation::CounterClockwise
+        );
         assert_eq!(orient2d(a, b, Vec2::new(1.0, -1.0)), Orientation::Clockwise);
         assert_eq!(orient2d(a, b, Vec2::new(7.0, 0.0)), Orientation::Collinear);
         assert_eq!(orient2d_value(a, b, Vec2::new(1.0, 1.0)), 2.0);

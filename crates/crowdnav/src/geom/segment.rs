@@ -153,7 +153,6 @@ fn collinear_overlap(p: Segment, q: Segment) -> SegmentIntersection {
     }
 }
 
-
 impl From<f64> for Orientation {
     fn from(v: f64) -> Self {
         if v > 0.0 {
@@ -179,7 +178,10 @@ mod tests {
         let (a, b) = (Vec2::new(0.0, 0.0), Vec2::new(4.0, 0.0));
         assert_eq!(closest_point_on_segment(Vec2::new(-3.0, 2.0), a, b), a);
         assert_eq!(closest_point_on_segment(Vec2::new(9.0, -2.0), a, b), b);
-        assert_eq!(closest_point_on_segment(Vec2::new(3.0, 3.0), a, b), Vec2::new(3.0, 0.0));
+        assert_eq!(
+            closest_point_on_segment(Vec2::new(3.0, 3.0), a, b),
+            Vec2::new(3.0, 0.0)
+        );
         assert_eq!(closest_point_on_segment(Vec2::new(3.0, 3.0), a, a), a);
         assert_eq!(seg(0.0, 0.0, 4.0, 0.0).distance(Vec2::new(7.0, 4.0)), 5.0);
     }

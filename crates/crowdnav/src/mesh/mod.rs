@@ -1,7 +1,23 @@
 //! The navigation mesh: a constrained Delaunay triangulation of the level, with walls,
 //! adjacency, point location and per-triangle clearance.
+//!
+//! ```text
+//! Level (world JSON) ─┐
+//! .mesh (Polyanya) ───┼─► Walls (directed, walkable on the left) ─► NavMesh::from_walls
+//! .map (MovingAI) ────┘        CDT (spade) ► classify by winding ► walls, widths, locator
+//! ```
 
+mod build;
+mod clearance;
 pub mod import;
 mod level;
+mod locate;
+mod navmesh;
 
-pub use level::{Level, LevelError, Walls};
+pub use build::BuildError;
+pub use level::{Level, LevelError, PolygonRef, Walls};
+pub use navmesh::{Location, NavMesh, TriangleId, VertexId};
+
+#[cfg(test)]
+#[path = "mesh_test.rs"]
+mod test;

@@ -1,0 +1,354 @@
+//! Building a [`NavMesh`]: walls → constrained Delaunay triangulation (spade) →
+//! walkable/blocked classification → walls, adjacency, clearance, point locator.
+
+use super::clearance::compute_widths;
+use super::level::winding_contribution;
+use super::locate::Locator;
+use super::navmesh::{pack_flags, NavMesh, NONE};
+use super::{Level, LevelError, Walls};
+use crate::geom::{orient2d_value, Segment, MAX_COORDINATE};
+use glam::Vec2;
+use spade::handles::FixedVertexHandle;
+use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
+use std::collections::HashMap;
+
+/// Why a navigation mesh could not be built.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum BuildError {
+    /// The level's polygons are invalid.
+    #[error(transparent)]
+    Level(#[from] LevelError),
+    /// The input has no walls at all.
+    #[error("the level has no walls")]
+    NoWalls,
+    /// A wall segment has a NaN or infinite end.
+    #[error("wall segment {segment} has a coordinate that is NaN or infinite")]
+    NonFinite {
+        /// 0-based index of the segment.
+        segment: usize,
+    },
+    /// A coordinate's magnitude exceeds [`MAX_COORDINATE`](crate::geom::MAX_COORDINATE).
+    #[error("point ({x}, {y}) is outside the supported coordinate range (|x|, |y| <= 1e7)")]
+    CoordinateRange {
+        /// x coordinate.
+        x: f32,
+        /// y coordinate.
+        y: f32,
+    },
+    /// The walls enclose no walkable space.
+    #[error("the walls enclose no walkable space")]
+    NoWalkableSpace,
+}
+
+type Cdt = ConstrainedDelaunayTriangulation<Point2<f32>>;
+
+impl NavMesh {
+    /// Builds the mesh of a world-file level.
+    ///
+    /// # Errors
+    /// [`BuildError::Level`] when the polygons are invalid (see [`Level::to_walls`]),
+    /// [`BuildError::NoWalkableSpace`] when nothing is walkable.
+    ///
+    /// # Example
+    /// ```
+    /// use crowdnav::mesh::{Level, NavMesh, Location};
+    /// use glam::Vec2;
+    /// let level = Level::from_json(r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]],
+    ///                                  "obstacles": [[[4,4],[6,4],[6,6],[4,6]]]}"#)?;
+    /// let mesh = NavMesh::from_level(&level)?;
+    /// assert!((mesh.walkable_area() - 96.0).abs() < 1e-9);
+    /// assert!(matches!(mesh.locate(Vec2::new(1.0, 1.0)), Location::Walkable(_)));
+    /// assert!(matches!(mesh.locate(Vec2::new(5.0, 5.0)), Location::Blocked(_)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_level(level: &Level) -> Result<NavMesh, BuildError> {
+        Self::from_walls(&level.to_walls()?)
+    }
+
+    /// Builds the mesh from directed walls (walkable on their left; see [`Walls`]).
+    ///
+    /// # Errors
+    /// [`BuildError`] for non-finite or out-of-range coordinates, no walls, or no
+    /// walkable space.
+    pub fn from_walls(walls: &Walls) -> Result<NavMesh, BuildError> {
+        if let Some(segment) = walls
+            .segments
+            .iter()
+            .position(|s| !s.a.is_finite() || !s.b.is_finite())
+        {
+            return Err(BuildError::NonFinite { segment });
+        }
+        for s in &walls.segments {
+            for p in [s.a, s.b] {
+                if p.abs().max_element() > MAX_COORDINATE {
+                    return Err(BuildError::CoordinateRange { x: p.x, y: p.y });
+                }
+            }
+        }
+        let segments: Vec<Segment> = walls
+            .segments
+            .iter()
+            .map(|s| Segment::new(normalize_point(s.a), normalize_point(s.b)))
+            .filter(|s| s.a != s.b)
+            .collect();
+        if segments.is_empty() {
+            return Err(BuildError::NoWalls);
+        }
+        let cdt = triangulate(&segments)?;
+        let topo = Topology::from_cdt(&cdt);
+        let walkable = classify(&topo, &segments);
+        assemble(topo, walkable)
+    }
+}
+
+/// Turns -0.0 into 0.0 (one vertex, not two) and flushes magnitudes below 1e-30,
+/// which the triangulation's predicates cannot represent, to zero.
+fn normalize_point(p: Vec2) -> Vec2 {
+    let flush = |x: f32| if x.abs() < 1e-30 { 0.0 } else { x + 0.0 };
+    Vec2::new(flush(p.x), flush(p.y))
+}
+
+/// Inserts every segment as a constraint. Fast path: spade's bulk loader; segments that
+/// cross or overlap others are then added one by one with splitting.
+fn triangulate(segments: &[Segment]) -> Result<Cdt, BuildError> {
+    let mut index: HashMap<(u32, u32), u32> = HashMap::with_capacity(segments.len() * 2);
+    let mut points: Vec<Point2<f32>> = Vec::with_capacity(segments.len() + 1);
+    let mut id = |p: Vec2, points: &mut Vec<Point2<f32>>| {
+        *index
+            .entry((p.x.to_bits(), p.y.to_bits()))
+            .or_insert_with(|| {
+                points.push(Point2::new(p.x, p.y));
+                (points.len() - 1) as u32
+            }) as usize
+    };
+    let mut edges: Vec<[usize; 2]> = Vec::with_capacity(segments.len());
+    for s in segments {
+        let (a, b) = (id(s.a, &mut points), id(s.b, &mut points));
+        edges.push(if a < b { [a, b] } else { [b, a] });
+    }
+    edges.sort_unstable();
+    edges.dedup();
+    let mut conflicts = Vec::new();
+    let mut cdt =
+        Cdt::try_bulk_load_cdt(points.clone(), edges, |e| conflicts.push(e)).map_err(|_| {
+            BuildError::CoordinateRange {
+                x: f32::NAN,
+                y: f32::NAN,
+            }
+        })?;
+    debug_assert_eq!(cdt.num_vertices(), points.len());
+    for [a, b] in conflicts {
+        let (a, b) = (
+            FixedVertexHandle::from_index(a),
+            FixedVertexHandle::from_index(b),
+        );
+        cdt.add_constraint_and_split(a, b, |p| p);
+    }
+    Ok(cdt)
+}
+
+/// The triangulation copied into flat arrays, before classification.
+struct Topology {
+    vertices: Vec<Vec2>,
+    triangles: Vec<[u32; 3]>,
+    neighbors: Vec<[u32; 3]>,
+    constrained: Vec<[bool; 3]>,
+}
+
+impl Topology {
+    fn from_cdt(cdt: &Cdt) -> Topology {
+        let vertices: Vec<Vec2> = cdt
+            .vertices()
+            .map(|v| {
+                let p = v.position();
+                Vec2::new(p.x, p.y)
+            })
+            .collect();
+        let mut face_id = vec![NONE; cdt.num_all_faces()];
+        for (i, f) in cdt.inner_faces().enumerate() {
+            face_id[f.fix().index()] = i as u32;
+        }
+        let n = cdt.num_inner_faces();
+        let mut triangles = Vec::with_capacity(n);
+        let mut neighbors = Vec::with_capacity(n);
+        let mut constrained = Vec::with_capacity(n);
+        for f in cdt.inner_faces() {
+            let edges = f.adjacent_edges();
+            triangles.push(edges.map(|e| e.from().fix().index() as u32));
+            neighbors.push(edges.map(|e| {
+                let other = e.rev().face();
+                if other.is_outer() {
+                    NONE
+                } else {
+                    face_id[other.fix().index()]
+                }
+            }));
+            constrained.push(edges.map(|e| e.as_undirected().is_constraint_edge()));
+        }
+        Topology {
+            vertices,
+            triangles,
+            neighbors,
+            constrained,
+        }
+    }
+
+    fn points(&self, t: usize) -> [Vec2; 3] {
+        self.triangles[t].map(|v| self.vertices[v as usize])
+    }
+}
+
+/// Walkable flag of every triangle.
+///
+/// Triangles joined by unconstrained edges form regions of constant winding number, so
+/// the winding is evaluated once per region, at the incentre of its roundest triangle
+/// (the point farthest from every region edge, robust against the rounding of split
+/// points).
+fn classify(topo: &Topology, segments: &[Segment]) -> Vec<bool> {
+    let n = topo.triangles.len();
+    let mut region = vec![NONE; n];
+    let mut reps: Vec<(usize, f64)> = Vec::new(); // best triangle and its inradius
+    let mut stack = Vec::new();
+    for seed in 0..n {
+        if region[seed] != NONE {
+            continue;
+        }
+        let r = reps.len() as u32;
+        reps.push((seed, -1.0));
+        region[seed] = r;
+        stack.push(seed);
+        while let Some(t) = stack.pop() {
+            let rad = inradius(topo.points(t));
+            if rad > reps[r as usize].1 {
+                reps[r as usize] = (t, rad);
+            }
+            for e in 0..3 {
+                let nb = topo.neighbors[t][e];
+                if nb != NONE && !topo.constrained[t][e] && region[nb as usize] == NONE {
+                    region[nb as usize] = r;
+                    stack.push(nb as usize);
+                }
+            }
+        }
+    }
+    let rows = RowIndex::new(segments);
+    let region_walkable: Vec<bool> = reps
+        .iter()
+        .map(|&(t, _)| rows.winding_number(incenter(topo.points(t))) > 0)
+        .collect();
+    region
+        .iter()
+        .map(|&r| region_walkable[r as usize])
+        .collect()
+}
+
+fn inradius([a, b, c]: [Vec2; 3]) -> f64 {
+    let (a, b, c) = (a.as_dvec2(), b.as_dvec2(), c.as_dvec2());
+    let area2 = ((b - a).perp_dot(c - a)).abs();
+    let perimeter = a.distance(b) + b.distance(c) + c.distance(a);
+    if perimeter > 0.0 {
+        area2 / perimeter
+    } else {
+        0.0
+    }
+}
+
+fn incenter([a, b, c]: [Vec2; 3]) -> Vec2 {
+    let (a, b, c) = (a.as_dvec2(), b.as_dvec2(), c.as_dvec2());
+    let (la, lb, lc) = (b.distance(c), c.distance(a), a.distance(b));
+    let sum = la + lb + lc;
+    if sum <= 0.0 {
+        return a.as_vec2();
+    }
+    ((a * la + b * lb + c * lc) / sum).as_vec2()
+}
+
+/// Segments bucketed by horizontal rows, for winding numbers (crossings of a
+/// horizontal ray) in O(segments per row).
+struct RowIndex<'a> {
+    segments: &'a [Segment],
+    min_y: f32,
+    row_height: f32,
+    rows: Vec<Vec<u32>>,
+}
+
+impl<'a> RowIndex<'a> {
+    fn new(segments: &'a [Segment]) -> Self {
+        let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
+        for s in segments {
+            lo = lo.min(s.a.y).min(s.b.y);
+            hi = hi.max(s.a.y).max(s.b.y);
+        }
+        let count = ((segments.len() as f64).sqrt() as usize).clamp(1, 4096);
+        let row_height = ((hi - lo) / count as f32).max(f32::MIN_POSITIVE) * 1.000_01;
+        let mut index = RowIndex {
+            segments,
+            min_y: lo,
+            row_height,
+            rows: vec![Vec::new(); count],
+        };
+        for (i, s) in segments.iter().enumerate() {
+            let r0 = index.row(s.a.y.min(s.b.y));
+            let r1 = index.row(s.a.y.max(s.b.y));
+            for r in r0..=r1 {
+                index.rows[r].push(i as u32);
+            }
+        }
+        index
+    }
+
+    fn row(&self, y: f32) -> usize {
+        (((y - self.min_y) / self.row_height).max(0.0) as usize).min(self.rows.len() - 1)
+    }
+
+    fn winding_number(&self, p: Vec2) -> i32 {
+        if p.y < self.min_y {
+            return 0;
+        }
+        self.rows[self.row(p.y)]
+            .iter()
+            .map(|&i| winding_contribution(&self.segments[i as usize], p))
+            .sum()
+    }
+}
+
+fn assemble(topo: Topology, walkable: Vec<bool>) -> Result<NavMesh, BuildError> {
+    let n = topo.triangles.len();
+    let mut flags = Vec::with_capacity(n);
+    let mut obstacle_vertex = vec![false; topo.vertices.len()];
+    let mut walkable_area = 0.0;
+    for t in 0..n {
+        let walls: [bool; 3] = std::array::from_fn(|e| {
+            let nb = topo.neighbors[t][e];
+            let other = nb != NONE && walkable[nb as usize];
+            walkable[t] != other
+        });
+        for (e, &w) in walls.iter().enumerate() {
+            if w {
+                obstacle_vertex[topo.triangles[t][e] as usize] = true;
+                obstacle_vertex[topo.triangles[t][(e + 1) % 3] as usize] = true;
+            }
+        }
+        if walkable[t] {
+            let [a, b, c] = topo.points(t);
+            walkable_area += orient2d_value(a, b, c) * 0.5;
+        }
+        flags.push(pack_flags(walkable[t], walls));
+    }
+    if walkable_area <= 0.0 {
+        return Err(BuildError::NoWalkableSpace);
+    }
+    let mut mesh = NavMesh {
+        vertices: topo.vertices,
+        triangles: topo.triangles,
+        neighbors: topo.neighbors,
+        flags,
+        widths: Vec::new(),
+        obstacle_vertex,
+        locator: Locator::default(),
+        walkable_area,
+    };
+    mesh.widths = compute_widths(&mesh);
+    mesh.locator = Locator::new(&mesh);
+    Ok(mesh)
+}

@@ -1,0 +1,183 @@
+//! Per-triangle clearance: Demyen's traversal widths, computed exactly.
+//!
+//! For walkable triangle `t` with corner `C` and opposite edge `AB`, a body crossing `t`
+//! between edges `CA` and `CB` passes between `C` and whatever walls face `C` across
+//! the triangle. The gate width is the distance from `C` to the nearest wall point in
+//! the closed wedge spanned by rays `C→A` and `C→B` (walls touching `C` excluded). The
+//! nearest such point `X` is reachable from `t` without crossing a wall (otherwise the
+//! crossing would be nearer), and every edge crossed on the way is nearer than `X`, so a
+//! search that crosses only non-wall edges nearer than the best distance found so far
+//! is exact — it sees walls of other triangles, however far away (Kallmann's objection
+//! to purely local widths). A wall vertex counts wherever it lies in the wedge.
+
+use super::navmesh::{NavMesh, TriangleId, NONE};
+use glam::DVec2;
+use rayon::prelude::*;
+
+/// Gate widths of every triangle's three corners (0 for blocked triangles).
+pub(crate) fn compute_widths(mesh: &NavMesh) -> Vec<[f32; 3]> {
+    (0..mesh.triangles.len())
+        .into_par_iter()
+        .with_min_len(256)
+        .map_init(Vec::new, |stack, t| {
+            let t = TriangleId(t as u32);
+            if !mesh.is_walkable(t) {
+                return [0.0; 3];
+            }
+            std::array::from_fn(|corner| corner_width(mesh, t, corner, stack) as f32)
+        })
+        .collect()
+}
+
+/// The closed wedge at `c` between rays towards `a` and `b` (counter-clockwise from `a`
+/// to `b`, less than a half-turn).
+struct Wedge {
+    c: DVec2,
+    u: DVec2,
+    w: DVec2,
+}
+
+impl Wedge {
+    fn contains(&self, p: DVec2) -> bool {
+        let d = p - self.c;
+        self.u.perp_dot(d) >= 0.0 && d.perp_dot(self.w) >= 0.0
+    }
+
+    /// Distance from the apex to the part of segment `p q` inside the wedge, or `None`
+    /// when the segment misses the wedge.
+    fn distance_to_segment(&self, p: DVec2, q: DVec2) -> Option<f64> {
+        // Ends are tested directly: an end lying exactly on a ray must count even when
+        // the clipping arithmetic below rounds it out.
+        let ends = [p, q]
+            .into_iter()
+            .filter(|&e| self.contains(e))
+            .map(|e| self.c.distance(e))
+            .reduce(f64::min);
+        match (ends, self.clipped_distance(p, q)) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn clipped_distance(&self, p: DVec2, q: DVec2) -> Option<f64> {
+        let (mut lo, mut hi) = (0.0f64, 1.0f64);
+        let dir = q - p;
+        // Each half-plane: f(s) = f0 + s * df >= 0.
+        for (f0, df) in [
+            (self.u.perp_dot(p - self.c), self.u.perp_dot(dir)),
+            ((p - self.c).perp_dot(self.w), dir.perp_dot(self.w)),
+        ] {
+            if df == 0.0 {
+                if f0 < 0.0 {
+                    return None;
+                }
+            } else {
+                let s = -f0 / df;
+                if df > 0.0 {
+                    lo = lo.max(s);
+                } else {
+                    hi = hi.min(s);
+                }
+            }
+        }
+        if lo > hi {
+            return None;
+        }
+        let (a, b) = (p + dir * lo, p + dir * hi);
+        Some(distance_to_segment(self.c, a, b))
+    }
+}
+
+/// Distance from `x` to segment `a b`, in `f64`.
+pub(crate) fn distance_to_segment(x: DVec2, a: DVec2, b: DVec2) -> f64 {
+    let ab = b - a;
+    let len_sq = ab.length_squared();
+    let t = if len_sq > 0.0 {
+        ((x - a).dot(ab) / len_sq).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    x.distance(a + ab * t)
+}
+
+fn corner_width(mesh: &NavMesh, t: TriangleId, corner: usize, stack: &mut Vec<(u32, u8)>) -> f64 {
+    let ids = mesh.triangles[t.index()];
+    let c_id = ids[corner];
+    if !mesh.obstacle_vertex[c_id as usize] {
+        return f64::INFINITY;
+    }
+    let pos = |v: u32| mesh.vertices[v as usize].as_dvec2();
+    let (c, a, b) = (
+        pos(c_id),
+        pos(ids[(corner + 1) % 3]),
+        pos(ids[(corner + 2) % 3]),
+    );
+    let wedge = Wedge {
+        c,
+        u: a - c,
+        w: b - c,
+    };
+    let mut best = f64::INFINITY;
+    for v in [ids[(corner + 1) % 3], ids[(corner + 2) % 3]] {
+        if mesh.obstacle_vertex[v as usize] {
+            best = best.min(c.distance(pos(v)));
+        }
+    }
+    stack.clear();
+    stack.push((t.0, ((corner + 1) % 3) as u8));
+    while let Some((tri, edge)) = stack.pop() {
+        let tid = TriangleId(tri);
+        let e = edge as usize;
+        let tv = mesh.triangles[tri as usize];
+        let (p_id, q_id) = (tv[e], tv[(e + 1) % 3]);
+        let Some(d) = wedge.distance_to_segment(pos(p_id), pos(q_id)) else {
+            continue;
+        };
+        if d >= best {
+            continue;
+        }
+        if mesh.is_wall(tid, e) {
+            if p_id != c_id && q_id != c_id {
+                best = d;
+            }
+            continue;
+        }
+        let nb = mesh.neighbors[tri as usize][e];
+        if nb == NONE {
+            continue;
+        }
+        let nv = mesh.triangles[nb as usize];
+        let Some(back) = (0..3).find(|&k| mesh.neighbors[nb as usize][k] == tri) else {
+            continue;
+        };
+        // The far vertex of the neighbour, then its two other edges.
+        let far = nv[(back + 2) % 3];
+        if far != c_id && mesh.obstacle_vertex[far as usize] && wedge.contains(pos(far)) {
+            best = best.min(c.distance(pos(far)));
+        }
+        stack.push((nb, ((back + 1) % 3) as u8));
+        stack.push((nb, ((back + 2) % 3) as u8));
+    }
+    best
+}
+
+/// Brute force reference for tests: the same gate width, from every wall of the mesh.
+#[cfg(test)]
+pub(crate) fn corner_width_brute_force(mesh: &NavMesh, t: TriangleId, corner: usize) -> f64 {
+    let ids = mesh.triangles[t.index()];
+    let c_id = ids[corner];
+    if !mesh.obstacle_vertex[c_id as usize] {
+        return f64::INFINITY;
+    }
+    let c: glam::Vec2 = mesh.vertices[c_id as usize];
+    let pos = |v: u32| mesh.vertices[v as usize].as_dvec2();
+    let wedge = Wedge {
+        c: c.as_dvec2(),
+        u: pos(ids[(corner + 1) % 3]) - c.as_dvec2(),
+        w: pos(ids[(corner + 2) % 3]) - c.as_dvec2(),
+    };
+    mesh.walls()
+        .filter(|s| s.a != c && s.b != c)
+        .filter_map(|s| wedge.distance_to_segment(s.a.as_dvec2(), s.b.as_dvec2()))
+        .fold(f64::INFINITY, f64::min)
+}

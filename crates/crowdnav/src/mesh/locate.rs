@@ -1,0 +1,139 @@
+//! Point location: a coarse grid of hint triangles, then a visibility walk with exact
+//! orientation tests.
+
+use super::navmesh::{Location, NavMesh, TriangleId, NONE};
+use crate::geom::{orient2d_value, point_in_triangle};
+use glam::Vec2;
+
+/// Grid of starting triangles over the mesh's bounding box.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Locator {
+    min: Vec2,
+    inv_cell: Vec2,
+    cols: usize,
+    rows: usize,
+    hints: Vec<u32>,
+}
+
+enum Walk {
+    Inside(u32),
+    Outside,
+}
+
+impl Locator {
+    pub(crate) fn new(mesh: &NavMesh) -> Locator {
+        let mut min = Vec2::splat(f32::INFINITY);
+        let mut max = Vec2::splat(f32::NEG_INFINITY);
+        for &v in &mesh.vertices {
+            min = min.min(v);
+            max = max.max(v);
+        }
+        let size = (max - min).max(Vec2::splat(1e-6));
+        // About two triangles per cell.
+        let cells = (mesh.triangles.len() / 2).max(1) as f32;
+        let side = (size.x * size.y / cells).sqrt().max(1e-6);
+        let cols = ((size.x / side).ceil() as usize).clamp(1, 1024);
+        let rows = ((size.y / side).ceil() as usize).clamp(1, 1024);
+        let mut locator = Locator {
+            min,
+            inv_cell: Vec2::new(cols as f32 / size.x, rows as f32 / size.y),
+            cols,
+            rows,
+            hints: vec![0; cols * rows],
+        };
+        let cell = size / Vec2::new(cols as f32, rows as f32);
+        let mut hint = 0u32;
+        for r in 0..rows {
+            for c in 0..cols {
+                let centre = min + cell * Vec2::new(c as f32 + 0.5, r as f32 + 0.5);
+                let (found, last) = walk_from(mesh, hint, centre);
+                hint = match found {
+                    Walk::Inside(t) => t,
+                    Walk::Outside => last,
+                };
+                locator.hints[r * cols + c] = hint;
+            }
+        }
+        locator
+    }
+
+    fn hint(&self, p: Vec2) -> u32 {
+        if self.hints.is_empty() {
+            return 0;
+        }
+        let q = (p - self.min) * self.inv_cell;
+        let c = (q.x.max(0.0) as usize).min(self.cols - 1);
+        let r = (q.y.max(0.0) as usize).min(self.rows - 1);
+        self.hints[r * self.cols + c]
+    }
+}
+
+/// Visibility walk from triangle `start` towards `p`. Returns the result and the last
+/// triangle visited. Falls back to a linear scan if the walk runs too long (a walk can
+/// cycle in a non-Delaunay triangulation, though with the rotating start edge it is
+/// not seen in practice).
+fn walk_from(mesh: &NavMesh, start: u32, p: Vec2) -> (Walk, u32) {
+    let mut t = start;
+    let limit = 64 + 4 * (mesh.triangles.len() as f64).sqrt() as usize;
+    let mut offset = 0usize;
+    for _ in 0..limit {
+        let v = mesh.triangles[t as usize];
+        let mut next = None;
+        for k in 0..3 {
+            let e = (k + offset) % 3;
+            let (a, b) = (
+                mesh.vertices[v[e] as usize],
+                mesh.vertices[v[(e + 1) % 3] as usize],
+            );
+            if orient2d_value(a, b, p) < 0.0 {
+                next = Some(mesh.neighbors[t as usize][e]);
+                break;
+            }
+        }
+        match next {
+            None => return (Walk::Inside(t), t),
+            Some(NONE) => return (Walk::Outside, t),
+            Some(n) => t = n,
+        }
+        offset = (offset + 1) % 3;
+    }
+    let found = (0..mesh.triangles.len()).find(|&i| {
+        let [a, b, c] = mesh.triangles[i].map(|v| mesh.vertices[v as usize]);
+        point_in_triangle(p, a, b, c)
+    });
+    match found {
+        Some(i) => (Walk::Inside(i as u32), i as u32),
+        None => (Walk::Outside, t),
+    }
+}
+
+impl NavMesh {
+    /// Where `p` lies: in a walkable triangle, a blocked one, or outside the mesh.
+    /// Points on an edge belong to either triangle. NaN is [`Location::Outside`].
+    ///
+    /// Expected O(1): a grid gives a nearby starting triangle, then an exact walk.
+    pub fn locate(&self, p: Vec2) -> Location {
+        if !p.is_finite() {
+            return Location::Outside;
+        }
+        self.locate_from(p, TriangleId(self.locator.hint(p)))
+    }
+
+    /// Like [`NavMesh::locate`], starting the walk at `hint` (e.g. the triangle an agent
+    /// was in last frame). A stale or invalid hint is ignored.
+    pub fn locate_from(&self, p: Vec2, hint: TriangleId) -> Location {
+        if !p.is_finite() {
+            return Location::Outside;
+        }
+        let start = if hint.index() < self.triangles.len() {
+            hint.0
+        } else {
+            self.locator.hint(p)
+        };
+        match walk_from(self, start, p).0 {
+            Walk::Inside(t) if self.is_walkable(TriangleId(t)) => Location::Walkable(TriangleId(t)),
+            Walk::Inside(t) => Location::Blocked(TriangleId(t)),
+            Walk::Outside => Location::Outside,
+        }
+    }
+}
