@@ -4,4 +4,5 @@
 pub mod import;
 mod level;
 
+pub use import::{parse_movingai_map, parse_polyanya_mesh, ImportError};
 pub use level::{Level, LevelError, Walls};
