@@ -11,11 +11,14 @@ mod build;
 mod clearance;
 pub mod import;
 mod level;
+mod load;
 mod locate;
 mod navmesh;
 
 pub use build::BuildError;
+pub use import::{parse_movingai_map, parse_polyanya_mesh, ImportError};
 pub use level::{Level, LevelError, PolygonRef, Walls};
+pub use load::{read_walls, LoadError};
 pub use navmesh::{Location, NavMesh, TriangleId, VertexId};
 
 #[cfg(test)]
