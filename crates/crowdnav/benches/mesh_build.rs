@@ -7,6 +7,11 @@
 //! cargo bench -p crowdnav --bench mesh_build
 //! ```
 
+#![expect(
+    missing_docs,
+    reason = "criterion_group! generates an undocumented function"
+)]
+
 use criterion::{criterion_group, criterion_main, Criterion};
 use crowdnav::mesh::{parse_polyanya_mesh, Location, NavMesh};
 use glam::Vec2;

@@ -7,44 +7,12 @@
 use crowdnav::geom::Segment;
 use crowdnav::mesh::{parse_movingai_map, parse_polyanya_mesh, Walls};
 use glam::Vec2;
-use std::path::{Path, PathBuf};
 
-const DATA_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data");
+mod common;
+use common::{data_dir, files_with_extension, read};
 
 /// Map cells checked per map: every `CELL_STRIDE`-th cell in row-major order.
 const CELL_STRIDE: usize = 7;
-
-fn data_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(DATA_DIR);
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: ../shared/data not found ({DATA_DIR})");
-        None
-    }
-}
-
-/// Files under `dir` whose name ends in `.{extension}`, sorted; recursive on request.
-fn files_with_extension(dir: &Path, extension: &str, recursive: bool) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-    for entry in entries {
-        let path = entry.expect("directory entry").path();
-        if path.is_dir() {
-            if recursive {
-                found.extend(files_with_extension(&path, extension, true));
-            }
-        } else if path.extension().is_some_and(|e| e == extension) {
-            found.push(path);
-        }
-    }
-    found.sort();
-    found
-}
-
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
 
 /// Winding numbers of a wall soup, with the walls bucketed into horizontal bands so that
 /// a query only looks at the walls crossing its band.
