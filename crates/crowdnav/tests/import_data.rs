@@ -9,10 +9,15 @@ use crowdnav::mesh::{parse_movingai_map, parse_polyanya_mesh, Walls};
 use glam::Vec2;
 
 mod common;
-use common::{data_dir, files_with_extension, read};
+use common::{data_dir, files_with_extension};
+use std::path::Path;
 
 /// Map cells checked per map: every `CELL_STRIDE`-th cell in row-major order.
 const CELL_STRIDE: usize = 7;
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
 
 /// Winding numbers of a wall soup, with the walls bucketed into horizontal bands so that
 /// a query only looks at the walls crossing its band.

@@ -6,7 +6,7 @@
 //! The data is not part of the repository; without it the tests print a note and pass.
 
 mod common;
-use common::{data_dir, files_with_extension, read};
+use common::{data_dir, files_with_extension};
 use crowdnav::mesh::{read_walls, Location, NavMesh};
 
 fn all_level_files() -> Vec<std::path::PathBuf> {

@@ -31,7 +31,3 @@ pub fn files_with_extension(dir: &Path, extension: &str, recursive: bool) -> Vec
     found.sort();
     found
 }
-
-pub fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
