@@ -1,2 +1,133 @@
-//! The `crowdnav` command line.
-fn main() {}
+//! The `crowdnav` command line: build navigation meshes from level files and draw them.
+//!
+//! Exit codes: 0 success, 2 bad input (with a one-line message on stderr), 1 any other
+//! failure (e.g. an output file that cannot be written).
+
+mod svg;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use crowdnav::mesh::{read_walls, NavMesh};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(
+    name = "crowdnav",
+    version,
+    about = "Navigation meshes, exact paths and crowds"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build the navigation mesh of a level and report on it.
+    Mesh(MeshArgs),
+}
+
+#[derive(clap::Args)]
+struct MeshArgs {
+    /// Level file: world JSON (.json), Polyanya mesh (.mesh) or MovingAI map (.map).
+    world: PathBuf,
+    /// Draw the mesh (walkable triangles and walls) to this SVG file.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Print the report as one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// A failure, and whether the user's input was at fault (exit code 2) or not (1).
+enum Failure {
+    BadInput(anyhow::Error),
+    Other(anyhow::Error),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Mesh(args) => mesh(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::BadInput(e)) => {
+            eprintln!("crowdnav: {}", one_line(&e));
+            ExitCode::from(2)
+        }
+        Err(Failure::Other(e)) => {
+            eprintln!("crowdnav: {}", one_line(&e));
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// The error and its causes on one line; a cause already spelled out by the message
+/// before it is not repeated.
+fn one_line(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if !line.contains(&text) {
+            if !line.is_empty() {
+                line.push_str(": ");
+            }
+            line.push_str(&text);
+        }
+    }
+    line.replace('\n', " ")
+}
+
+#[derive(serde::Serialize)]
+struct MeshReport {
+    world: String,
+    vertices: usize,
+    triangles: usize,
+    walkable_triangles: usize,
+    walls: usize,
+    walkable_area: f64,
+    build_ms: f64,
+}
+
+fn mesh(args: &MeshArgs) -> Result<(), Failure> {
+    let walls = read_walls(&args.world).map_err(|e| Failure::BadInput(e.into()))?;
+    let start = Instant::now();
+    let mesh = NavMesh::from_walls(&walls)
+        .with_context(|| format!("{}", args.world.display()))
+        .map_err(Failure::BadInput)?;
+    let build_ms = start.elapsed().as_secs_f64() * 1e3;
+    let report = MeshReport {
+        world: args.world.display().to_string(),
+        vertices: mesh.vertices().len(),
+        triangles: mesh.triangle_count(),
+        walkable_triangles: mesh.walkable_triangles().count(),
+        walls: mesh.walls().count(),
+        walkable_area: mesh.walkable_area(),
+        build_ms,
+    };
+    if args.json {
+        let text = serde_json::to_string(&report).map_err(|e| Failure::Other(e.into()))?;
+        println!("{text}");
+    } else {
+        println!("world:          {}", report.world);
+        println!("vertices:       {}", report.vertices);
+        println!(
+            "triangles:      {} ({} walkable, {} blocked)",
+            report.triangles,
+            report.walkable_triangles,
+            report.triangles - report.walkable_triangles
+        );
+        println!("walls:          {}", report.walls);
+        println!("walkable area:  {:.3} m²", report.walkable_area);
+        println!("build time:     {:.2} ms", report.build_ms);
+    }
+    if let Some(path) = &args.svg {
+        std::fs::write(path, svg::mesh_svg(&mesh))
+            .with_context(|| format!("cannot write {}", path.display()))
+            .map_err(Failure::Other)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,132 @@
+//! End-to-end tests of the `crowdnav` binary: outputs, and exit code 2 with a one-line
+//! message for every kind of bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn crowdnav(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_crowdnav"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .expect("the binary runs")
+}
+
+fn temp_file(name: &str, contents: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("crowdnav-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, contents).expect("temp file");
+    path
+}
+
+/// Runs `mesh` on a bad file: exit code 2, one line on stderr that mentions `needle`.
+fn assert_bad_input(path: &Path, needle: &str) {
+    let out = crowdnav(&["mesh", path.to_str().expect("utf-8 path")]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
+    assert_eq!(
+        stderr.trim_end().lines().count(),
+        1,
+        "not one line: {stderr}"
+    );
+    assert!(
+        stderr.contains(needle),
+        "{stderr:?} does not mention {needle:?}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn mesh_reports_the_example_world_and_draws_it() {
+    let svg = temp_file("two-rooms.svg", "");
+    let out = crowdnav(&[
+        "mesh",
+        "worlds/two-rooms.json",
+        "--svg",
+        svg.to_str().expect("utf-8"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("walkable area:  686.500 m²"), "{text}");
+    assert!(text.contains("build time:"), "{text}");
+    let drawing = std::fs::read_to_string(&svg).expect("svg written");
+    assert!(drawing.starts_with("<svg"));
+    assert_eq!(drawing.matches("<line").count(), 32, "one line per wall");
+    assert_eq!(
+        drawing.matches("<path").count(),
+        38,
+        "one path per walkable triangle"
+    );
+}
+
+#[test]
+fn mesh_json_is_one_object_with_the_counts() {
+    let out = crowdnav(&["mesh", "worlds/two-rooms.json", "--json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(v["walls"], 32);
+    assert_eq!(v["walkable_triangles"], 38);
+    // f32 geometry: the split points where obstacles cross are rounded to f32.
+    assert!((v["walkable_area"].as_f64().expect("number") - 686.5).abs() < 1e-4);
+    assert!(v["build_ms"].as_f64().expect("number") >= 0.0);
+}
+
+#[test]
+fn missing_file_and_unknown_format_are_bad_input() {
+    assert_bad_input(
+        Path::new("worlds/does-not-exist.json"),
+        "does-not-exist.json",
+    );
+    assert_bad_input(&temp_file("level.txt", "hello"), "unknown level format");
+}
+
+#[test]
+fn malformed_and_truncated_world_files_name_the_line() {
+    assert_bad_input(
+        &temp_file("truncated.json", "{\"boundary\": [[0,0],\n[1,0],"),
+        "line 2",
+    );
+    assert_bad_input(&temp_file("wrong.json", "{\"boundary\": 3}"), "line 1");
+    assert_bad_input(
+        &temp_file("extra.json", "{\"boundary\": [], \"doors\": []}"),
+        "doors",
+    );
+}
+
+#[test]
+fn invalid_polygons_name_the_culprit() {
+    let bow_tie = r#"{"boundary": [[0,0],[10,10],[10,0],[0,10]]}"#;
+    assert_bad_input(
+        &temp_file("bowtie.json", bow_tie),
+        "the boundary intersects itself",
+    );
+    let empty = r#"{"boundary": []}"#;
+    assert_bad_input(&temp_file("empty.json", empty), "fewer than three");
+    let flat = r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]], "obstacles": [[[1,1],[2,2],[3,3]]]}"#;
+    assert_bad_input(&temp_file("flat.json", flat), "obstacle 0");
+    let outside = r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]],
+                      "obstacles": [[[1,1],[2,1],[2,2]], [[20,20],[21,20],[21,21]]]}"#;
+    assert_bad_input(
+        &temp_file("outside.json", outside),
+        "obstacle 1 lies wholly outside",
+    );
+    let huge = r#"{"boundary": [[0,0],[1e39,0],[0,10]]}"#;
+    assert_bad_input(&temp_file("huge.json", huge), "vertex 1");
+}
+
+#[test]
+fn malformed_mesh_and_map_files_name_the_line() {
+    let truncated = "mesh\n2\n4 2\n0 0 2 0 -1\n1.5 0 3 0 1 -1\n";
+    assert_bad_input(&temp_file("truncated.mesh", truncated), "line");
+    let garbage = "mesh\n2\n4 2\n0 zero 2 0 -1\n";
+    assert_bad_input(&temp_file("garbage.mesh", garbage), "line 4");
+    let short_row = "type octile\nheight 2\nwidth 3\nmap\n...\n..\n";
+    assert_bad_input(&temp_file("short.map", short_row), "line 6");
+    let all_blocked = "type octile\nheight 1\nwidth 2\nmap\n@@\n";
+    assert_bad_input(&temp_file("blocked.map", all_blocked), "no walls");
+}
