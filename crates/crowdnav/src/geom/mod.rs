@@ -6,17 +6,20 @@
 //! their `f32` inputs exactly (via the `robust` crate, as spade does), so topological
 //! decisions never depend on rounding.
 
+mod circle;
 mod predicates;
+mod ray;
 mod segment;
+mod vector;
 
+pub use circle::{
+    arc_length, inner_tangents, outer_tangents, tangent_between, tangent_from_point,
+    tangent_to_point, tangents_point_circle, Circle, Side, Tangent,
+};
 pub use predicates::{orient2d, orient2d_value, point_in_triangle, Orientation};
+pub use ray::{ray_plane_intersection, Plane, Ray};
 pub use segment::{closest_point_on_segment, segment_intersection, Segment, SegmentIntersection};
-
-/// Length below which two points are treated as the same point, in metres.
-///
-/// Used when cleaning user polygons (duplicate consecutive vertices) — never inside the
-/// exact predicates, which need no tolerance.
-pub const POINT_EPSILON: f32 = 1e-6;
+pub use vector::{mirror, mirror3};
 
 /// Largest coordinate magnitude accepted in level geometry, in metres. Beyond it `f32`
 /// keeps less than a metre of precision; inputs outside are rejected with an error.
