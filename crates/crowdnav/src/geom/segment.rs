@@ -214,4 +214,42 @@ mod tests {
         let apart = segment_intersection(seg(0.0, 0.0, 1.0, 0.0), seg(2.0, 0.0, 3.0, 0.0));
         assert_eq!(apart, SegmentIntersection::None);
     }
+
+    #[test]
+    fn random_intersections_lie_on_both_segments_and_agree_with_orientation() {
+        use crate::geom::orient2d;
+        use rand::{Rng, SeedableRng};
+        use rand_chacha::ChaCha8Rng;
+        let mut rng = ChaCha8Rng::seed_from_u64(0x5e9);
+        let point =
+            |r: &mut ChaCha8Rng| Vec2::new(r.gen_range(-20.0..20.0), r.gen_range(-20.0..20.0));
+        let mut hits = 0;
+        for _ in 0..5000 {
+            let p = Segment::new(point(&mut rng), point(&mut rng));
+            let q = Segment::new(point(&mut rng), point(&mut rng));
+            // Proper crossing by orientation: each segment's ends on opposite sides.
+            let crosses = orient2d(p.a, p.b, q.a) != orient2d(p.a, p.b, q.b)
+                && orient2d(q.a, q.b, p.a) != orient2d(q.a, q.b, p.b);
+            match segment_intersection(p, q) {
+                SegmentIntersection::Point(x) => {
+                    hits += 1;
+                    assert!(crosses);
+                    assert!(
+                        p.distance(x) < 1e-4 && q.distance(x) < 1e-4,
+                        "{x} off {p:?} or {q:?}"
+                    );
+                }
+                SegmentIntersection::None => assert!(!crosses),
+                SegmentIntersection::Overlap(..) => panic!("random segments are not collinear"),
+            }
+            // Closest point: no sampled point of the segment is nearer.
+            let x = point(&mut rng);
+            let c = p.closest_point(x);
+            for k in 0..=20 {
+                let s = p.a.lerp(p.b, k as f32 / 20.0);
+                assert!(c.distance(x) <= s.distance(x) + 1e-4);
+            }
+        }
+        assert!(hits > 500, "only {hits} crossings");
+    }
 }
