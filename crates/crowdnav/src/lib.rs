@@ -3,3 +3,4 @@
 
 pub mod geom;
 pub mod mesh;
+pub mod path;

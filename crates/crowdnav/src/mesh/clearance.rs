@@ -11,7 +11,7 @@
 //! to purely local widths). A wall vertex counts wherever it lies in the wedge.
 
 use super::navmesh::{NavMesh, TriangleId, NONE};
-use glam::DVec2;
+use glam::{DVec2, Vec2};
 use rayon::prelude::*;
 
 /// Gate widths of every triangle's three corners (0 for blocked triangles).
@@ -169,7 +169,7 @@ pub(crate) fn corner_width_brute_force(mesh: &NavMesh, t: TriangleId, corner: us
     if !mesh.obstacle_vertex[c_id as usize] {
         return f64::INFINITY;
     }
-    let c: glam::Vec2 = mesh.vertices[c_id as usize];
+    let c: Vec2 = mesh.vertices[c_id as usize];
     let pos = |v: u32| mesh.vertices[v as usize].as_dvec2();
     let wedge = Wedge {
         c: c.as_dvec2(),
@@ -180,4 +180,60 @@ pub(crate) fn corner_width_brute_force(mesh: &NavMesh, t: TriangleId, corner: us
         .filter(|s| s.a != c && s.b != c)
         .filter_map(|s| wedge.distance_to_segment(s.a.as_dvec2(), s.b.as_dvec2()))
         .fold(f64::INFINITY, f64::min)
+}
+
+impl NavMesh {
+    /// Distance from `p` to the nearest wall, or `None` when `p` is not in walkable
+    /// space. Searches outward from `p`'s triangle, crossing only non-wall edges nearer
+    /// than the nearest wall found so far, so it is exact and local.
+    ///
+    /// # Example
+    /// ```
+    /// use crowdnav::mesh::{Level, NavMesh};
+    /// use glam::Vec2;
+    /// let level = Level::from_json(r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]]}"#)?;
+    /// let mesh = NavMesh::from_level(&level)?;
+    /// assert_eq!(mesh.clearance(Vec2::new(3.0, 4.0)), Some(3.0));
+    /// assert_eq!(mesh.clearance(Vec2::new(30.0, 4.0)), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn clearance(&self, p: Vec2) -> Option<f32> {
+        match self.locate(p) {
+            super::Location::Walkable(t) => Some(self.clearance_within(p, t, f64::INFINITY) as f32),
+            _ => None,
+        }
+    }
+
+    /// Distance from `p` (inside walkable triangle `t`) to the nearest wall, or any
+    /// value `>= limit` when no wall is nearer than `limit`.
+    pub(crate) fn clearance_within(&self, p: Vec2, t: TriangleId, limit: f64) -> f64 {
+        let x = p.as_dvec2();
+        let mut best = limit;
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![t.0];
+        seen.insert(t.0);
+        while let Some(tri) = stack.pop() {
+            let tid = TriangleId(tri);
+            let ids = self.triangles[tri as usize];
+            for e in 0..3 {
+                let (a, b) = (
+                    self.vertices[ids[e] as usize].as_dvec2(),
+                    self.vertices[ids[(e + 1) % 3] as usize].as_dvec2(),
+                );
+                let d = distance_to_segment(x, a, b);
+                if d >= best {
+                    continue;
+                }
+                if self.is_wall(tid, e) {
+                    best = d;
+                    continue;
+                }
+                let nb = self.neighbors[tri as usize][e];
+                if nb != NONE && seen.insert(nb) {
+                    stack.push(nb);
+                }
+            }
+        }
+        best
+    }
 }

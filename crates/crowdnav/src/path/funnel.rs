@@ -1,0 +1,267 @@
+//! The funnel with agent radius: an incremental deque funnel whose points are circles.
+//!
+//! Every obstacle corner of the channel is a circle of the agent's radius (corners that
+//! touch no wall, the start and the goal are circles of radius 0). Portals are pushed
+//! one at a time, left and right ends; the funnel keeps
+//!
+//! - the **apex**: the last circle the path is known to wrap, the side it is passed on,
+//!   and the exact length of the path up to the point where it reaches that circle;
+//! - a **left chain** and a **right chain**: the circles the path may still have to
+//!   wrap, in order, each bending the boundary the right way.
+//!
+//! Directions between circles are their tangents for the sides involved
+//! ([`tangent_between`]), so the same comparisons as the point funnel (the Simple
+//! Stupid Funnel Algorithm's cross products) hold for any radius, and radius 0 *is*
+//! the point funnel. When a new end crosses the opposite boundary, the apex advances
+//! along the opposite chain, adding the arc around the old apex and the tangent to the
+//! new one. The state is small and cheap to clone, so a search can keep one per node.
+
+use crate::geom::{tangent_between, Circle, Side};
+use glam::{DVec2, Vec2};
+
+/// A corner the funnel may bend around.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct FunnelPoint {
+    /// Identity (a mesh vertex id; `u32::MAX` for the start and the goal).
+    pub id: u32,
+    /// The circle: the corner and the radius the path must keep from it.
+    pub circle: Circle,
+}
+
+/// One corner the final path wraps, with the geometry of the wrap.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Wrap {
+    pub point: FunnelPoint,
+    pub side: Side,
+    /// Where the path arrives on the circle.
+    pub arrive: Vec2,
+    /// Path length from the start to `arrive`.
+    pub g: f64,
+}
+
+/// A funnel whose tangent between two of its circles does not exist: the corners are
+/// closer than their radii allow, so the channel is closed to this agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Blocked;
+
+#[derive(Clone, Debug)]
+pub(crate) struct Funnel {
+    /// Index of the current apex's record in the caller's arena.
+    pub apex: u32,
+    pub apex_wrap: Wrap,
+    left: Vec<FunnelPoint>,
+    right: Vec<FunnelPoint>,
+}
+
+/// Records of wraps, shared by all the funnels of a search: each record points to the
+/// wrap before it, so a funnel carries its whole path history as one index.
+#[derive(Default)]
+pub(crate) struct WrapArena {
+    pub records: Vec<(Wrap, u32)>,
+}
+
+pub(crate) const NO_PARENT: u32 = u32::MAX;
+
+impl WrapArena {
+    fn push(&mut self, wrap: Wrap, parent: u32) -> u32 {
+        self.records.push((wrap, parent));
+        (self.records.len() - 1) as u32
+    }
+
+    /// The wraps from the start up to and including `last`.
+    pub fn history(&self, mut last: u32) -> Vec<Wrap> {
+        let mut out = Vec::new();
+        while last != NO_PARENT {
+            let (w, parent) = self.records[last as usize];
+            out.push(w);
+            last = parent;
+        }
+        out.reverse();
+        out
+    }
+}
+
+fn tangent_dir(from: &Wrap, to: FunnelPoint, to_side: Side) -> Result<(Vec2, Vec2), Blocked> {
+    tangent_between(from.point.circle, from.side, to.circle, to_side)
+        .map(|t| (t.a, t.b))
+        .ok_or(Blocked)
+}
+
+/// Direction of the tangent from `a` (side `sa`) to `b` (side `sb`), in `f64`.
+fn direction(a: FunnelPoint, sa: Side, b: FunnelPoint, sb: Side) -> Result<DVec2, Blocked> {
+    let t = tangent_between(a.circle, sa, b.circle, sb).ok_or(Blocked)?;
+    let d = t.b.as_dvec2() - t.a.as_dvec2();
+    if d == DVec2::ZERO {
+        // Touching circles (or the same point): fall back to the centre line.
+        Ok(b.circle.center.as_dvec2() - a.circle.center.as_dvec2())
+    } else {
+        Ok(d)
+    }
+}
+
+/// Angle swept around a circle from `from` to `to` (both on the circle), turning
+/// counter-clockwise for `Side::Left` (the circle on the path's left) and clockwise for
+/// `Side::Right`, in `[0, 2π)`; sweeps within rounding of a full turn count as none.
+pub(crate) fn sweep(center: Vec2, from: Vec2, to: Vec2, side: Side) -> f64 {
+    let (c, a, b) = (center.as_dvec2(), from.as_dvec2(), to.as_dvec2());
+    let (u, v) = (a - c, b - c);
+    if u.length_squared() == 0.0 || v.length_squared() == 0.0 {
+        return 0.0;
+    }
+    let ccw = u.perp_dot(v).atan2(u.dot(v)); // (-π, π]
+    let s = match side {
+        Side::Left => ccw,
+        Side::Right => -ccw,
+    };
+    let tau = std::f64::consts::TAU;
+    let s = s.rem_euclid(tau);
+    if s > tau - 1e-6 {
+        0.0
+    } else {
+        s
+    }
+}
+
+impl Funnel {
+    /// A funnel at the start point.
+    pub fn new(start: Vec2, arena: &mut WrapArena) -> Funnel {
+        let wrap = Wrap {
+            point: FunnelPoint {
+                id: u32::MAX,
+                circle: Circle::point(start),
+            },
+            side: Side::Left,
+            arrive: start,
+            g: 0.0,
+        };
+        let apex = arena.push(wrap, NO_PARENT);
+        Funnel {
+            apex,
+            apex_wrap: wrap,
+            left: Vec::new(),
+            right: Vec::new(),
+        }
+    }
+
+    /// Adds the next portal, `left` and `right` as seen walking through it.
+    pub fn push_portal(
+        &mut self,
+        left: FunnelPoint,
+        right: FunnelPoint,
+        arena: &mut WrapArena,
+    ) -> Result<(), Blocked> {
+        self.push(left, Side::Left, arena)?;
+        self.push(right, Side::Right, arena)
+    }
+
+    /// Adds the goal and returns every wrap of the final path, from the start to the
+    /// goal (both as radius-0 wraps).
+    pub fn finish(mut self, goal: Vec2, arena: &mut WrapArena) -> Result<Vec<Wrap>, Blocked> {
+        let g = FunnelPoint {
+            id: u32::MAX,
+            circle: Circle::point(goal),
+        };
+        self.push(g, Side::Left, arena)?;
+        self.push(g, Side::Right, arena)?;
+        // At most one chain still holds corners before the goal; the path wraps them.
+        let (chain, side) = if self.left.len() > 1 {
+            (std::mem::take(&mut self.left), Side::Left)
+        } else {
+            (std::mem::take(&mut self.right), Side::Right)
+        };
+        for p in chain {
+            self.advance_to(p, side, arena)?;
+        }
+        Ok(arena.history(self.apex))
+    }
+
+    /// Path length to the apex, and the apex circle: a lower bound for any path
+    /// through this funnel is `g + |centre → x| - radius + |x → goal|` for `x` on the
+    /// last portal.
+    pub fn apex(&self) -> &Wrap {
+        &self.apex_wrap
+    }
+
+    fn chain(&mut self, side: Side) -> &mut Vec<FunnelPoint> {
+        match side {
+            Side::Left => &mut self.left,
+            Side::Right => &mut self.right,
+        }
+    }
+
+    /// `true` when direction `d` lies strictly beyond direction `boundary` on the
+    /// outside of the boundary of side `side` (left of it for the left boundary).
+    fn outside(side: Side, boundary: DVec2, d: DVec2) -> bool {
+        let cross = boundary.perp_dot(d);
+        match side {
+            Side::Left => cross > 0.0,
+            Side::Right => cross < 0.0,
+        }
+    }
+
+    fn push(&mut self, p: FunnelPoint, side: Side, arena: &mut WrapArena) -> Result<(), Blocked> {
+        if p.id != u32::MAX && p.id == self.apex_wrap.point.id {
+            return Ok(());
+        }
+        if self.chain(side).last().is_some_and(|q| q.id == p.id && p.id != u32::MAX) {
+            return Ok(());
+        }
+        // Drop corners of this chain that the new end makes redundant.
+        loop {
+            let chain = self.chain(side);
+            let Some(&last) = chain.last() else {
+                break;
+            };
+            let n = chain.len();
+            let (prev, prev_side) = if n >= 2 {
+                (chain[n - 2], side)
+            } else {
+                (self.apex_wrap.point, self.apex_wrap.side)
+            };
+            let to_last = direction(prev, prev_side, last, side)?;
+            let to_new = direction(prev, prev_side, p, side)?;
+            if Self::outside(side, to_last, to_new) {
+                break;
+            }
+            self.chain(side).pop();
+        }
+        // With this chain empty, the new end may cross the other boundary: the apex then
+        // advances along the other chain.
+        let other = side.flipped();
+        while self.chain(side).is_empty() {
+            let Some(&first) = self.chain(other).first() else {
+                break;
+            };
+            let apex = self.apex_wrap;
+            let to_first = direction(apex.point, apex.side, first, other)?;
+            let to_new = direction(apex.point, apex.side, p, side)?;
+            // Crossing: the new end lies beyond the other boundary.
+            if !Self::outside(other, to_first, to_new) {
+                break;
+            }
+            self.chain(other).remove(0);
+            self.advance_to(first, other, arena)?;
+        }
+        self.chain(side).push(p);
+        Ok(())
+    }
+
+    /// Makes `p` (passed on `side`) the new apex: adds the arc around the old apex and
+    /// the tangent to `p`.
+    fn advance_to(&mut self, p: FunnelPoint, side: Side, arena: &mut WrapArena) -> Result<(), Blocked> {
+        let old = self.apex_wrap;
+        let (leave, arrive) = tangent_dir(&old, p, side)?;
+        let arc = f64::from(old.point.circle.radius)
+            * sweep(old.point.circle.center, old.arrive, leave, old.side);
+        let g = old.g + arc + arrive.as_dvec2().distance(leave.as_dvec2());
+        let wrap = Wrap {
+            point: p,
+            side,
+            arrive,
+            g,
+        };
+        self.apex = arena.push(wrap, self.apex);
+        self.apex_wrap = wrap;
+        Ok(())
+    }
+}

@@ -1,0 +1,218 @@
+//! Exact shortest paths for discs of any radius on one [`NavMesh`](crate::mesh::NavMesh).
+//!
+//! [`NavMesh::find_path`](crate::mesh::NavMesh::find_path) searches channels of
+//! triangles that a disc of the radius can cross (gate widths), runs the funnel with
+//! agent radius incrementally along each, orders the search by an admissible bound
+//! (exact length to the funnel's apex plus the straight distance through the last
+//! portal to the goal), and stops when a complete path is shorter than every open
+//! bound — so the path returned is the optimum, not the first channel found.
+
+mod funnel;
+mod search;
+
+pub use search::PathQuery;
+
+use crate::geom::Side;
+use crate::mesh::VertexId;
+use glam::Vec2;
+
+/// Why there is no path between two valid points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NoPathReason {
+    /// Start and goal lie in different connected parts of the walkable space.
+    Disconnected,
+    /// They are connected, but only through gaps narrower than the agent's diameter.
+    TooNarrow,
+}
+
+impl std::fmt::Display for NoPathReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            NoPathReason::Disconnected => "start and goal are not connected",
+            NoPathReason::TooNarrow => "every connection is narrower than the agent",
+        })
+    }
+}
+
+/// Which end of a query a [`PathError`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Endpoint {
+    /// The start.
+    Start,
+    /// The goal.
+    Goal,
+}
+
+impl std::fmt::Display for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Endpoint::Start => "start",
+            Endpoint::Goal => "goal",
+        })
+    }
+}
+
+/// Why a path query has no answer.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PathError {
+    /// A coordinate or the radius is NaN or infinite, or the radius is negative.
+    #[error("invalid query: {0}")]
+    InvalidQuery(&'static str),
+    /// The point lies outside the mesh.
+    #[error("the {0} is outside the mesh")]
+    OutsideMesh(Endpoint),
+    /// The point lies inside an obstacle.
+    #[error("the {0} is inside an obstacle")]
+    InObstacle(Endpoint),
+    /// The point is closer to a wall than the agent's radius.
+    #[error("the {endpoint} has no room: {clearance} m from a wall, radius {radius} m")]
+    NoRoom {
+        /// Which end.
+        endpoint: Endpoint,
+        /// Its distance to the nearest wall.
+        clearance: f32,
+        /// The agent's radius.
+        radius: f32,
+    },
+    /// Both points are valid, but no path joins them.
+    #[error("no path: {0}")]
+    NoPath(NoPathReason),
+}
+
+impl PathError {
+    /// `true` when the query was valid but no path exists (see [`NoPathReason`]), as
+    /// opposed to bad input or an endpoint without room.
+    pub fn is_no_path(&self) -> bool {
+        matches!(self, PathError::NoPath(_))
+    }
+}
+
+/// A corner the path bends around.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Corner {
+    /// The mesh vertex.
+    pub vertex: VertexId,
+    /// Its position.
+    pub position: Vec2,
+    /// Which side of the path it is on: `Left` means the path turns left
+    /// (counter-clockwise) around it.
+    pub side: Side,
+}
+
+/// One piece of a path.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PathPiece {
+    /// A straight segment.
+    Line {
+        /// Start point.
+        from: Vec2,
+        /// End point.
+        to: Vec2,
+    },
+    /// An arc around a corner, at the agent's radius.
+    Arc {
+        /// The corner.
+        center: Vec2,
+        /// The agent's radius.
+        radius: f32,
+        /// Where the arc starts.
+        from: Vec2,
+        /// Where it ends.
+        to: Vec2,
+        /// Signed angle swept, radians: positive counter-clockwise.
+        sweep: f32,
+    },
+}
+
+impl PathPiece {
+    /// Length of the piece.
+    pub fn length(&self) -> f64 {
+        match *self {
+            PathPiece::Line { from, to } => from.as_dvec2().distance(to.as_dvec2()),
+            PathPiece::Arc { radius, sweep, .. } => f64::from(radius) * f64::from(sweep).abs(),
+        }
+    }
+
+    /// The point at `t ∈ [0, 1]` along the piece.
+    pub fn point_at(&self, t: f32) -> Vec2 {
+        match *self {
+            PathPiece::Line { from, to } => from.lerp(to, t),
+            PathPiece::Arc {
+                center,
+                radius,
+                from,
+                sweep,
+                ..
+            } => {
+                let a0 = (from - center).to_angle();
+                center + Vec2::from_angle(a0 + sweep * t) * radius
+            }
+        }
+    }
+}
+
+/// A shortest path for a disc: straight segments joined by arcs around corners.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Path {
+    start: Vec2,
+    goal: Vec2,
+    pieces: Vec<PathPiece>,
+    corners: Vec<Corner>,
+    length: f64,
+    radius: f32,
+}
+
+impl Path {
+    /// Exact length of the path (of the disc's centre), in metres.
+    pub fn length(&self) -> f64 {
+        self.length
+    }
+
+    /// The agent radius the path was found for.
+    pub fn radius(&self) -> f32 {
+        self.radius
+    }
+
+    /// The segments and arcs, in order from start to goal.
+    pub fn pieces(&self) -> &[PathPiece] {
+        &self.pieces
+    }
+
+    /// The corners the path bends around, in order.
+    pub fn corners(&self) -> &[Corner] {
+        &self.corners
+    }
+
+    /// The start, every point where a segment meets an arc, and the goal: for radius 0,
+    /// the start, the corners and the goal.
+    pub fn points(&self) -> Vec<Vec2> {
+        let mut out: Vec<Vec2> = Vec::with_capacity(self.pieces.len() + 2);
+        out.push(self.start);
+        for piece in &self.pieces {
+            let (a, b) = match *piece {
+                PathPiece::Line { from, to } => (from, to),
+                PathPiece::Arc { from, to, .. } => (from, to),
+            };
+            if out.last() != Some(&a) {
+                out.push(a);
+            }
+            if out.last() != Some(&b) {
+                out.push(b);
+            }
+        }
+        if out.last() != Some(&self.goal) {
+            out.push(self.goal);
+        }
+        out
+    }
+
+    /// The start point.
+    pub fn start(&self) -> Vec2 {
+        self.start
+    }
+
+    /// The goal point.
+    pub fn goal(&self) -> Vec2 {
+        self.goal
+    }
+}

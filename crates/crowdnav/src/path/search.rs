@@ -1,0 +1,388 @@
+//! The search: A* over channels of triangles, each node carrying its funnel.
+
+use super::funnel::{sweep, Blocked, Funnel, FunnelPoint, Wrap, WrapArena};
+use super::{Corner, Endpoint, NoPathReason, Path, PathError, PathPiece};
+use crate::geom::{orient2d_value, Circle, Side};
+use crate::mesh::{Location, NavMesh, TriangleId, VertexId};
+use glam::{DVec2, Vec2};
+use rayon::prelude::*;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// One path query, for [`NavMesh::find_paths`].
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PathQuery {
+    /// Start point.
+    pub start: Vec2,
+    /// Goal point.
+    pub goal: Vec2,
+    /// Agent radius, `>= 0`.
+    pub radius: f32,
+}
+
+/// A search node: the channel so far ends by entering `tri` through edge `entry`.
+struct Node {
+    tri: u32,
+    entry: u8,
+    parent: u32,
+    funnel: Funnel,
+}
+
+/// Open-list entry, ordered by lower bound (smallest first), then by insertion.
+struct Open {
+    f: f64,
+    seq: u64,
+    node: u32,
+    /// A complete path: `f` is its exact length.
+    done: Option<Vec<Wrap>>,
+}
+
+impl PartialEq for Open {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Open {}
+impl PartialOrd for Open {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Open {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // BinaryHeap is a max-heap: reverse. Complete paths first on ties.
+        other
+            .f
+            .total_cmp(&self.f)
+            .then_with(|| other.done.is_none().cmp(&self.done.is_none()).reverse())
+            .then_with(|| other.seq.cmp(&self.seq))
+    }
+}
+
+const NONE_NODE: u32 = u32::MAX;
+
+impl NavMesh {
+    /// The shortest path for a disc of radius `radius` from `start` to `goal`: the
+    /// disc's centre keeps at least `radius` from every wall, the path is straight
+    /// segments and arcs of that radius around corners, and no shorter such path exists.
+    ///
+    /// # Errors
+    /// [`PathError`]: invalid numbers, an endpoint outside the mesh, in an obstacle or
+    /// without room for the disc, or [`PathError::NoPath`] with the reason.
+    ///
+    /// # Example
+    /// ```
+    /// use crowdnav::mesh::{Level, NavMesh};
+    /// use glam::Vec2;
+    /// let level = Level::from_json(r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]],
+    ///                                  "obstacles": [[[4,0],[6,0],[6,8],[4,8]]]}"#)?;
+    /// let mesh = NavMesh::from_level(&level)?;
+    /// let path = mesh.find_path(Vec2::new(2.0, 2.0), Vec2::new(8.0, 2.0), 0.0)?;
+    /// // Up and over the wall's end at (4, 8) and (6, 8).
+    /// let expected = 2.0 * (2f64 * 2.0 + 6.0 * 6.0).sqrt() + 2.0;
+    /// assert!((path.length() - expected).abs() < 1e-4);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn find_path(&self, start: Vec2, goal: Vec2, radius: f32) -> Result<Path, PathError> {
+        if !start.is_finite() || !goal.is_finite() {
+            return Err(PathError::InvalidQuery("a coordinate is NaN or infinite"));
+        }
+        if !radius.is_finite() || radius < 0.0 {
+            return Err(PathError::InvalidQuery("the radius must be finite and >= 0"));
+        }
+        let ts = self.endpoint_triangle(start, radius, Endpoint::Start)?;
+        let tg = self.endpoint_triangle(goal, radius, Endpoint::Goal)?;
+        Search::new(self, start, goal, radius).run(ts, tg)
+    }
+
+    /// [`NavMesh::find_path`] for many queries in parallel; results in input order.
+    pub fn find_paths(&self, queries: &[PathQuery]) -> Vec<Result<Path, PathError>> {
+        queries
+            .par_iter()
+            .map(|q| self.find_path(q.start, q.goal, q.radius))
+            .collect()
+    }
+
+    fn endpoint_triangle(&self, p: Vec2, radius: f32, endpoint: Endpoint) -> Result<TriangleId, PathError> {
+        let t = match self.locate(p) {
+            Location::Walkable(t) => t,
+            Location::Blocked(_) => return Err(PathError::InObstacle(endpoint)),
+            Location::Outside => return Err(PathError::OutsideMesh(endpoint)),
+        };
+        let clearance = self.clearance_within(p, t, f64::from(radius));
+        if clearance < f64::from(radius) {
+            return Err(PathError::NoRoom {
+                endpoint,
+                clearance: clearance as f32,
+                radius,
+            });
+        }
+        Ok(t)
+    }
+
+    /// The funnel point of vertex `v` for an agent of radius `radius`.
+    fn funnel_point(&self, v: u32, radius: f32) -> FunnelPoint {
+        let r = if self.obstacle_vertex[v as usize] {
+            radius
+        } else {
+            0.0
+        };
+        FunnelPoint {
+            id: v,
+            circle: Circle::new(self.vertices[v as usize], r),
+        }
+    }
+
+    /// Is `goal` reachable from `start` at all, ignoring the radius?
+    fn connected(&self, from: TriangleId, to: TriangleId) -> bool {
+        let mut seen = vec![false; self.triangles.len()];
+        let mut stack = vec![from];
+        seen[from.index()] = true;
+        while let Some(t) = stack.pop() {
+            if t == to {
+                return true;
+            }
+            for e in 0..3 {
+                if self.is_wall(t, e) {
+                    continue;
+                }
+                if let Some(nb) = self.neighbor(t, e) {
+                    if !seen[nb.index()] {
+                        seen[nb.index()] = true;
+                        stack.push(nb);
+                    }
+                }
+            }
+        }
+        false
+    }
+}
+
+struct Search<'m> {
+    mesh: &'m NavMesh,
+    start: Vec2,
+    goal: Vec2,
+    radius: f32,
+    nodes: Vec<Node>,
+    arena: WrapArena,
+    open: BinaryHeap<Open>,
+    seq: u64,
+}
+
+impl<'m> Search<'m> {
+    fn new(mesh: &'m NavMesh, start: Vec2, goal: Vec2, radius: f32) -> Self {
+        Search {
+            mesh,
+            start,
+            goal,
+            radius,
+            nodes: Vec::new(),
+            arena: WrapArena::default(),
+            open: BinaryHeap::new(),
+            seq: 0,
+        }
+    }
+
+    fn run(mut self, ts: TriangleId, tg: TriangleId) -> Result<Path, PathError> {
+        let funnel = Funnel::new(self.start, &mut self.arena);
+        if ts == tg {
+            if let Ok(wraps) = funnel.clone().finish(self.goal, &mut self.arena) {
+                let len = wraps.last().map_or(0.0, |w| w.g);
+                self.push_open(len, NONE_NODE, Some(wraps));
+            }
+        }
+        // Leave the start triangle through every open edge.
+        for e in 0..3 {
+            if self.mesh.is_wall(ts, e) {
+                continue;
+            }
+            self.extend(NONE_NODE, ts, e, &funnel, tg);
+        }
+        while let Some(open) = self.open.pop() {
+            if let Some(wraps) = open.done {
+                return Ok(self.build_path(&wraps, open.f));
+            }
+            let node = &self.nodes[open.node as usize];
+            let (t, entry) = (TriangleId(node.tri), node.entry as usize);
+            let funnel = node.funnel.clone();
+            for exit in 0..3 {
+                if exit != entry && self.mesh.can_cross(t, entry, exit, self.radius) {
+                    self.extend(open.node, t, exit, &funnel, tg);
+                }
+            }
+        }
+        Err(PathError::NoPath(if self.mesh.connected(ts, tg) {
+            NoPathReason::TooNarrow
+        } else {
+            NoPathReason::Disconnected
+        }))
+    }
+
+    /// Crosses edge `exit` of triangle `t` (the end of `parent`'s channel), pushing the
+    /// node for the triangle beyond — or the complete path if it holds the goal.
+    fn extend(&mut self, parent: u32, t: TriangleId, exit: usize, funnel: &Funnel, tg: TriangleId) {
+        let mesh = self.mesh;
+        let Some(next) = mesh.neighbor(t, exit) else {
+            return;
+        };
+        if self.in_channel(parent, next.0) {
+            return;
+        }
+        let ids = mesh.triangles[t.index()];
+        // Walking out of a counter-clockwise triangle, the edge's end is on the left.
+        let (right, left) = (ids[exit], ids[(exit + 1) % 3]);
+        let lp = mesh.funnel_point(left, self.radius);
+        let rp = mesh.funnel_point(right, self.radius);
+        // The portal itself must be wide enough between two obstacle corners.
+        let width = lp.circle.center.distance(rp.circle.center);
+        if width < lp.circle.radius + rp.circle.radius {
+            return;
+        }
+        let mut funnel = funnel.clone();
+        if funnel.push_portal(lp, rp, &mut self.arena).is_err() {
+            return;
+        }
+        let Some(back) = (0..3).find(|&k| mesh.neighbors[next.index()][k] == t.0) else {
+            return;
+        };
+        let f = funnel.apex().g + self.heuristic(funnel.apex(), lp, rp);
+        self.nodes.push(Node {
+            tri: next.0,
+            entry: back as u8,
+            parent,
+            funnel: funnel.clone(),
+        });
+        let index = (self.nodes.len() - 1) as u32;
+        if next == tg {
+            if let Ok(wraps) = funnel.finish(self.goal, &mut self.arena) {
+                let len = wraps.last().map_or(f64::INFINITY, |w| w.g);
+                self.push_open(len, index, Some(wraps));
+            }
+        }
+        self.push_open(f, index, None);
+    }
+
+    fn push_open(&mut self, f: f64, node: u32, done: Option<Vec<Wrap>>) {
+        self.seq += 1;
+        self.open.push(Open {
+            f,
+            seq: self.seq,
+            node,
+            done,
+        });
+    }
+
+    /// Does the channel ending at `node` already pass through triangle `tri`?
+    fn in_channel(&self, mut node: u32, tri: u32) -> bool {
+        while node != NONE_NODE {
+            let n = &self.nodes[node as usize];
+            if n.tri == tri {
+                return true;
+            }
+            node = n.parent;
+        }
+        false
+    }
+
+    /// Admissible estimate of the rest: from the apex circle's centre through the last
+    /// portal (shrunk by the corners' radii) to the goal, less the apex radius.
+    fn heuristic(&self, apex: &Wrap, left: FunnelPoint, right: FunnelPoint) -> f64 {
+        let (l, r) = (left.circle.center.as_dvec2(), right.circle.center.as_dvec2());
+        let len = l.distance(r);
+        let (a, b) = if len > 0.0 {
+            let u = (r - l) / len;
+            let (sl, sr) = (f64::from(left.circle.radius), f64::from(right.circle.radius));
+            (l + u * sl.min(len), r - u * sr.min(len))
+        } else {
+            (l, r)
+        };
+        let c = apex.point.circle.center.as_dvec2();
+        let d = via_segment(c, a, b, self.goal.as_dvec2());
+        (d - f64::from(apex.point.circle.radius)).max(0.0)
+    }
+
+    fn build_path(&self, wraps: &[Wrap], length: f64) -> Path {
+        let mut pieces = Vec::new();
+        let mut corners = Vec::new();
+        for pair in wraps.windows(2) {
+            let (w, next) = (pair[0], pair[1]);
+            let leave = crate::geom::tangent_between(
+                w.point.circle,
+                w.side,
+                next.point.circle,
+                next.side,
+            )
+            .map_or(w.arrive, |t| t.a);
+            let r = w.point.circle.radius;
+            if r > 0.0 {
+                let s = sweep(w.point.circle.center, w.arrive, leave, w.side) as f32;
+                if s > 0.0 {
+                    pieces.push(PathPiece::Arc {
+                        center: w.point.circle.center,
+                        radius: r,
+                        from: w.arrive,
+                        to: leave,
+                        sweep: if w.side == Side::Left { s } else { -s },
+                    });
+                }
+            }
+            if leave != next.arrive {
+                pieces.push(PathPiece::Line {
+                    from: leave,
+                    to: next.arrive,
+                });
+            }
+            if next.point.id != u32::MAX {
+                corners.push(Corner {
+                    vertex: VertexId(next.point.id),
+                    position: next.point.circle.center,
+                    side: next.side,
+                });
+            }
+        }
+        Path {
+            start: self.start,
+            goal: self.goal,
+            pieces,
+            corners,
+            length,
+            radius: self.radius,
+        }
+    }
+}
+
+/// Shortest distance from `c` to `g` through a point of segment `a b`.
+fn via_segment(c: DVec2, a: DVec2, b: DVec2, g: DVec2) -> f64 {
+    let ab = b - a;
+    if ab.length_squared() == 0.0 {
+        return c.distance(a) + a.distance(g);
+    }
+    // Reflect the goal when it is on the same side as `c`.
+    let side = |p: DVec2| ab.perp_dot(p - a);
+    let (sc, sg) = (side(c), side(g));
+    let g2 = if sc * sg > 0.0 {
+        let n = ab.perp().normalize();
+        g - n * (2.0 * (g - a).dot(n))
+    } else {
+        g
+    };
+    // Where the line c → g2 crosses the line a b.
+    let d = g2 - c;
+    let denom = ab.perp_dot(d);
+    if denom != 0.0 {
+        let t = (c - a).perp_dot(d) / denom;
+        if (0.0..=1.0).contains(&t) {
+            return c.distance(g2);
+        }
+    } else if orient2d_value(a.as_vec2(), b.as_vec2(), c.as_vec2()) == 0.0 {
+        // Degenerate: everything on one line.
+        return (c.distance(a) + a.distance(g)).min(c.distance(b) + b.distance(g));
+    }
+    (c.distance(a) + a.distance(g)).min(c.distance(b) + b.distance(g))
+}
+
+impl From<Blocked> for PathError {
+    fn from(_: Blocked) -> Self {
+        PathError::NoPath(NoPathReason::TooNarrow)
+    }
+}
