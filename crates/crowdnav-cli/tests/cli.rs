@@ -56,10 +56,11 @@ fn mesh_reports_the_example_world_and_draws_it() {
     assert!(text.contains("build time:"), "{text}");
     let drawing = std::fs::read_to_string(&svg).expect("svg written");
     assert!(drawing.starts_with("<svg"));
-    assert_eq!(drawing.matches("<line").count(), 32, "one line per wall");
+    // 32 input walls, five of them split by clearance refinement.
+    assert_eq!(drawing.matches("<line").count(), 37, "one line per wall");
     assert_eq!(
         drawing.matches("<path").count(),
-        38,
+        43,
         "one path per walkable triangle"
     );
 }
@@ -69,8 +70,8 @@ fn mesh_json_is_one_object_with_the_counts() {
     let out = crowdnav(&["mesh", "worlds/two-rooms.json", "--json"]);
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
-    assert_eq!(v["walls"], 32);
-    assert_eq!(v["walkable_triangles"], 38);
+    assert_eq!(v["walls"], 37);
+    assert_eq!(v["walkable_triangles"], 43);
     // f32 geometry: the split points where obstacles cross are rounded to f32.
     assert!((v["walkable_area"].as_f64().expect("number") - 686.5).abs() < 1e-4);
     assert!(v["build_ms"].as_f64().expect("number") >= 0.0);

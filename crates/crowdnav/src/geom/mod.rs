@@ -16,7 +16,7 @@ pub use circle::{
     arc_length, inner_tangents, outer_tangents, tangent_between, tangent_from_point,
     tangent_to_point, tangents_point_circle, Circle, Side, Tangent,
 };
-pub use predicates::{orient2d, orient2d_value, point_in_triangle, Orientation};
+pub use predicates::{incircle_value, orient2d, orient2d_value, point_in_triangle, Orientation};
 pub use ray::{ray_plane_intersection, Plane, Ray};
 pub use segment::{closest_point_on_segment, segment_intersection, Segment, SegmentIntersection};
 pub use vector::{mirror, mirror3};

@@ -59,6 +59,17 @@ pub fn orient2d(a: Vec2, b: Vec2, c: Vec2) -> Orientation {
     }
 }
 
+/// Exact in-circle test: positive when `d` lies inside the circle through the
+/// counter-clockwise triangle `a b c`, negative outside, zero on it (the Delaunay
+/// condition).
+pub fn incircle_value(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> f64 {
+    let p = |v: Vec2| robust::Coord {
+        x: f64::from(v.x),
+        y: f64::from(v.y),
+    };
+    robust::incircle(p(a), p(b), p(c), p(d))
+}
+
 /// `true` when `p` lies inside or on the boundary of the triangle `a b c` (either
 /// orientation), decided exactly.
 pub fn point_in_triangle(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool {
@@ -73,6 +84,15 @@ pub fn point_in_triangle(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn incircle_signs() {
+        let (a, b, c) = (Vec2::ZERO, Vec2::X, Vec2::Y);
+        assert!(incircle_value(a, b, c, Vec2::splat(0.5)) > 0.0);
+        assert!(incircle_value(a, b, c, Vec2::splat(2.0)) < 0.0);
+        // (1, 1) lies exactly on the circle through the unit right triangle.
+        assert_eq!(incircle_value(a, b, c, Vec2::ONE), 0.0);
+    }
 
     #[test]
     fn orientation_of_hand_picked_points() {

@@ -1,10 +1,10 @@
 //! Building a [`NavMesh`]: walls → constrained Delaunay triangulation (spade) →
 //! walkable/blocked classification → walls, adjacency, clearance, point locator.
 
-use super::clearance::compute_widths;
 use super::level::winding_contribution;
 use super::locate::Locator;
 use super::navmesh::{pack_flags, NavMesh, NONE};
+use super::refine::measure_and_refine;
 use super::{Level, LevelError, Walls};
 use crate::geom::{orient2d_value, Segment, MAX_COORDINATE};
 use glam::Vec2;
@@ -97,7 +97,10 @@ impl NavMesh {
         let cdt = triangulate(&segments)?;
         let topo = Topology::from_cdt(&cdt);
         let walkable = classify(&topo, &segments);
-        assemble(topo, walkable)
+        let mut mesh = assemble(topo, walkable)?;
+        measure_and_refine(&mut mesh);
+        mesh.locator = Locator::new(&mesh);
+        Ok(mesh)
     }
 }
 
@@ -338,7 +341,7 @@ fn assemble(topo: Topology, walkable: Vec<bool>) -> Result<NavMesh, BuildError> 
     if walkable_area <= 0.0 {
         return Err(BuildError::NoWalkableSpace);
     }
-    let mut mesh = NavMesh {
+    Ok(NavMesh {
         vertices: topo.vertices,
         triangles: topo.triangles,
         neighbors: topo.neighbors,
@@ -347,8 +350,5 @@ fn assemble(topo: Topology, walkable: Vec<bool>) -> Result<NavMesh, BuildError> 
         obstacle_vertex,
         locator: Locator::default(),
         walkable_area,
-    };
-    mesh.widths = compute_widths(&mesh);
-    mesh.locator = Locator::new(&mesh);
-    Ok(mesh)
+    })
 }

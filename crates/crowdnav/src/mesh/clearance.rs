@@ -14,19 +14,59 @@ use super::navmesh::{NavMesh, TriangleId, NONE};
 use glam::{DVec2, Vec2};
 use rayon::prelude::*;
 
-/// Gate widths of every triangle's three corners (0 for blocked triangles).
-pub(crate) fn compute_widths(mesh: &NavMesh) -> Vec<[f32; 3]> {
-    (0..mesh.triangles.len())
-        .into_par_iter()
+/// Gate widths of the three corners of each listed triangle (0 for blocked triangles),
+/// in the order given, and the walls that must be split for them to be exact (see
+/// [`Split`]), in the same order.
+pub(crate) fn measure(mesh: &NavMesh, triangles: &[u32]) -> (Vec<[f32; 3]>, Vec<Split>) {
+    let per_triangle: Vec<([f32; 3], [Option<Split>; 3])> = triangles
+        .par_iter()
         .with_min_len(256)
-        .map_init(Vec::new, |stack, t| {
-            let t = TriangleId(t as u32);
-            if !mesh.is_walkable(t) {
-                return [0.0; 3];
-            }
-            std::array::from_fn(|corner| corner_width(mesh, t, corner, stack) as f32)
-        })
-        .collect()
+        .map_init(
+            || (Vec::new(), Visited::default()),
+            |(stack, visited), &t| {
+                let t = TriangleId(t);
+                if !mesh.is_walkable(t) {
+                    return ([0.0; 3], [None; 3]);
+                }
+                let w: [(f64, Option<Split>); 3] =
+                    std::array::from_fn(|corner| corner_width(mesh, t, corner, stack, visited));
+                (w.map(|(d, _)| d as f32), w.map(|(_, s)| s))
+            },
+        )
+        .collect();
+    let splits = per_triangle
+        .iter()
+        .flat_map(|(_, s)| s.iter().flatten().copied())
+        .collect();
+    (per_triangle.into_iter().map(|(w, _)| w).collect(), splits)
+}
+
+/// Triangles entered by one corner's search, by generation stamp (no clearing).
+#[derive(Default)]
+struct Visited {
+    stamp: Vec<u32>,
+    generation: u32,
+}
+
+impl Visited {
+    fn start(&mut self, triangles: usize) {
+        if self.stamp.len() < triangles {
+            self.stamp.resize(triangles, 0);
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.fill(0);
+            self.generation = 1;
+        }
+    }
+
+    /// Marks `t`; false when it was already marked in this generation.
+    fn enter(&mut self, t: u32) -> bool {
+        let slot = &mut self.stamp[t as usize];
+        let fresh = *slot != self.generation;
+        *slot = self.generation;
+        fresh
+    }
 }
 
 /// The closed wedge at `c` between rays towards `a` and `b` (counter-clockwise from `a`
@@ -45,21 +85,28 @@ impl Wedge {
 
     /// Distance from the apex to the part of segment `p q` inside the wedge, or `None`
     /// when the segment misses the wedge.
+    #[cfg(test)]
     fn distance_to_segment(&self, p: DVec2, q: DVec2) -> Option<f64> {
+        self.nearest_on_segment(p, q).map(|(d, _)| d)
+    }
+
+    /// Distance from the apex to the part of segment `p q` inside the wedge, and the
+    /// nearest point; `None` when the segment misses the wedge.
+    fn nearest_on_segment(&self, p: DVec2, q: DVec2) -> Option<(f64, DVec2)> {
         // Ends are tested directly: an end lying exactly on a ray must count even when
         // the clipping arithmetic below rounds it out.
         let ends = [p, q]
             .into_iter()
             .filter(|&e| self.contains(e))
-            .map(|e| self.c.distance(e))
-            .reduce(f64::min);
-        match (ends, self.clipped_distance(p, q)) {
-            (Some(a), Some(b)) => Some(a.min(b)),
+            .map(|e| (self.c.distance(e), e))
+            .reduce(|a, b| if b.0 < a.0 { b } else { a });
+        match (ends, self.clipped_nearest(p, q)) {
+            (Some(a), Some(b)) => Some(if b.0 < a.0 { b } else { a }),
             (a, b) => a.or(b),
         }
     }
 
-    fn clipped_distance(&self, p: DVec2, q: DVec2) -> Option<f64> {
+    fn clipped_nearest(&self, p: DVec2, q: DVec2) -> Option<(f64, DVec2)> {
         let (mut lo, mut hi) = (0.0f64, 1.0f64);
         let dir = q - p;
         // Each half-plane: f(s) = f0 + s * df >= 0.
@@ -84,12 +131,18 @@ impl Wedge {
             return None;
         }
         let (a, b) = (p + dir * lo, p + dir * hi);
-        Some(distance_to_segment(self.c, a, b))
+        let x = closest_point(self.c, a, b);
+        Some((self.c.distance(x), x))
     }
 }
 
 /// Distance from `x` to segment `a b`, in `f64`.
 pub(crate) fn distance_to_segment(x: DVec2, a: DVec2, b: DVec2) -> f64 {
+    x.distance(closest_point(x, a, b))
+}
+
+/// The point of segment `a b` nearest to `x`, in `f64`.
+fn closest_point(x: DVec2, a: DVec2, b: DVec2) -> DVec2 {
     let ab = b - a;
     let len_sq = ab.length_squared();
     let t = if len_sq > 0.0 {
@@ -97,15 +150,36 @@ pub(crate) fn distance_to_segment(x: DVec2, a: DVec2, b: DVec2) -> f64 {
     } else {
         0.0
     };
-    x.distance(a + ab * t)
+    a + ab * t
 }
 
-fn corner_width(mesh: &NavMesh, t: TriangleId, corner: usize, stack: &mut Vec<(u32, u8)>) -> f64 {
+/// A wall to split at a point: the nearest wall point of some gate lies inside a wall
+/// that is not an edge of the gate's triangle (a Kallmann disturbance).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Split {
+    /// The triangle whose gate asked for the split.
+    pub source: u32,
+    /// The walkable triangle owning the wall, and the wall's edge index in it.
+    pub triangle: u32,
+    /// Edge index of the wall in `triangle`.
+    pub edge: u8,
+    /// Where to split it.
+    pub at: DVec2,
+}
+
+fn corner_width(
+    mesh: &NavMesh,
+    t: TriangleId,
+    corner: usize,
+    stack: &mut Vec<(u32, u8)>,
+    visited: &mut Visited,
+) -> (f64, Option<Split>) {
     let ids = mesh.triangles[t.index()];
     let c_id = ids[corner];
     if !mesh.obstacle_vertex[c_id as usize] {
-        return f64::INFINITY;
+        return (f64::INFINITY, None);
     }
+    let mut split = None;
     let pos = |v: u32| mesh.vertices[v as usize].as_dvec2();
     let (c, a, b) = (
         pos(c_id),
@@ -124,13 +198,16 @@ fn corner_width(mesh: &NavMesh, t: TriangleId, corner: usize, stack: &mut Vec<(u
         }
     }
     stack.clear();
+    visited.start(mesh.triangles.len());
+    visited.enter(t.0);
     stack.push((t.0, ((corner + 1) % 3) as u8));
     while let Some((tri, edge)) = stack.pop() {
         let tid = TriangleId(tri);
         let e = edge as usize;
         let tv = mesh.triangles[tri as usize];
         let (p_id, q_id) = (tv[e], tv[(e + 1) % 3]);
-        let Some(d) = wedge.distance_to_segment(pos(p_id), pos(q_id)) else {
+        let (p, q) = (pos(p_id), pos(q_id));
+        let Some((d, x)) = wedge.nearest_on_segment(p, q) else {
             continue;
         };
         if d >= best {
@@ -139,6 +216,16 @@ fn corner_width(mesh: &NavMesh, t: TriangleId, corner: usize, stack: &mut Vec<(u
         if mesh.is_wall(tid, e) {
             if p_id != c_id && q_id != c_id {
                 best = d;
+                // Nearest inside a wall of another triangle: other gates may pass
+                // between the corner and this wall without measuring it.
+                let margin = 1e-4 * (1.0 + p.distance(q));
+                let interior = x.distance(p) > margin && x.distance(q) > margin;
+                split = (interior && tri != t.0).then_some(Split {
+                    source: t.0,
+                    triangle: tri,
+                    edge,
+                    at: x,
+                });
             }
             continue;
         }
@@ -150,15 +237,24 @@ fn corner_width(mesh: &NavMesh, t: TriangleId, corner: usize, stack: &mut Vec<(u
         let Some(back) = (0..3).find(|&k| mesh.neighbors[nb as usize][k] == tri) else {
             continue;
         };
+        // A triangle seen through one edge need not be entered through another: its
+        // far vertex and remaining edges are already queued (or nearer than `best`).
+        if !visited.enter(nb) {
+            continue;
+        }
         // The far vertex of the neighbour, then its two other edges.
         let far = nv[(back + 2) % 3];
         if far != c_id && mesh.obstacle_vertex[far as usize] && wedge.contains(pos(far)) {
-            best = best.min(c.distance(pos(far)));
+            let d = c.distance(pos(far));
+            if d < best {
+                best = d;
+                split = None;
+            }
         }
         stack.push((nb, ((back + 1) % 3) as u8));
         stack.push((nb, ((back + 2) % 3) as u8));
     }
-    best
+    (best, split)
 }
 
 /// Brute force reference for tests: the same gate width, from every wall of the mesh.

@@ -39,21 +39,31 @@ impl Locator {
             inv_cell: Vec2::new(cols as f32 / size.x, rows as f32 / size.y),
             cols,
             rows,
-            hints: vec![0; cols * rows],
+            hints: Vec::new(),
         };
-        let cell = size / Vec2::new(cols as f32, rows as f32);
-        let mut hint = 0u32;
-        for r in 0..rows {
-            for c in 0..cols {
-                let centre = min + cell * Vec2::new(c as f32 + 0.5, r as f32 + 0.5);
-                let (found, last) = walk_from(mesh, hint, centre);
-                hint = match found {
-                    Walk::Inside(t) => t,
-                    Walk::Outside => last,
-                };
-                locator.hints[r * cols + c] = hint;
+        // Each cell's hint: a triangle whose centroid falls in it (the first, for
+        // determinism), else the nearest earlier hint in scan order — any triangle
+        // works as a start, a near one makes the walk short.
+        let mut hints = vec![NONE; cols * rows];
+        for (t, tri) in mesh.triangles.iter().enumerate() {
+            let centroid = tri
+                .iter()
+                .fold(Vec2::ZERO, |acc, &v| acc + mesh.vertices[v as usize])
+                / 3.0;
+            let cell = locator.cell(centroid);
+            if hints[cell] == NONE {
+                hints[cell] = t as u32;
             }
         }
+        let mut last = 0;
+        for h in &mut hints {
+            if *h == NONE {
+                *h = last;
+            } else {
+                last = *h;
+            }
+        }
+        locator.hints = hints;
         locator
     }
 
@@ -61,10 +71,15 @@ impl Locator {
         if self.hints.is_empty() {
             return 0;
         }
+        self.hints[self.cell(p)]
+    }
+
+    /// The grid cell of `p`, clamped to the grid.
+    fn cell(&self, p: Vec2) -> usize {
         let q = (p - self.min) * self.inv_cell;
         let c = (q.x.max(0.0) as usize).min(self.cols - 1);
         let r = (q.y.max(0.0) as usize).min(self.rows - 1);
-        self.hints[r * self.cols + c]
+        r * self.cols + c
     }
 }
 

@@ -231,6 +231,59 @@ fn corner_widths_match_brute_force_on_random_worlds() {
 }
 
 #[test]
+fn refinement_leaves_no_disturbance_and_a_delaunay_mesh() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED + 2);
+    let mut split_walls = 0;
+    for world in 0..40 {
+        let level = random_level(&mut rng);
+        let mesh = NavMesh::from_level(&level).expect("random level builds");
+        mesh.check_invariants();
+        // Fixed point: measuring every gate again asks for no split.
+        let all: Vec<u32> = (0..mesh.triangle_count() as u32).collect();
+        let (widths, splits) = super::clearance::measure(&mesh, &all);
+        assert!(splits.is_empty(), "world {world}: {splits:?} left");
+        assert_eq!(
+            widths, mesh.widths,
+            "world {world}: stale widths after refinement"
+        );
+        // Every non-wall edge is locally Delaunay (walls are constraints).
+        for t in mesh.triangles() {
+            for e in 0..3 {
+                let Some(nb) = mesh.neighbor(t, e) else {
+                    continue;
+                };
+                if mesh.is_wall(t, e) {
+                    continue;
+                }
+                let [a, b, c] = mesh.triangle_points(t);
+                let across = mesh.triangles[nb.index()]
+                    .iter()
+                    .map(|&v| mesh.vertices[v as usize])
+                    .find(|p| ![a, b, c].contains(p))
+                    .expect("a neighbour has a fourth vertex");
+                let inside = crate::geom::incircle_value(a, b, c, across);
+                // Constraint edges inside blocked space may stay non-Delaunay.
+                assert!(
+                    inside <= 0.0 || !mesh.is_walkable(t),
+                    "world {world}: edge {e} of {t:?} is not Delaunay"
+                );
+            }
+        }
+        split_walls += mesh.walls().count()
+            - level
+                .to_walls()
+                .expect("valid")
+                .segments
+                .len()
+                .min(mesh.walls().count());
+    }
+    assert!(
+        split_walls > 0,
+        "the random worlds never exercised refinement"
+    );
+}
+
+#[test]
 fn location_agrees_with_the_winding_number_on_random_worlds() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED + 1);
     for _ in 0..20 {

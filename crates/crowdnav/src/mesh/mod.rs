@@ -14,8 +14,10 @@ mod level;
 mod load;
 mod locate;
 mod navmesh;
+mod refine;
 
 pub use build::BuildError;
+pub(crate) use clearance::distance_to_segment;
 pub use import::{parse_movingai_map, parse_polyanya_mesh, ImportError};
 pub use level::{Level, LevelError, PolygonRef, Walls};
 pub use load::{read_walls, LoadError};

@@ -150,8 +150,8 @@ impl Funnel {
         right: FunnelPoint,
         arena: &mut WrapArena,
     ) -> Result<(), Blocked> {
-        self.push(left, Side::Left, arena)?;
-        self.push(right, Side::Right, arena)
+        self.push_end(left, Side::Left, false, arena)?;
+        self.push_end(right, Side::Right, false, arena)
     }
 
     /// Adds the goal and returns every wrap of the final path, from the start to the
@@ -161,8 +161,8 @@ impl Funnel {
             id: u32::MAX,
             circle: Circle::point(goal),
         };
-        self.push(g, Side::Left, arena)?;
-        self.push(g, Side::Right, arena)?;
+        self.push_end(g, Side::Left, true, arena)?;
+        self.push_end(g, Side::Right, true, arena)?;
         // At most one chain still holds corners before the goal; the path wraps them.
         let (chain, side) = if self.left.len() > 1 {
             (std::mem::take(&mut self.left), Side::Left)
@@ -170,7 +170,9 @@ impl Funnel {
             (std::mem::take(&mut self.right), Side::Right)
         };
         for p in chain {
-            self.advance_to(p, side, arena)?;
+            if p != self.apex_wrap.point {
+                self.advance_to(p, side, arena)?;
+            }
         }
         Ok(arena.history(self.apex))
     }
@@ -199,17 +201,61 @@ impl Funnel {
         }
     }
 
-    fn push(&mut self, p: FunnelPoint, side: Side, arena: &mut WrapArena) -> Result<(), Blocked> {
-        if p.id != u32::MAX && p.id == self.apex_wrap.point.id {
+    /// Must a path from `from` (passed on `from_side`) straight to `p` (on `p_side`)
+    /// wrap `corner`, which it has to pass on `corner_side`?
+    ///
+    /// For a portal end, the test is the point funnel's, on tangent directions: the
+    /// corner must be wrapped unless `p` lies inside the boundary towards it. For the
+    /// goal (`last`), nothing follows, so the finite tangent segment decides: the corner
+    /// is passed correctly when its centre is on its side of the segment's line and its
+    /// circle clear of the segment — the goal may lie short of the corner's circle.
+    fn must_wrap(
+        from: FunnelPoint,
+        from_side: Side,
+        corner: FunnelPoint,
+        corner_side: Side,
+        p: FunnelPoint,
+        p_side: Side,
+        last: bool,
+    ) -> Result<bool, Blocked> {
+        if !last {
+            let to_corner = direction(from, from_side, corner, corner_side)?;
+            let to_new = direction(from, from_side, p, p_side)?;
+            return Ok(Self::outside(corner_side, to_corner, to_new));
+        }
+        let t = tangent_between(from.circle, from_side, p.circle, p_side).ok_or(Blocked)?;
+        let (a, b) = (t.a.as_dvec2(), t.b.as_dvec2());
+        let c = corner.circle.center.as_dvec2();
+        let cross = (b - a).perp_dot(c - a);
+        let on_side = match corner_side {
+            Side::Left => cross > 0.0,
+            Side::Right => cross < 0.0,
+        };
+        let clear = crate::mesh::distance_to_segment(c, a, b) >= f64::from(corner.circle.radius);
+        Ok(!(on_side && clear))
+    }
+
+    fn push_end(
+        &mut self,
+        p: FunnelPoint,
+        side: Side,
+        last: bool,
+        arena: &mut WrapArena,
+    ) -> Result<(), Blocked> {
+        if p == self.apex_wrap.point || (p.id != u32::MAX && p.id == self.apex_wrap.point.id) {
             return Ok(());
         }
-        if self.chain(side).last().is_some_and(|q| q.id == p.id && p.id != u32::MAX) {
+        if self
+            .chain(side)
+            .last()
+            .is_some_and(|q| q.id == p.id && p.id != u32::MAX)
+        {
             return Ok(());
         }
         // Drop corners of this chain that the new end makes redundant.
         loop {
             let chain = self.chain(side);
-            let Some(&last) = chain.last() else {
+            let Some(&corner) = chain.last() else {
                 break;
             };
             let n = chain.len();
@@ -218,9 +264,7 @@ impl Funnel {
             } else {
                 (self.apex_wrap.point, self.apex_wrap.side)
             };
-            let to_last = direction(prev, prev_side, last, side)?;
-            let to_new = direction(prev, prev_side, p, side)?;
-            if Self::outside(side, to_last, to_new) {
+            if Self::must_wrap(prev, prev_side, corner, side, p, side, last)? {
                 break;
             }
             self.chain(side).pop();
@@ -233,10 +277,7 @@ impl Funnel {
                 break;
             };
             let apex = self.apex_wrap;
-            let to_first = direction(apex.point, apex.side, first, other)?;
-            let to_new = direction(apex.point, apex.side, p, side)?;
-            // Crossing: the new end lies beyond the other boundary.
-            if !Self::outside(other, to_first, to_new) {
+            if !Self::must_wrap(apex.point, apex.side, first, other, p, side, last)? {
                 break;
             }
             self.chain(other).remove(0);
@@ -248,7 +289,12 @@ impl Funnel {
 
     /// Makes `p` (passed on `side`) the new apex: adds the arc around the old apex and
     /// the tangent to `p`.
-    fn advance_to(&mut self, p: FunnelPoint, side: Side, arena: &mut WrapArena) -> Result<(), Blocked> {
+    fn advance_to(
+        &mut self,
+        p: FunnelPoint,
+        side: Side,
+        arena: &mut WrapArena,
+    ) -> Result<(), Blocked> {
         let old = self.apex_wrap;
         let (leave, arrive) = tangent_dir(&old, p, side)?;
         let arc = f64::from(old.point.circle.radius)

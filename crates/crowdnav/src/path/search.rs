@@ -88,7 +88,9 @@ impl NavMesh {
             return Err(PathError::InvalidQuery("a coordinate is NaN or infinite"));
         }
         if !radius.is_finite() || radius < 0.0 {
-            return Err(PathError::InvalidQuery("the radius must be finite and >= 0"));
+            return Err(PathError::InvalidQuery(
+                "the radius must be finite and >= 0",
+            ));
         }
         let ts = self.endpoint_triangle(start, radius, Endpoint::Start)?;
         let tg = self.endpoint_triangle(goal, radius, Endpoint::Goal)?;
@@ -103,7 +105,12 @@ impl NavMesh {
             .collect()
     }
 
-    fn endpoint_triangle(&self, p: Vec2, radius: f32, endpoint: Endpoint) -> Result<TriangleId, PathError> {
+    fn endpoint_triangle(
+        &self,
+        p: Vec2,
+        radius: f32,
+        endpoint: Endpoint,
+    ) -> Result<TriangleId, PathError> {
         let t = match self.locate(p) {
             Location::Walkable(t) => t,
             Location::Blocked(_) => return Err(PathError::InObstacle(endpoint)),
@@ -287,11 +294,17 @@ impl<'m> Search<'m> {
     /// Admissible estimate of the rest: from the apex circle's centre through the last
     /// portal (shrunk by the corners' radii) to the goal, less the apex radius.
     fn heuristic(&self, apex: &Wrap, left: FunnelPoint, right: FunnelPoint) -> f64 {
-        let (l, r) = (left.circle.center.as_dvec2(), right.circle.center.as_dvec2());
+        let (l, r) = (
+            left.circle.center.as_dvec2(),
+            right.circle.center.as_dvec2(),
+        );
         let len = l.distance(r);
         let (a, b) = if len > 0.0 {
             let u = (r - l) / len;
-            let (sl, sr) = (f64::from(left.circle.radius), f64::from(right.circle.radius));
+            let (sl, sr) = (
+                f64::from(left.circle.radius),
+                f64::from(right.circle.radius),
+            );
             (l + u * sl.min(len), r - u * sr.min(len))
         } else {
             (l, r)
@@ -306,13 +319,9 @@ impl<'m> Search<'m> {
         let mut corners = Vec::new();
         for pair in wraps.windows(2) {
             let (w, next) = (pair[0], pair[1]);
-            let leave = crate::geom::tangent_between(
-                w.point.circle,
-                w.side,
-                next.point.circle,
-                next.side,
-            )
-            .map_or(w.arrive, |t| t.a);
+            let leave =
+                crate::geom::tangent_between(w.point.circle, w.side, next.point.circle, next.side)
+                    .map_or(w.arrive, |t| t.a);
             let r = w.point.circle.radius;
             if r > 0.0 {
                 let s = sweep(w.point.circle.center, w.arrive, leave, w.side) as f32;
