@@ -3,7 +3,7 @@
 
 use super::level::winding_contribution;
 use super::locate::Locator;
-use super::navmesh::{pack_flags, NavMesh, NONE};
+use super::navmesh::{corner_gaps, pack_flags, NavMesh, NONE};
 use super::refine::measure_and_refine;
 use super::{Level, LevelError, Walls};
 use crate::geom::{orient2d_value, Segment, MAX_COORDINATE};
@@ -99,6 +99,7 @@ impl NavMesh {
         let walkable = classify(&topo, &segments);
         let mut mesh = assemble(topo, walkable)?;
         measure_and_refine(&mut mesh);
+        mesh.corner_gap = corner_gaps(&mesh);
         mesh.locator = Locator::new(&mesh);
         Ok(mesh)
     }
@@ -347,6 +348,7 @@ fn assemble(topo: Topology, walkable: Vec<bool>) -> Result<NavMesh, BuildError> 
         neighbors: topo.neighbors,
         flags,
         widths: Vec::new(),
+        corner_gap: Vec::new(),
         obstacle_vertex,
         locator: Locator::default(),
         walkable_area,

@@ -124,7 +124,9 @@ fn walk_from(mesh: &NavMesh, start: u32, p: Vec2) -> (Walk, u32) {
 
 impl NavMesh {
     /// Where `p` lies: in a walkable triangle, a blocked one, or outside the mesh.
-    /// Points on an edge belong to either triangle. NaN is [`Location::Outside`].
+    /// Points on the boundary of walkable space (on a wall or a wall corner) are
+    /// walkable; other points on an edge belong to either triangle. NaN is
+    /// [`Location::Outside`].
     ///
     /// Expected O(1): a grid gives a nearby starting triangle, then an exact walk.
     pub fn locate(&self, p: Vec2) -> Location {
@@ -147,8 +149,43 @@ impl NavMesh {
         };
         match walk_from(self, start, p).0 {
             Walk::Inside(t) if self.is_walkable(TriangleId(t)) => Location::Walkable(TriangleId(t)),
-            Walk::Inside(t) => Location::Blocked(TriangleId(t)),
+            Walk::Inside(t) => match self.walkable_touching(t, p) {
+                Some(w) => Location::Walkable(TriangleId(w)),
+                None => Location::Blocked(TriangleId(t)),
+            },
             Walk::Outside => Location::Outside,
         }
+    }
+
+    /// A walkable triangle that `p`, lying in triangle `t`, touches: across an edge of
+    /// `t` that `p` lies on, or around a vertex of `t` that `p` is.
+    fn walkable_touching(&self, t: u32, p: Vec2) -> Option<u32> {
+        let v = self.triangles[t as usize];
+        let pos = |i: usize| self.vertices[v[i % 3] as usize];
+        if let Some(k) = (0..3).find(|&k| pos(k) == p) {
+            return self.walkable_around(t, v[k]);
+        }
+        (0..3)
+            .filter(|&e| orient2d_value(pos(e), pos(e + 1), p) == 0.0)
+            .map(|e| self.neighbors[t as usize][e])
+            .find(|&n| n != NONE && self.is_walkable(TriangleId(n)))
+    }
+
+    /// A walkable triangle with corner `vertex`, searching the fan around it from `t`.
+    fn walkable_around(&self, t: u32, vertex: u32) -> Option<u32> {
+        let mut seen = vec![t];
+        let mut stack = vec![t];
+        while let Some(x) = stack.pop() {
+            if self.is_walkable(TriangleId(x)) {
+                return Some(x);
+            }
+            for &n in &self.neighbors[x as usize] {
+                if n != NONE && !seen.contains(&n) && self.triangles[n as usize].contains(&vertex) {
+                    seen.push(n);
+                    stack.push(n);
+                }
+            }
+        }
+        None
     }
 }

@@ -18,7 +18,9 @@ mod refine;
 
 pub use build::BuildError;
 pub(crate) use clearance::distance_to_segment;
-pub use import::{parse_movingai_map, parse_polyanya_mesh, ImportError};
+pub use import::{
+    parse_movingai_map, parse_movingai_map_with, parse_polyanya_mesh, GridRule, ImportError,
+};
 pub use level::{Level, LevelError, PolygonRef, Walls};
 pub use load::{read_walls, LoadError};
 pub use navmesh::{Location, NavMesh, TriangleId, VertexId};

@@ -58,6 +58,10 @@ pub struct NavMesh {
     pub(crate) neighbors: Vec<[u32; 3]>,
     pub(crate) flags: Vec<u8>,
     pub(crate) widths: Vec<[f32; 3]>,
+    /// Per vertex: the smallest gate width at it when it is a simple corner (exactly
+    /// two walls meet there), else 0. A disc of radius `r <= gap / 2` rolls freely
+    /// around the corner between its two walls' normals.
+    pub(crate) corner_gap: Vec<f32>,
     pub(crate) obstacle_vertex: Vec<bool>,
     pub(crate) locator: Locator,
     pub(crate) walkable_area: f64,
@@ -216,6 +220,29 @@ impl NavMesh {
             }
         }
     }
+}
+
+/// [`NavMesh::corner_gap`] values from the widths and walls.
+pub(crate) fn corner_gaps(mesh: &NavMesh) -> Vec<f32> {
+    let n = mesh.vertices.len();
+    let mut gap = vec![f32::INFINITY; n];
+    let mut walls = vec![0u8; n];
+    for t in mesh.walkable_triangles() {
+        let ids = mesh.triangles[t.index()];
+        for k in 0..3 {
+            let v = ids[k] as usize;
+            gap[v] = gap[v].min(mesh.widths[t.index()][k]);
+            if mesh.is_wall(t, k) {
+                walls[v] = walls[v].saturating_add(1);
+                let w = ids[(k + 1) % 3] as usize;
+                walls[w] = walls[w].saturating_add(1);
+            }
+        }
+    }
+    gap.iter()
+        .zip(&walls)
+        .map(|(&g, &w)| if w == 2 && g.is_finite() { g } else { 0.0 })
+        .collect()
 }
 
 /// Packs the walkable bit and the three wall bits.

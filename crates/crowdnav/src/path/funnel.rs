@@ -227,9 +227,11 @@ impl Funnel {
         let (a, b) = (t.a.as_dvec2(), t.b.as_dvec2());
         let c = corner.circle.center.as_dvec2();
         let cross = (b - a).perp_dot(c - a);
+        // A centre exactly on the line is passed either way (as the point funnel's
+        // collinear ends are); the clearance test alone then decides.
         let on_side = match corner_side {
-            Side::Left => cross > 0.0,
-            Side::Right => cross < 0.0,
+            Side::Left => cross >= 0.0,
+            Side::Right => cross <= 0.0,
         };
         let clear = crate::mesh::distance_to_segment(c, a, b) >= f64::from(corner.circle.radius);
         Ok(!(on_side && clear))

@@ -7,7 +7,7 @@ use crate::mesh::{Location, NavMesh, TriangleId, VertexId};
 use glam::{DVec2, Vec2};
 use rayon::prelude::*;
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
 
 /// One path query, for [`NavMesh::find_paths`].
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -174,6 +174,16 @@ struct Search<'m> {
     arena: WrapArena,
     open: BinaryHeap<Open>,
     seq: u64,
+    /// Best arrivals recorded per corner vertex, for dominance pruning.
+    arrivals: HashMap<u32, Vec<Arrival>>,
+}
+
+/// A path prefix reaching corner `side` of a vertex at point `at` with length `g`.
+#[derive(Clone, Copy, Debug)]
+struct Arrival {
+    side: Side,
+    at: Vec2,
+    g: f64,
 }
 
 impl<'m> Search<'m> {
@@ -187,6 +197,7 @@ impl<'m> Search<'m> {
             arena: WrapArena::default(),
             open: BinaryHeap::new(),
             seq: 0,
+            arrivals: HashMap::new(),
         }
     }
 
@@ -249,6 +260,9 @@ impl<'m> Search<'m> {
         if funnel.push_portal(lp, rp, &mut self.arena).is_err() {
             return;
         }
+        if self.dominated(*funnel.apex()) {
+            return;
+        }
         let Some(back) = (0..3).find(|&k| mesh.neighbors[next.index()][k] == t.0) else {
             return;
         };
@@ -277,6 +291,51 @@ impl<'m> Search<'m> {
             node,
             done,
         });
+    }
+
+    /// Dominance pruning on the funnel's apex (Polyanya's root-level pruning, extended
+    /// to discs). Any continuation from a prefix reaching the apex corner can instead
+    /// follow a recorded prefix that is shorter: for a point corner directly; for a
+    /// disc, rolling around the corner from the recorded arrival to this one, which
+    /// stays clear of every wall when the corner is simple, its gap fits the disc, and
+    /// the roll is less than half a turn (both arrivals then lie between the two
+    /// walls' normals). A prefix on a shortest path is never beaten, so pruning is
+    /// exact. Records that pass are kept.
+    fn dominated(&mut self, apex: Wrap) -> bool {
+        let v = apex.point.id;
+        if v == u32::MAX {
+            return false;
+        }
+        let r = f64::from(apex.point.circle.radius);
+        let rolls = r == 0.0 || f64::from(self.mesh.corner_gap[v as usize]) >= 2.0 * r;
+        let center = apex.point.circle.center;
+        let tolerance = 1e-9 * (1.0 + apex.g);
+        let list = self.arrivals.entry(v).or_default();
+        for rec in list.iter() {
+            let roll = if r == 0.0 {
+                0.0
+            } else if rec.side != apex.side || !rolls {
+                continue;
+            } else {
+                let s = sweep(center, rec.at, apex.arrive, apex.side);
+                if s >= std::f64::consts::PI {
+                    continue;
+                }
+                r * s
+            };
+            if rec.g + roll < apex.g - tolerance {
+                return true;
+            }
+            if rec.side == apex.side && rec.at == apex.arrive && rec.g <= apex.g {
+                return false; // Already recorded.
+            }
+        }
+        list.push(Arrival {
+            side: apex.side,
+            at: apex.arrive,
+            g: apex.g,
+        });
+        false
     }
 
     /// Does the channel ending at `node` already pass through triangle `tri`?

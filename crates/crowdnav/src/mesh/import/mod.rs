@@ -10,7 +10,7 @@
 mod movingai;
 mod polyanya;
 
-pub use movingai::parse_movingai_map;
+pub use movingai::{parse_movingai_map, parse_movingai_map_with, GridRule};
 pub use polyanya::parse_polyanya_mesh;
 
 /// Why a level file could not be imported.

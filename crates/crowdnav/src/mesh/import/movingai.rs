@@ -11,7 +11,8 @@ use glam::Vec2;
 /// ends with a `map` line, followed by `H` rows of `W` characters. Cell `(c, r)` (column
 /// `c`, row `r`) is the square `[c, c+1] x [r, r+1]`, with no axis flip. As in Polyanya's
 /// `gridmap2poly`, `S`, `W`, `T`, `@` and `O` are obstacles and every other character is
-/// free; everything outside the map is blocked.
+/// free (see [`GridRule`] and [`parse_movingai_map_with`] for MovingAI's own rule);
+/// everything outside the map is blocked.
 ///
 /// The walls are the edges between free and blocked cells, merged into maximal straight
 /// runs that keep the free side on the same hand (so runs stop at checkerboard pinch
@@ -32,6 +33,36 @@ use glam::Vec2;
 /// # Ok::<(), crowdnav::mesh::ImportError>(())
 /// ```
 pub fn parse_movingai_map(text: &str) -> Result<Walls, ImportError> {
+    parse_movingai_map_with(text, GridRule::Polyanya)
+}
+
+/// Which grid characters are obstacles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GridRule {
+    /// Polyanya's `gridmap2poly`: `S`, `W`, `T`, `@` and `O` are obstacles — the rule
+    /// the published Polyanya meshes and answers use.
+    #[default]
+    Polyanya,
+    /// MovingAI's scenario generator: only `T`, `@` and `O` are obstacles; swamp `S`
+    /// is passable, and so is water `W` (its "only from water" restriction cannot be
+    /// expressed as geometry, so water counts as free).
+    MovingAi,
+}
+
+impl GridRule {
+    fn is_obstacle(self, cell: char) -> bool {
+        match self {
+            GridRule::Polyanya => matches!(cell, 'S' | 'W' | 'T' | '@' | 'O'),
+            GridRule::MovingAi => matches!(cell, 'T' | '@' | 'O'),
+        }
+    }
+}
+
+/// [`parse_movingai_map`] with a choice of which characters are obstacles.
+///
+/// # Errors
+/// As [`parse_movingai_map`].
+pub fn parse_movingai_map_with(text: &str, rule: GridRule) -> Result<Walls, ImportError> {
     let mut lines = text.lines().zip(1..);
     let (height, width) = parse_header(&mut lines)?;
 
@@ -48,7 +79,7 @@ pub fn parse_movingai_map(text: &str) -> Result<Walls, ImportError> {
         last_line = number;
         let cells = line.trim_end();
         let before = blocked.len();
-        blocked.extend(cells.chars().map(is_obstacle));
+        blocked.extend(cells.chars().map(|c| rule.is_obstacle(c)));
         let found = blocked.len() - before;
         if found != width {
             return Err(ImportError::BadMapRow {
@@ -74,11 +105,6 @@ pub fn parse_movingai_map(text: &str) -> Result<Walls, ImportError> {
         blocked,
     };
     Ok(grid.walls())
-}
-
-/// Polyanya's `gridmap2poly` rule: these characters are obstacles, all others free.
-fn is_obstacle(cell: char) -> bool {
-    matches!(cell, 'S' | 'W' | 'T' | '@' | 'O')
 }
 
 /// Reads header lines up to and including `map`; returns `(height, width)`.
@@ -268,6 +294,22 @@ mod tests {
     use super::super::test_support::{seg, sorted, winding_number};
     use super::*;
 
+    #[test]
+    fn swamp_is_an_obstacle_for_polyanya_and_free_for_movingai() {
+        let text = map(&["..S..", "..T.."]);
+        let area = |rule| {
+            let walls = parse_movingai_map_with(&text, rule).expect("valid");
+            // Shoelace over the directed walls: the free area.
+            walls
+                .segments
+                .iter()
+                .map(|s| f64::from(s.a.perp_dot(s.b)) * 0.5)
+                .sum::<f64>()
+        };
+        assert_eq!(area(GridRule::Polyanya), 8.0);
+        assert_eq!(area(GridRule::MovingAi), 9.0);
+    }
+
     fn map(rows: &[&str]) -> String {
         let width = rows.first().map_or(0, |r| r.len());
         format!(
@@ -291,7 +333,7 @@ mod tests {
                 && rows
                     .get(r as usize)
                     .and_then(|row| row.chars().nth(c as usize))
-                    .is_some_and(|cell| !is_obstacle(cell))
+                    .is_some_and(|cell| !GridRule::Polyanya.is_obstacle(cell))
         };
         for wall in &walls.segments {
             let direction = (wall.b - wall.a).normalize();
@@ -309,7 +351,7 @@ mod tests {
         for (r, row) in rows.iter().enumerate() {
             for (c, cell) in row.chars().enumerate() {
                 let centre = Vec2::new(c as f32 + 0.5, r as f32 + 0.5);
-                let expected = i32::from(!is_obstacle(cell));
+                let expected = i32::from(!GridRule::Polyanya.is_obstacle(cell));
                 assert_eq!(
                     winding_number(walls, centre),
                     expected,
