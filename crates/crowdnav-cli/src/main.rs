@@ -1,8 +1,10 @@
-//! The `crowdnav` command line: build navigation meshes from level files and draw them.
+//! The `crowdnav` command line: build navigation meshes from level files, find exact
+//! paths for agents of any radius, and draw both.
 //!
 //! Exit codes: 0 success, 2 bad input (with a one-line message on stderr), 1 any other
 //! failure (e.g. an output file that cannot be written).
 
+mod path_cmd;
 mod svg;
 
 use anyhow::Context;
@@ -27,6 +29,8 @@ struct Cli {
 enum Command {
     /// Build the navigation mesh of a level and report on it.
     Mesh(MeshArgs),
+    /// Find the shortest path for a disc of some radius, or a batch of them.
+    Path(path_cmd::PathArgs),
 }
 
 #[derive(clap::Args)]
@@ -51,6 +55,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Mesh(args) => mesh(&args),
+        Command::Path(args) => path_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -92,13 +97,19 @@ struct MeshReport {
     build_ms: f64,
 }
 
-fn mesh(args: &MeshArgs) -> Result<(), Failure> {
-    let walls = read_walls(&args.world).map_err(|e| Failure::BadInput(e.into()))?;
+/// Reads a level file (by extension) and builds its mesh; returns it with the build
+/// time in milliseconds. Any failure is bad input.
+fn load_mesh(world: &std::path::Path) -> Result<(NavMesh, f64), Failure> {
+    let walls = read_walls(world).map_err(|e| Failure::BadInput(e.into()))?;
     let start = Instant::now();
     let mesh = NavMesh::from_walls(&walls)
-        .with_context(|| format!("{}", args.world.display()))
+        .with_context(|| format!("{}", world.display()))
         .map_err(Failure::BadInput)?;
-    let build_ms = start.elapsed().as_secs_f64() * 1e3;
+    Ok((mesh, start.elapsed().as_secs_f64() * 1e3))
+}
+
+fn mesh(args: &MeshArgs) -> Result<(), Failure> {
+    let (mesh, build_ms) = load_mesh(&args.world)?;
     let report = MeshReport {
         world: args.world.display().to_string(),
         vertices: mesh.vertices().len(),

@@ -1,19 +1,107 @@
-//! SVG drawings of meshes. Coordinates are world coordinates (y grows downwards on
+//! SVG drawings of meshes and paths. Coordinates are world coordinates (y grows downwards on
 //! screen, as in the map formats).
 
-use crowdnav::mesh::NavMesh;
+use crowdnav::mesh::{NavMesh, TriangleId};
+use crowdnav::path::{Path, PathPiece};
 use glam::Vec2;
 use std::fmt::Write;
 
 /// The walkable triangles (light fill, thin edges) and the walls (thick) of `mesh`.
 pub fn mesh_svg(mesh: &NavMesh) -> String {
-    let (lo, hi) = mesh.vertices().iter().fold(
+    let mut out = begin(mesh);
+    draw_mesh(&mut out, mesh);
+    finish(out)
+}
+
+/// The mesh, the corridor (the triangles the path crosses, shaded), the path (segments
+/// and arcs), circles of the agent's radius at its corners, and start and goal.
+pub fn path_svg(mesh: &NavMesh, path: &Path, corridor: &[TriangleId]) -> String {
+    let mut out = begin(mesh);
+    let stroke = stroke_width(mesh);
+    draw_mesh(&mut out, mesh);
+    let _ = writeln!(out, r##"<g fill="#ffe9a8" fill-opacity="0.8">"##);
+    for &t in corridor {
+        let [a, b, c] = mesh.triangle_points(t);
+        let _ = writeln!(
+            out,
+            r#"<path d="M{} {}L{} {}L{} {}Z"/>"#,
+            a.x, a.y, b.x, b.y, c.x, c.y
+        );
+    }
+    let _ = writeln!(out, "</g>");
+    let r = path.radius();
+    if r > 0.0 {
+        let _ = writeln!(
+            out,
+            r##"<g fill="none" stroke="#c08040" stroke-width="{stroke}" stroke-dasharray="{} {}">"##,
+            stroke * 4.0,
+            stroke * 3.0
+        );
+        for c in path.corners() {
+            let _ = writeln!(
+                out,
+                r#"<circle cx="{}" cy="{}" r="{r}"/>"#,
+                c.position.x, c.position.y
+            );
+        }
+        let _ = writeln!(out, "</g>");
+    }
+    let start = path.start();
+    let mut d = format!("M{} {}", start.x, start.y);
+    for piece in path.pieces() {
+        match *piece {
+            PathPiece::Line { to, .. } => {
+                let _ = write!(d, " L{} {}", to.x, to.y);
+            }
+            PathPiece::Arc {
+                radius, to, sweep, ..
+            } => {
+                // World coordinates are drawn unflipped, so a positive (counter-
+                // clockwise) sweep is SVG's positive-angle direction.
+                let large = u8::from(sweep.abs() > std::f32::consts::PI);
+                let positive = u8::from(sweep > 0.0);
+                let _ = write!(
+                    d,
+                    " A {radius} {radius} 0 {large} {positive} {} {}",
+                    to.x, to.y
+                );
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        r##"<path d="{d}" fill="none" stroke="#d02020" stroke-width="{}" stroke-linejoin="round"/>"##,
+        stroke * 3.0
+    );
+    for (p, colour) in [(path.start(), "#20a040"), (path.goal(), "#2040d0")] {
+        let _ = writeln!(
+            out,
+            r#"<circle cx="{}" cy="{}" r="{}" fill="{colour}"/>"#,
+            p.x,
+            p.y,
+            (stroke * 6.0).max(r)
+        );
+    }
+    finish(out)
+}
+
+fn bounds(mesh: &NavMesh) -> (Vec2, Vec2) {
+    mesh.vertices().iter().fold(
         (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
         |(lo, hi), &v| (lo.min(v), hi.max(v)),
-    );
+    )
+}
+
+fn stroke_width(mesh: &NavMesh) -> f32 {
+    let (lo, hi) = bounds(mesh);
+    (hi - lo).max(Vec2::splat(1e-3)).max_element() / 800.0
+}
+
+/// The `<svg>` element and background over the mesh's bounding box.
+fn begin(mesh: &NavMesh) -> String {
+    let (lo, hi) = bounds(mesh);
     let size = (hi - lo).max(Vec2::splat(1e-3));
     let margin = size.max_element() * 0.02;
-    let stroke = size.max_element() / 800.0;
     let mut out = String::new();
     // Writing to a String cannot fail.
     let _ = writeln!(
@@ -33,6 +121,11 @@ pub fn mesh_svg(mesh: &NavMesh) -> String {
         size.x + 2.0 * margin,
         size.y + 2.0 * margin
     );
+    out
+}
+
+fn draw_mesh(out: &mut String, mesh: &NavMesh) {
+    let stroke = stroke_width(mesh);
     let _ = writeln!(
         out,
         r##"<g fill="#f4f8ff" stroke="#a8b8d0" stroke-width="{stroke}" stroke-linejoin="round">"##
@@ -58,6 +151,10 @@ pub fn mesh_svg(mesh: &NavMesh) -> String {
             s.a.x, s.a.y, s.b.x, s.b.y
         );
     }
-    let _ = writeln!(out, "</g>\n</svg>");
+    let _ = writeln!(out, "</g>");
+}
+
+fn finish(mut out: String) -> String {
+    out.push_str("</svg>\n");
     out
 }

@@ -131,3 +131,178 @@ fn malformed_mesh_and_map_files_name_the_line() {
     let all_blocked = "type octile\nheight 1\nwidth 2\nmap\n@@\n";
     assert_bad_input(&temp_file("blocked.map", all_blocked), "no walls");
 }
+
+fn json_lines(out: &Output) -> Vec<serde_json::Value> {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
+        .collect()
+}
+
+#[test]
+fn path_json_goes_around_the_wall_from_start_to_goal() {
+    let out = crowdnav(&[
+        "path",
+        "worlds/two-rooms.json",
+        "--from",
+        "2,2",
+        "--to",
+        "36,4",
+        "--radius",
+        "0.5",
+        "--json",
+    ]);
+    let answers = json_lines(&out);
+    assert_eq!(answers.len(), 1);
+    let a = &answers[0];
+    assert_eq!(a["found"], true);
+    let length = a["length"].as_f64().expect("length");
+    // The dividing wall forces a detour through the door at y in (8, 11).
+    assert!(length > 34.06 && length < 40.0, "{length}");
+    let points = a["points"].as_array().expect("points");
+    assert_eq!(
+        points.first().expect("start"),
+        &serde_json::json!([2.0, 2.0])
+    );
+    assert_eq!(
+        points.last().expect("goal"),
+        &serde_json::json!([36.0, 4.0])
+    );
+}
+
+#[test]
+fn path_too_wide_for_the_door_is_not_found_with_a_reason() {
+    let out = crowdnav(&[
+        "path",
+        "worlds/two-rooms.json",
+        "--from",
+        "2,2",
+        "--to",
+        "36,4",
+        "--radius",
+        "2",
+        "--json",
+    ]);
+    let a = &json_lines(&out)[0];
+    assert_eq!(a["found"], false);
+    assert!(
+        a["reason"].as_str().expect("reason").contains("narrower"),
+        "{a}"
+    );
+}
+
+#[test]
+fn path_batch_answers_in_input_order() {
+    let csv = temp_file(
+        "batch.csv",
+        "sx,sy,gx,gy,radius\n2,2,36,4,0.5\n2,2,36,4,2\n\n36,4,2,2,0.5\n1,1,1,1,NaN\n",
+    );
+    let out = crowdnav(&[
+        "path",
+        "worlds/two-rooms.json",
+        "--queries",
+        csv.to_str().expect("utf-8"),
+        "--json",
+    ]);
+    let answers = json_lines(&out);
+    let found: Vec<bool> = answers
+        .iter()
+        .map(|a| a["found"].as_bool().expect("found"))
+        .collect();
+    assert_eq!(found, [true, false, true, false]);
+    // There and back are equally long.
+    let (there, back) = (
+        answers[0]["length"].as_f64().expect("length"),
+        answers[2]["length"].as_f64().expect("length"),
+    );
+    assert!((there - back).abs() < 1e-4, "{there} vs {back}");
+    assert!(answers[3]["reason"]
+        .as_str()
+        .expect("reason")
+        .contains("invalid"));
+}
+
+#[test]
+fn path_batch_with_a_bad_line_is_bad_input_naming_the_line() {
+    let csv = temp_file("bad.csv", "sx,sy,gx,gy,radius\n2,2,36,4,0.5\n2,2,x,4,0\n");
+    let out = crowdnav(&[
+        "path",
+        "worlds/two-rooms.json",
+        "--queries",
+        csv.to_str().expect("utf-8"),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("line 3"), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+
+    let headless = temp_file("headless.csv", "2,2,36,4,0.5\n");
+    let out = crowdnav(&[
+        "path",
+        "worlds/two-rooms.json",
+        "--queries",
+        headless.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("header"));
+}
+
+#[test]
+fn path_svg_draws_the_corridor_and_the_arcs() {
+    let svg = std::env::temp_dir().join(format!("crowdnav-path-{}.svg", std::process::id()));
+    let out = crowdnav(&[
+        "path",
+        "worlds/two-rooms.json",
+        "--from",
+        "2,2",
+        "--to",
+        "36,4",
+        "--radius",
+        "0.5",
+        "--svg",
+        svg.to_str().expect("utf-8"),
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("length"), "{text}");
+    let drawing = std::fs::read_to_string(&svg).expect("svg written");
+    assert!(drawing.contains("#ffe9a8"), "corridor shading");
+    assert!(
+        drawing.contains(" A 0.5 0.5 0 "),
+        "an arc of the agent's radius"
+    );
+    assert!(drawing.trim_end().ends_with("</svg>"));
+}
+
+#[test]
+fn path_with_bad_points_or_mixed_modes_is_bad_input() {
+    for args in [
+        &[
+            "path",
+            "worlds/two-rooms.json",
+            "--from",
+            "2",
+            "--to",
+            "3,3",
+        ][..],
+        &["path", "worlds/two-rooms.json", "--from", "2,2"][..],
+        &[
+            "path",
+            "worlds/two-rooms.json",
+            "--from",
+            "2,2",
+            "--to",
+            "3,3",
+            "--queries",
+            "q.csv",
+        ][..],
+    ] {
+        let out = crowdnav(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}

@@ -1,0 +1,212 @@
+//! `crowdnav path`: one query (text, JSON or SVG) or a CSV batch run in parallel.
+
+use crate::{load_mesh, svg, Failure};
+use anyhow::{anyhow, Context};
+use crowdnav::mesh::{Location, NavMesh, TriangleId};
+use crowdnav::path::{Path, PathError, PathQuery};
+use glam::Vec2;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct PathArgs {
+    /// Level file: world JSON (.json), Polyanya mesh (.mesh) or MovingAI map (.map).
+    world: PathBuf,
+    /// Start point, `X,Y`.
+    #[arg(long, value_name = "X,Y", value_parser = parse_point, allow_hyphen_values = true,
+          required_unless_present = "queries", conflicts_with = "queries")]
+    from: Option<Vec2>,
+    /// Goal point, `X,Y`.
+    #[arg(long, value_name = "X,Y", value_parser = parse_point, allow_hyphen_values = true,
+          required_unless_present = "queries", conflicts_with = "queries")]
+    to: Option<Vec2>,
+    /// Agent radius (single query).
+    #[arg(
+        long,
+        default_value_t = 0.0,
+        allow_hyphen_values = true,
+        conflicts_with = "queries"
+    )]
+    radius: f32,
+    /// Batch of queries: CSV with header `sx,sy,gx,gy,radius`, one query a line.
+    #[arg(long, value_name = "FILE.csv")]
+    queries: Option<PathBuf>,
+    /// Draw the mesh, the corridor and the path to this SVG file (single query).
+    #[arg(long, value_name = "FILE", conflicts_with = "queries")]
+    svg: Option<PathBuf>,
+    /// Print one JSON object a query, one a line.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_point(text: &str) -> Result<Vec2, String> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let [x, y] = parts.as_slice() else {
+        return Err(format!("expected X,Y, found {text:?}"));
+    };
+    let num = |s: &str| {
+        s.parse::<f32>()
+            .map_err(|_| format!("{s:?} is not a number"))
+    };
+    Ok(Vec2::new(num(x)?, num(y)?))
+}
+
+/// The JSON form of one answer.
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+enum Answer {
+    Found {
+        found: bool,
+        length: f64,
+        points: Vec<[f32; 2]>,
+    },
+    NotFound {
+        found: bool,
+        reason: String,
+    },
+}
+
+impl Answer {
+    fn of(result: &Result<Path, PathError>) -> Answer {
+        match result {
+            Ok(path) => Answer::Found {
+                found: true,
+                length: path.length(),
+                points: path.points().iter().map(|p| p.to_array()).collect(),
+            },
+            Err(e) => Answer::NotFound {
+                found: false,
+                reason: e.to_string(),
+            },
+        }
+    }
+}
+
+pub fn run(args: &PathArgs) -> Result<(), Failure> {
+    // Read the batch before the (slower) mesh build, so a bad CSV fails fast.
+    let queries = match (&args.queries, args.from, args.to) {
+        (Some(file), _, _) => read_queries(file)?,
+        (None, Some(start), Some(goal)) => vec![PathQuery {
+            start,
+            goal,
+            radius: args.radius,
+        }],
+        _ => {
+            return Err(Failure::BadInput(anyhow!(
+                "give --from and --to, or --queries"
+            )))
+        }
+    };
+    let (mesh, _) = load_mesh(&args.world)?;
+    let results = mesh.find_paths(&queries);
+    for (query, result) in queries.iter().zip(&results) {
+        if args.json {
+            let line =
+                serde_json::to_string(&Answer::of(result)).map_err(|e| Failure::Other(e.into()))?;
+            println!("{line}");
+        } else {
+            print_text(query, result);
+        }
+    }
+    if let (Some(file), Some(Ok(path))) = (&args.svg, results.first()) {
+        let corridor = corridor(&mesh, path);
+        std::fs::write(file, svg::path_svg(&mesh, path, &corridor))
+            .with_context(|| format!("cannot write {}", file.display()))
+            .map_err(Failure::Other)?;
+    }
+    Ok(())
+}
+
+fn print_text(q: &PathQuery, result: &Result<Path, PathError>) {
+    let head = format!(
+        "({}, {}) -> ({}, {}) r={}",
+        q.start.x, q.start.y, q.goal.x, q.goal.y, q.radius
+    );
+    match result {
+        Ok(path) => {
+            let points: Vec<String> = path
+                .points()
+                .iter()
+                .map(|p| format!("({}, {})", p.x, p.y))
+                .collect();
+            println!(
+                "{head}: length {:.6}, {} corners: {}",
+                path.length(),
+                path.corners().len(),
+                points.join(" ")
+            );
+        }
+        Err(e) => println!("{head}: {e}"),
+    }
+}
+
+/// The triangles the path passes through, found by locating points along it.
+fn corridor(mesh: &NavMesh, path: &Path) -> Vec<TriangleId> {
+    let mut out: Vec<TriangleId> = Vec::new();
+    let step = (path.radius().max(0.05) * 0.5).max(1e-3);
+    for piece in path.pieces() {
+        let n = ((piece.length() as f32 / step).ceil() as usize).clamp(1, 10_000);
+        for k in 0..=n {
+            if let Location::Walkable(t) = mesh.locate(piece.point_at(k as f32 / n as f32)) {
+                if !out.contains(&t) {
+                    out.push(t);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Reads a batch CSV: header `sx,sy,gx,gy,radius`, then one query a line (blank lines
+/// skipped). Errors name the line.
+fn read_queries(file: &std::path::Path) -> Result<Vec<PathQuery>, Failure> {
+    let text = std::fs::read_to_string(file)
+        .with_context(|| format!("cannot read {}", file.display()))
+        .map_err(Failure::BadInput)?;
+    let bad = |line: usize, what: String| {
+        Failure::BadInput(anyhow!("{}: line {line}: {what}", file.display()))
+    };
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
+    let header: Vec<String> = match lines.find(|(_, l)| !l.is_empty()) {
+        Some((_, l)) => l
+            .split(',')
+            .map(|c| c.trim().to_ascii_lowercase())
+            .collect(),
+        None => {
+            return Err(bad(
+                1,
+                "empty file, expected the header sx,sy,gx,gy,radius".into(),
+            ))
+        }
+    };
+    if header != ["sx", "sy", "gx", "gy", "radius"] {
+        return Err(bad(
+            1,
+            format!(
+                "header must be sx,sy,gx,gy,radius, found {}",
+                header.join(",")
+            ),
+        ));
+    }
+    let mut queries = Vec::new();
+    for (number, line) in lines.filter(|(_, l)| !l.is_empty()) {
+        let cols: Vec<&str> = line.split(',').map(str::trim).collect();
+        if cols.len() != 5 {
+            return Err(bad(
+                number,
+                format!("expected 5 columns, found {}", cols.len()),
+            ));
+        }
+        let mut v = [0f32; 5];
+        for (slot, col) in v.iter_mut().zip(&cols) {
+            *slot = col
+                .parse()
+                .map_err(|_| bad(number, format!("{col:?} is not a number")))?;
+        }
+        queries.push(PathQuery {
+            start: Vec2::new(v[0], v[1]),
+            goal: Vec2::new(v[2], v[3]),
+            radius: v[4],
+        });
+    }
+    Ok(queries)
+}
