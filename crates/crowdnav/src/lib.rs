@@ -1,6 +1,8 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
+pub mod collide;
 pub mod geom;
 pub mod mesh;
 pub mod path;
+pub mod steer;

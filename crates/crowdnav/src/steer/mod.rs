@@ -1,0 +1,147 @@
+//! Local avoidance: turn an agent's preferred velocity into a velocity that avoids its
+//! neighbours, moving obstacles and walls.
+//!
+//! Three methods sit behind one trait, [`Steering`]:
+//! - `Orca` — optimal reciprocal collision avoidance (van den Berg, Guy, Lin, Manocha
+//!   2011); the default.
+//! - `AntiGravity` — the steering seed: cardioid-weighted repulsion, picking a side,
+//!   symmetric obstacles, moving obstacles with right of way.
+//! - `Swarm` — the swarm seed: the target pulls, near obstacles push with weight
+//!   1/gap; in 2D and in 3D.
+//!
+//! A steering method sees one agent ([`SteerAgent`]), a slice of [`Neighbor`]s and a
+//! slice of wall [`Segment`]s, and returns a velocity. It knows nothing of the world
+//! that gathered them, so each method can be tested and benchmarked alone, and every
+//! agent's velocity can be computed in parallel from the same old state.
+
+use crate::geom::Segment;
+use glam::Vec2;
+
+/// The agent whose velocity is being chosen, as a steering method sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SteerAgent {
+    /// Centre, metres.
+    pub position: Vec2,
+    /// Current velocity, metres per second.
+    pub velocity: Vec2,
+    /// Radius, metres. [Limit: > 0]
+    pub radius: f32,
+    /// Top speed, metres per second. [Limit: >= 0]
+    pub max_speed: f32,
+    /// The velocity the agent would take with nobody around: towards the next corner of
+    /// its path at its preferred speed, slowing down on arrival. Zero once arrived.
+    pub preferred_velocity: Vec2,
+    /// Where the agent is heading now: the next corner of its path (or its goal).
+    pub target: Vec2,
+}
+
+/// What a neighbour is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NeighborKind {
+    /// Another agent, which steers too (ORCA shares the avoidance with it).
+    Agent,
+    /// A scripted moving obstacle (or a static disc): it does not react.
+    Obstacle,
+}
+
+/// Another body near the agent: an agent or a moving obstacle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Neighbor {
+    /// Centre, metres.
+    pub position: Vec2,
+    /// Current velocity, metres per second.
+    pub velocity: Vec2,
+    /// Radius, metres.
+    pub radius: f32,
+    /// The velocity it would like to have (its desired path); equal to `velocity` for
+    /// obstacles.
+    pub preferred_velocity: Vec2,
+    /// Agent or obstacle.
+    pub kind: NeighborKind,
+}
+
+/// Everything one steering decision reads.
+#[derive(Clone, Copy, Debug)]
+pub struct SteerContext<'a> {
+    /// The agent.
+    pub agent: SteerAgent,
+    /// Its neighbours, nearest first (ties broken by the caller's stable order).
+    pub neighbors: &'a [Neighbor],
+    /// Wall segments near the agent; walkable space lies on each wall's left.
+    pub walls: &'a [Segment],
+    /// The step the velocity will be held for, seconds. [Limit: > 0]
+    pub dt: f32,
+}
+
+/// A labelled vector for debug drawing, anchored at the agent.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DebugVector {
+    /// What the vector is (method-specific, e.g. `"raw"`, `"adjusted"`, `"sum"`,
+    /// `"final"` for anti-gravity).
+    pub label: &'static str,
+    /// Where it starts.
+    pub origin: Vec2,
+    /// The vector itself.
+    pub vector: Vec2,
+}
+
+/// What a steering method saw and decided, for debug drawing and tests. Filled only
+/// when the caller asks for it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SteerDebug {
+    /// Labelled vectors, in the order they were computed.
+    pub vectors: Vec<DebugVector>,
+}
+
+impl SteerDebug {
+    /// Records a vector.
+    pub fn push(&mut self, label: &'static str, origin: Vec2, vector: Vec2) {
+        self.vectors.push(DebugVector {
+            label,
+            origin,
+            vector,
+        });
+    }
+
+    /// The vectors with this label.
+    pub fn with_label<'s>(&'s self, label: &'s str) -> impl Iterator<Item = &'s DebugVector> {
+        self.vectors.iter().filter(move |v| v.label == label)
+    }
+}
+
+/// A local avoidance method.
+///
+/// Implementations are pure: the new velocity depends only on the context, so a
+/// world can compute every agent's velocity in parallel and get the same bits on any
+/// thread count. The returned velocity is finite and no faster than
+/// `ctx.agent.max_speed`.
+pub trait Steering: Send + Sync {
+    /// Short lowercase name: `"orca"`, `"antigravity"`, `"swarm"`.
+    fn name(&self) -> &'static str;
+
+    /// The new velocity for `ctx.agent`. When `debug` is given, the method records the
+    /// vectors it computed on the way.
+    fn steer(&self, ctx: &SteerContext<'_>, debug: Option<&mut SteerDebug>) -> Vec2;
+}
+
+/// Clamps `v` to length `max`, and maps NaN or infinite input to zero so that a bad
+/// value never spreads through a crowd.
+pub fn clamp_speed(v: Vec2, max: f32) -> Vec2 {
+    if !v.is_finite() || !max.is_finite() || max <= 0.0 {
+        return Vec2::ZERO;
+    }
+    v.clamp_length_max(max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clamp_speed_limits_length_and_swallows_nan() {
+        assert_eq!(clamp_speed(Vec2::new(3.0, 4.0), 1.0), Vec2::new(0.6, 0.8));
+        assert_eq!(clamp_speed(Vec2::new(0.3, 0.4), 1.0), Vec2::new(0.3, 0.4));
+        assert_eq!(clamp_speed(Vec2::new(f32::NAN, 0.0), 1.0), Vec2::ZERO);
+        assert_eq!(clamp_speed(Vec2::ONE, 0.0), Vec2::ZERO);
+    }
+}
