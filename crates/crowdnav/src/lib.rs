@@ -6,3 +6,4 @@ pub mod geom;
 pub mod mesh;
 pub mod path;
 pub mod steer;
+pub mod world;

@@ -1,0 +1,312 @@
+//! Agents and moving obstacles: what the world steps.
+
+use crate::path::Path;
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+
+/// An agent's id: its index in the world, in the order agents were added.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct AgentId(pub u32);
+
+impl AgentId {
+    /// The index as `usize`.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A moving obstacle's id: its index in the world.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ObstacleId(pub u32);
+
+impl ObstacleId {
+    /// The index as `usize`.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Where an agent wants to go.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Goal {
+    /// A fixed point.
+    Point(Vec2),
+    /// Another agent (chase it); the path is re-planned as it moves.
+    Agent(AgentId),
+    /// A moving obstacle (meet it); the path is re-planned as it moves.
+    Obstacle(ObstacleId),
+}
+
+/// How to create an agent. Units: metres, seconds, kilograms.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AgentParams {
+    /// Start position.
+    pub position: Vec2,
+    /// Where it goes.
+    pub goal: Goal,
+    /// Radius, metres. [Limit: > 0]
+    pub radius: f32,
+    /// Top speed, m/s. [Limit: > 0]
+    pub max_speed: f32,
+    /// Cruising speed, m/s; at most `max_speed`. [Limit: > 0]
+    pub pref_speed: f32,
+    /// Mass, kg, for collision response. [Limit: > 0]
+    pub mass: f32,
+}
+
+impl AgentParams {
+    /// An agent of radius 0.5 m, 1 kg, cruising at 1.4 m/s (top 2 m/s), from
+    /// `position` to the point `goal`.
+    pub fn new(position: Vec2, goal: Vec2) -> Self {
+        Self {
+            position,
+            goal: Goal::Point(goal),
+            radius: 0.5,
+            max_speed: 2.0,
+            pref_speed: 1.4,
+            mass: 1.0,
+        }
+    }
+
+    /// With this radius.
+    pub fn with_radius(mut self, radius: f32) -> Self {
+        self.radius = radius;
+        self
+    }
+
+    /// With this top and cruising speed.
+    pub fn with_speeds(mut self, max_speed: f32, pref_speed: f32) -> Self {
+        self.max_speed = max_speed;
+        self.pref_speed = pref_speed;
+        self
+    }
+
+    /// With this mass.
+    pub fn with_mass(mut self, mass: f32) -> Self {
+        self.mass = mass;
+        self
+    }
+
+    /// With this goal.
+    pub fn with_goal(mut self, goal: Goal) -> Self {
+        self.goal = goal;
+        self
+    }
+}
+
+/// An agent in the world.
+#[derive(Clone, Debug)]
+pub struct Agent {
+    /// Its id.
+    pub id: AgentId,
+    /// Centre, metres.
+    pub position: Vec2,
+    /// Actual velocity after the last step (after collision response), m/s.
+    pub velocity: Vec2,
+    /// Desired velocity: along its path at its cruising speed, slowing on arrival.
+    pub preferred_velocity: Vec2,
+    /// Velocity the steering method chose in the last step, before collisions.
+    pub avoidance_velocity: Vec2,
+    /// Radius, metres.
+    pub radius: f32,
+    /// Mass, kg.
+    pub mass: f32,
+    /// Top speed, m/s.
+    pub max_speed: f32,
+    /// Cruising speed, m/s.
+    pub pref_speed: f32,
+    /// Where it goes.
+    pub goal: Goal,
+    pub(crate) path: Option<Path>,
+    /// Points of `path` to follow (start, tangent points, goal).
+    pub(crate) waypoints: Vec<Vec2>,
+    /// Index into `waypoints` of the point it is heading to.
+    pub(crate) next_waypoint: usize,
+    /// Goal position when the path was planned.
+    pub(crate) planned_goal: Vec2,
+    pub(crate) needs_plan: bool,
+    /// Time of first arrival, seconds since the start.
+    pub(crate) arrived_at: Option<f64>,
+    /// Distance travelled, metres.
+    pub(crate) travelled: f64,
+    /// Length of the first planned path (or straight distance), metres.
+    pub(crate) shortest: Option<f64>,
+    /// Collided since it last reached its goal (the seed draws such agents red).
+    pub(crate) collided: bool,
+}
+
+impl Agent {
+    /// Whether it is within the arrival tolerance of its goal now.
+    pub fn is_arrived(&self) -> bool {
+        self.arrived_at.is_some() && self.preferred_velocity == Vec2::ZERO
+    }
+
+    /// Time of its first arrival, seconds since the world started, if it has arrived.
+    pub fn arrival_time(&self) -> Option<f64> {
+        self.arrived_at
+    }
+
+    /// Whether it has collided since it last reached its goal (the seed's red agents).
+    pub fn has_collided(&self) -> bool {
+        self.collided
+    }
+
+    /// The path it follows, if one was planned (none when the goal is in plain sight of
+    /// an open world without a mesh, or when planning failed).
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_ref()
+    }
+
+    /// The waypoints it steers through: the start, tangent points and the goal.
+    pub fn waypoints(&self) -> &[Vec2] {
+        &self.waypoints
+    }
+
+    /// The waypoint it is heading to now.
+    pub fn next_waypoint(&self) -> Option<Vec2> {
+        self.waypoints.get(self.next_waypoint).copied()
+    }
+
+    /// Distance travelled so far, metres.
+    pub fn travelled(&self) -> f64 {
+        self.travelled
+    }
+
+    /// Length of its first planned path, metres.
+    pub fn shortest_length(&self) -> Option<f64> {
+        self.shortest
+    }
+}
+
+/// A scripted motion of a moving obstacle, as a function of time.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Motion {
+    /// Stands still at `at`.
+    Fixed {
+        /// Position.
+        at: Vec2,
+    },
+    /// Straight line at constant velocity from `start`.
+    Linear {
+        /// Position at time 0.
+        start: Vec2,
+        /// Velocity, m/s.
+        velocity: Vec2,
+    },
+    /// Back and forth between `from` and `to` at `speed`.
+    Patrol {
+        /// One end.
+        from: Vec2,
+        /// The other end.
+        to: Vec2,
+        /// Speed, m/s. [Limit: > 0]
+        speed: f32,
+    },
+    /// An elliptical orbit around `center` with semi-axes `semi_axes` (x, y), one turn
+    /// every `period` seconds (counter-clockwise; negative period turns clockwise),
+    /// starting at angle `phase` (radians).
+    Orbit {
+        /// Centre of the ellipse.
+        center: Vec2,
+        /// Semi-axes along x and y, metres.
+        semi_axes: Vec2,
+        /// Seconds per turn. [Limit: != 0]
+        period: f32,
+        /// Angle at time 0, radians.
+        #[serde(default)]
+        phase: f32,
+    },
+}
+
+impl Motion {
+    /// Position and velocity at time `t` (seconds).
+    pub fn state_at(&self, t: f64) -> (Vec2, Vec2) {
+        match *self {
+            Motion::Fixed { at } => (at, Vec2::ZERO),
+            Motion::Linear { start, velocity } => (start + velocity * t as f32, velocity),
+            Motion::Patrol { from, to, speed } => {
+                let len = from.distance(to);
+                if len <= 0.0 || speed <= 0.0 || !speed.is_finite() {
+                    return (from, Vec2::ZERO);
+                }
+                let dir = (to - from) / len;
+                let s = (t * f64::from(speed)).rem_euclid(2.0 * f64::from(len)) as f32;
+                if s <= len {
+                    (from + dir * s, dir * speed)
+                } else {
+                    (to - dir * (s - len), -dir * speed)
+                }
+            }
+            Motion::Orbit {
+                center,
+                semi_axes,
+                period,
+                phase,
+            } => {
+                if period == 0.0 || !period.is_finite() {
+                    return (center + Vec2::new(semi_axes.x, 0.0), Vec2::ZERO);
+                }
+                let w = std::f64::consts::TAU / f64::from(period);
+                let a = f64::from(phase) + w * t;
+                let (s, c) = a.sin_cos();
+                let pos = center + Vec2::new(semi_axes.x * c as f32, semi_axes.y * s as f32);
+                let vel = Vec2::new(-semi_axes.x * (w * s) as f32, semi_axes.y * (w * c) as f32);
+                (pos, vel)
+            }
+        }
+    }
+}
+
+/// A scripted moving obstacle: a disc that follows its [`Motion`] and never yields.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MovingObstacle {
+    /// Its id.
+    pub id: ObstacleId,
+    /// Radius, metres.
+    pub radius: f32,
+    /// Its script.
+    pub motion: Motion,
+    /// Centre now.
+    pub position: Vec2,
+    /// Velocity now.
+    pub velocity: Vec2,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patrol_goes_back_and_forth() {
+        let m = Motion::Patrol {
+            from: Vec2::ZERO,
+            to: Vec2::new(4.0, 0.0),
+            speed: 2.0,
+        };
+        assert_eq!(m.state_at(1.0), (Vec2::new(2.0, 0.0), Vec2::new(2.0, 0.0)));
+        assert_eq!(m.state_at(3.0), (Vec2::new(2.0, 0.0), Vec2::new(-2.0, 0.0)));
+        assert_eq!(m.state_at(4.0).0, Vec2::ZERO);
+    }
+
+    #[test]
+    fn orbit_velocity_is_the_derivative_of_position() {
+        let m = Motion::Orbit {
+            center: Vec2::new(1.0, 2.0),
+            semi_axes: Vec2::new(5.0, 3.0),
+            period: 7.0,
+            phase: 0.3,
+        };
+        for i in 0..20 {
+            let t = f64::from(i) * 0.37;
+            let h = 1e-3;
+            let (p0, v) = m.state_at(t);
+            let (p1, _) = m.state_at(t + h);
+            let fd = (p1 - p0) / h as f32;
+            assert!((fd - v).length() < 2e-2, "{fd} vs {v}");
+            let q = (p0 - Vec2::new(1.0, 2.0)) / Vec2::new(5.0, 3.0);
+            assert!((q.length() - 1.0).abs() < 1e-4, "off the ellipse");
+        }
+    }
+}

@@ -1,0 +1,25 @@
+//! The crowd world: agents following exact paths on a navigation mesh, avoiding each
+//! other with a [`Steering`](crate::steer::Steering) method, colliding, arriving.
+//!
+//! [`World::step`] advances a fixed step in named phases, each reading the state the
+//! previous one committed (as RVO2's `doStep` and DetourCrowd's `update` do):
+//!
+//! ```text
+//! move obstacles ► plan paths ► preferred velocities ► neighbour grid
+//!     ► steer (parallel, old state only) ► integrate ► collide ► keep on mesh ► measure
+//! ```
+//!
+//! Every agent's new velocity depends only on the state before the step, and every
+//! reduction runs in a fixed order, so a world gives the same bits on any thread count.
+
+mod agent;
+mod grid;
+mod step;
+
+pub use agent::{Agent, AgentId, AgentParams, Goal, Motion, MovingObstacle, ObstacleId};
+pub use grid::{PointGrid, WallGrid};
+pub use step::{Metrics, World, WorldError, WorldParams};
+
+#[cfg(test)]
+#[path = "world_test.rs"]
+mod test;

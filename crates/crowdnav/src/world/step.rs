@@ -1,0 +1,807 @@
+//! [`World`] and its step, phase by phase.
+
+use super::agent::{Agent, AgentId, AgentParams, Goal, Motion, MovingObstacle, ObstacleId};
+use super::grid::{PointGrid, WallGrid};
+use crate::geom::{closest_point_on_segment, Segment};
+use crate::mesh::{Location, NavMesh};
+use crate::path::{Path, PathError, PathPiece};
+use crate::steer::{clamp_speed, Neighbor, NeighborKind, SteerAgent, SteerContext, Steering};
+use glam::Vec2;
+use rayon::prelude::*;
+use std::collections::BTreeSet;
+
+/// Tuning of a [`World`]. Units: metres and seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldParams {
+    /// How far an agent looks for neighbours, metres. [Limit: > 0] Default 15 m.
+    pub neighbor_dist: f32,
+    /// How many of the nearest neighbours an agent considers. Default 10.
+    pub max_neighbors: usize,
+    /// How far an agent looks for walls, metres. [Limit: >= 0] Default 5 m.
+    pub wall_dist: f32,
+    /// An agent has arrived when its centre is this close to its goal, metres.
+    /// Default 0.05 m.
+    pub arrival_tolerance: f32,
+    /// An agent slows down in its last `slowdown_time · pref_speed` metres, seconds.
+    /// Default 0.5 s.
+    pub slowdown_time: f32,
+    /// Re-plan a chase when the goal has moved this far since the last plan, metres.
+    /// Default 1 m.
+    pub replan_distance: f32,
+    /// Resolve collisions (impulse and depenetration). Default `true`.
+    pub collisions: bool,
+}
+
+impl Default for WorldParams {
+    fn default() -> Self {
+        Self {
+            neighbor_dist: 15.0,
+            max_neighbors: 10,
+            wall_dist: 5.0,
+            arrival_tolerance: 0.05,
+            slowdown_time: 0.5,
+            replan_distance: 1.0,
+            collisions: true,
+        }
+    }
+}
+
+/// Why the world refused a request. Each variant names its culprit.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum WorldError {
+    /// An agent's parameters are invalid (NaN, infinite, non-positive radius, …).
+    #[error("agent {index}: {reason}")]
+    InvalidAgent {
+        /// Index the agent would have had.
+        index: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A moving obstacle's parameters are invalid.
+    #[error("moving obstacle {index}: {reason}")]
+    InvalidObstacle {
+        /// Index the obstacle would have had.
+        index: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A goal names an agent or obstacle that does not exist.
+    #[error("agent {index}: its goal names {target}, which does not exist")]
+    UnknownGoal {
+        /// The agent.
+        index: usize,
+        /// What it names.
+        target: String,
+    },
+    /// The time step is not a positive finite number.
+    #[error("time step must be positive and finite, got {0}")]
+    InvalidStep(f32),
+}
+
+/// Running measurements of a world, from its start.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Metrics {
+    /// Contact events reported by collision response.
+    pub collisions: u64,
+    /// Agent pairs that were ever left penetrating by more than 1 % of the smaller
+    /// radius after a step, each pair once.
+    pub overlapping_pairs: BTreeSet<(u32, u32)>,
+    /// Largest penetration depth between two agents after any step, metres.
+    pub max_penetration: f32,
+    /// Smallest gap between two agents' edges after any step, metres (negative when
+    /// they overlapped); `f32::INFINITY` until two agents came within range.
+    pub min_separation: f32,
+}
+
+/// The crowd world.
+///
+/// # Example
+/// ```
+/// use crowdnav::mesh::{Level, NavMesh};
+/// use crowdnav::steer::{SteerContext, SteerDebug, Steering};
+/// use crowdnav::world::{AgentParams, World, WorldParams};
+/// use glam::Vec2;
+///
+/// /// Goes straight for its preferred velocity (no avoidance).
+/// struct Seek;
+/// impl Steering for Seek {
+///     fn name(&self) -> &'static str { "seek" }
+///     fn steer(&self, ctx: &SteerContext<'_>, _: Option<&mut SteerDebug>) -> Vec2 {
+///         ctx.agent.preferred_velocity
+///     }
+/// }
+///
+/// let level = Level::from_json(r#"{"boundary": [[0,0],[20,0],[20,10],[0,10]],
+///                                  "obstacles": [[[9,0],[11,0],[11,7],[9,7]]]}"#)?;
+/// let mesh = NavMesh::from_level(&level)?;
+/// let mut world = World::new(Some(mesh), Box::new(Seek), WorldParams::default());
+/// let id = world.add_agent(AgentParams::new(Vec2::new(2.0, 2.0), Vec2::new(18.0, 2.0)))?;
+/// for _ in 0..1000 {
+///     world.step(0.05)?;
+/// }
+/// assert!(world.agent(id).is_arrived());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct World {
+    mesh: Option<NavMesh>,
+    walls: Vec<Segment>,
+    wall_grid: WallGrid,
+    steering: Box<dyn Steering>,
+    params: WorldParams,
+    agents: Vec<Agent>,
+    obstacles: Vec<MovingObstacle>,
+    grid: PointGrid,
+    positions: Vec<Vec2>,
+    time: f64,
+    steps: u64,
+    epoch_time: f64,
+    epoch_steps: u64,
+    metrics: Metrics,
+    new_velocities: Vec<Vec2>,
+}
+
+/// One agent's share of the step's measurements: deepest penetration, smallest gap,
+/// and the pairs (with higher-indexed agents) overlapping by more than 1 %.
+type PairFigures = (f32, f32, Vec<(u32, u32)>);
+
+/// Per-thread scratch for the steering phase.
+#[derive(Default)]
+struct SteerScratch {
+    neighbors: Vec<(f32, u32, Neighbor)>,
+    sorted: Vec<Neighbor>,
+    wall_ids: Vec<u32>,
+    walls: Vec<Segment>,
+}
+
+impl World {
+    /// A world on `mesh` (or open ground when `None`), steered by `steering`.
+    pub fn new(mesh: Option<NavMesh>, steering: Box<dyn Steering>, params: WorldParams) -> World {
+        let walls: Vec<Segment> = mesh
+            .as_ref()
+            .map(|m| m.walls().collect())
+            .unwrap_or_default();
+        let wall_grid = WallGrid::new(&walls, wall_cell_size(&walls));
+        World {
+            mesh,
+            walls,
+            wall_grid,
+            steering,
+            params,
+            agents: Vec::new(),
+            obstacles: Vec::new(),
+            grid: PointGrid::default(),
+            positions: Vec::new(),
+            time: 0.0,
+            steps: 0,
+            epoch_time: 0.0,
+            epoch_steps: 0,
+            metrics: Metrics {
+                min_separation: f32::INFINITY,
+                ..Metrics::default()
+            },
+            new_velocities: Vec::new(),
+        }
+    }
+
+    /// Adds an agent; it plans its path at the next step.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidAgent`] for NaN or infinite positions or goals, or a
+    /// radius, speed or mass that is not positive and finite;
+    /// [`WorldError::UnknownGoal`] for a goal naming an agent or obstacle that does not
+    /// exist yet.
+    pub fn add_agent(&mut self, p: AgentParams) -> Result<AgentId, WorldError> {
+        let index = self.agents.len();
+        let bad = |reason: &str| WorldError::InvalidAgent {
+            index,
+            reason: reason.to_owned(),
+        };
+        if !p.position.is_finite() {
+            return Err(bad("position is NaN or infinite"));
+        }
+        for (name, v) in [
+            ("radius", p.radius),
+            ("max_speed", p.max_speed),
+            ("pref_speed", p.pref_speed),
+            ("mass", p.mass),
+        ] {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(bad(&format!("{name} must be positive and finite, got {v}")));
+            }
+        }
+        self.check_goal(index, p.goal)?;
+        self.agents.push(Agent {
+            id: AgentId(index as u32),
+            position: p.position,
+            velocity: Vec2::ZERO,
+            preferred_velocity: Vec2::ZERO,
+            avoidance_velocity: Vec2::ZERO,
+            radius: p.radius,
+            mass: p.mass,
+            max_speed: p.max_speed,
+            pref_speed: p.pref_speed.min(p.max_speed),
+            goal: p.goal,
+            path: None,
+            waypoints: Vec::new(),
+            next_waypoint: 0,
+            planned_goal: p.position,
+            needs_plan: true,
+            arrived_at: None,
+            travelled: 0.0,
+            shortest: None,
+            collided: false,
+        });
+        Ok(AgentId(index as u32))
+    }
+
+    fn check_goal(&self, index: usize, goal: Goal) -> Result<(), WorldError> {
+        match goal {
+            Goal::Point(g) if !g.is_finite() => Err(WorldError::InvalidAgent {
+                index,
+                reason: "goal is NaN or infinite".to_owned(),
+            }),
+            Goal::Agent(a)
+                if a.index() >= self.agents.len().max(index + 1) || a.index() == index =>
+            {
+                Err(WorldError::UnknownGoal {
+                    index,
+                    target: format!("agent {}", a.0),
+                })
+            }
+            Goal::Obstacle(o) if o.index() >= self.obstacles.len() => {
+                Err(WorldError::UnknownGoal {
+                    index,
+                    target: format!("obstacle {}", o.0),
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Gives an agent a new goal; it re-plans at the next step and counts as not
+    /// arrived until it reaches it (its first arrival time is kept).
+    ///
+    /// # Errors
+    /// As [`World::add_agent`] for the goal.
+    ///
+    /// # Panics
+    /// If `id` is not an agent of this world.
+    pub fn set_goal(&mut self, id: AgentId, goal: Goal) -> Result<(), WorldError> {
+        self.check_goal(id.index(), goal)?;
+        let a = &mut self.agents[id.index()];
+        a.goal = goal;
+        a.needs_plan = true;
+        a.arrived_at = None;
+        a.shortest = None;
+        a.travelled = 0.0;
+        Ok(())
+    }
+
+    /// Adds a scripted moving obstacle of radius `radius`.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidObstacle`] for a radius that is not positive and finite or a
+    /// motion with NaN or infinite numbers.
+    pub fn add_obstacle(&mut self, radius: f32, motion: Motion) -> Result<ObstacleId, WorldError> {
+        let index = self.obstacles.len();
+        let (position, velocity) = motion.state_at(self.time);
+        if !(radius.is_finite() && radius > 0.0 && position.is_finite() && velocity.is_finite()) {
+            return Err(WorldError::InvalidObstacle {
+                index,
+                reason: "radius must be positive and every number finite".to_owned(),
+            });
+        }
+        self.obstacles.push(MovingObstacle {
+            id: ObstacleId(index as u32),
+            radius,
+            motion,
+            position,
+            velocity,
+        });
+        Ok(ObstacleId(index as u32))
+    }
+
+    /// The agents, in id order.
+    pub fn agents(&self) -> &[Agent] {
+        &self.agents
+    }
+
+    /// One agent.
+    ///
+    /// # Panics
+    /// If `id` is not an agent of this world.
+    pub fn agent(&self, id: AgentId) -> &Agent {
+        &self.agents[id.index()]
+    }
+
+    /// The moving obstacles, in id order.
+    pub fn obstacles(&self) -> &[MovingObstacle] {
+        &self.obstacles
+    }
+
+    /// The navigation mesh, if the world has one.
+    pub fn mesh(&self) -> Option<&NavMesh> {
+        self.mesh.as_ref()
+    }
+
+    /// The wall segments of the mesh (walkable on the left).
+    pub fn walls(&self) -> &[Segment] {
+        &self.walls
+    }
+
+    /// The steering method.
+    pub fn steering(&self) -> &dyn Steering {
+        self.steering.as_ref()
+    }
+
+    /// Replaces the steering method.
+    pub fn set_steering(&mut self, steering: Box<dyn Steering>) {
+        self.steering = steering;
+    }
+
+    /// The world's tuning.
+    pub fn params(&self) -> &WorldParams {
+        &self.params
+    }
+
+    /// Seconds simulated so far.
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// Steps taken so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Measurements since the start or the last [`World::start_epoch`].
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    /// Starts a new measuring period (the demo's next formation): clears the metrics and
+    /// remembers the time and step count, which [`World::epoch_time`] and
+    /// [`World::epoch_steps`] return.
+    pub fn start_epoch(&mut self) {
+        self.metrics = Metrics {
+            min_separation: f32::INFINITY,
+            ..Metrics::default()
+        };
+        self.epoch_time = self.time;
+        self.epoch_steps = self.steps;
+    }
+
+    /// Time when the current measuring period started, seconds.
+    pub fn epoch_time(&self) -> f64 {
+        self.epoch_time
+    }
+
+    /// Step count when the current measuring period started.
+    pub fn epoch_steps(&self) -> u64 {
+        self.epoch_steps
+    }
+
+    /// Whether every agent is at its goal now.
+    pub fn all_arrived(&self) -> bool {
+        self.agents.iter().all(Agent::is_arrived)
+    }
+
+    /// Advances the world by `dt` seconds.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidStep`] when `dt` is not positive and finite; the world is
+    /// left unchanged.
+    pub fn step(&mut self, dt: f32) -> Result<(), WorldError> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(WorldError::InvalidStep(dt));
+        }
+        self.plan_paths();
+        self.update_preferred_velocities(dt);
+        self.rebuild_grid();
+        self.steer(dt);
+        self.integrate(dt);
+        self.time += f64::from(dt);
+        self.move_obstacles();
+        self.rebuild_grid();
+        self.keep_on_mesh();
+        self.measure();
+        self.steps += 1;
+        Ok(())
+    }
+
+    /// Where a goal is now.
+    fn goal_position(&self, goal: Goal) -> Vec2 {
+        match goal {
+            Goal::Point(p) => p,
+            Goal::Agent(a) => self.agents[a.index()].position,
+            Goal::Obstacle(o) => self.obstacles[o.index()].position,
+        }
+    }
+
+    /// How close an agent's centre must come to its goal point to have arrived.
+    fn arrival_distance(&self, agent: &Agent) -> f32 {
+        let contact = match agent.goal {
+            Goal::Point(_) => 0.0,
+            Goal::Agent(a) => agent.radius + self.agents[a.index()].radius,
+            Goal::Obstacle(o) => agent.radius + self.obstacles[o.index()].radius,
+        };
+        contact + self.params.arrival_tolerance
+    }
+
+    /// Phase: plan paths for agents whose goal changed, moved, or who strayed.
+    fn plan_paths(&mut self) {
+        let replan = self.params.replan_distance;
+        let goals: Vec<Vec2> = self
+            .agents
+            .iter()
+            .map(|a| self.goal_position(a.goal))
+            .collect();
+        for (a, &g) in self.agents.iter_mut().zip(&goals) {
+            if !matches!(a.goal, Goal::Point(_)) && a.planned_goal.distance(g) > replan {
+                a.needs_plan = true;
+            }
+        }
+        let mesh = self.mesh.as_ref();
+        self.agents
+            .par_iter_mut()
+            .zip(goals.par_iter())
+            .filter(|(a, _)| a.needs_plan)
+            .for_each(|(a, &goal)| {
+                let path = mesh.and_then(|m| plan(m, a.position, goal, a.radius));
+                a.waypoints.clear();
+                match &path {
+                    Some(p) => waypoints_of(p, &mut a.waypoints),
+                    None => a.waypoints.extend([a.position, goal]),
+                }
+                if a.shortest.is_none() {
+                    a.shortest = Some(match &path {
+                        Some(p) => p.length(),
+                        None => f64::from(a.position.distance(goal)),
+                    });
+                }
+                a.path = path;
+                a.next_waypoint = 1;
+                a.planned_goal = goal;
+                a.needs_plan = false;
+            });
+    }
+
+    /// Phase: advance along the waypoints and set each preferred velocity.
+    fn update_preferred_velocities(&mut self, dt: f32) {
+        let arrive: Vec<f32> = self
+            .agents
+            .iter()
+            .map(|a| self.arrival_distance(a))
+            .collect();
+        let goals: Vec<Vec2> = self
+            .agents
+            .iter()
+            .map(|a| self.goal_position(a.goal))
+            .collect();
+        let slowdown = self.params.slowdown_time;
+        let tolerance = self.params.arrival_tolerance;
+        let now = self.time;
+        self.agents
+            .par_iter_mut()
+            .zip(arrive.par_iter().zip(goals.par_iter()))
+            .for_each(|(a, (&arrive, &goal))| {
+                advance_waypoint(a);
+                let last = a.waypoints.len().saturating_sub(1);
+                let to_goal = goal.distance(a.position);
+                if to_goal <= arrive {
+                    a.preferred_velocity = Vec2::ZERO;
+                    if a.arrived_at.is_none() {
+                        a.arrived_at = Some(now);
+                    }
+                    a.collided = false;
+                    return;
+                }
+                let (target, dist) = if a.next_waypoint >= last {
+                    // Slow down towards the goal point itself (or the contact distance
+                    // of a chased body), so the arrival circle is entered, not crept at.
+                    (goal, to_goal - (arrive - tolerance))
+                } else {
+                    let w = a.waypoints[a.next_waypoint];
+                    (w, f32::INFINITY)
+                };
+                let dir = (target - a.position).normalize_or_zero();
+                // A moving goal is met at full speed; a fixed one is approached slowly.
+                let ease = match a.goal {
+                    Goal::Point(_) => dist / slowdown.max(1e-3),
+                    _ => f32::INFINITY,
+                };
+                let speed = a.pref_speed.min(ease).min(dist / dt).max(0.0);
+                a.preferred_velocity = dir * speed;
+            });
+    }
+
+    /// Phase: the point grid over agents, for neighbour queries and collisions.
+    fn rebuild_grid(&mut self) {
+        self.positions.clear();
+        self.positions
+            .extend(self.agents.iter().map(|a| a.position));
+        let max_r = self.agents.iter().map(|a| a.radius).fold(0.0f32, f32::max);
+        let cell = (4.0 * max_r).max(self.params.neighbor_dist / 4.0).max(0.1);
+        self.grid.rebuild(&self.positions, cell);
+    }
+
+    /// Phase: every agent's new velocity from the old state, in parallel.
+    fn steer(&mut self, dt: f32) {
+        let agents = &self.agents;
+        let obstacles = &self.obstacles;
+        let grid = &self.grid;
+        let walls = &self.walls;
+        let wall_grid = &self.wall_grid;
+        let steering = self.steering.as_ref();
+        let params = self.params;
+        self.new_velocities.clear();
+        self.new_velocities.resize(agents.len(), Vec2::ZERO);
+        self.new_velocities
+            .par_iter_mut()
+            .enumerate()
+            .for_each_init(SteerScratch::default, |s, (i, out)| {
+                let a = &agents[i];
+                gather_neighbors(i, agents, obstacles, grid, &params, s);
+                wall_grid.walls_near(a.position, params.wall_dist + a.radius, &mut s.wall_ids);
+                s.walls.clear();
+                let reach = params.wall_dist + a.radius;
+                s.walls.extend(
+                    s.wall_ids
+                        .iter()
+                        .map(|&w| walls[w as usize])
+                        .filter(|w| w.distance_squared(a.position) <= reach * reach),
+                );
+                let ctx = SteerContext {
+                    agent: SteerAgent {
+                        position: a.position,
+                        velocity: a.velocity,
+                        radius: a.radius,
+                        max_speed: a.max_speed,
+                        preferred_velocity: a.preferred_velocity,
+                        target: a.next_waypoint().unwrap_or(a.position),
+                    },
+                    neighbors: &s.sorted,
+                    walls: &s.walls,
+                    dt,
+                };
+                *out = clamp_speed(steering.steer(&ctx, None), a.max_speed);
+            });
+    }
+
+    /// Phase: move every agent with its new velocity.
+    fn integrate(&mut self, dt: f32) {
+        for (a, &v) in self.agents.iter_mut().zip(&self.new_velocities) {
+            a.avoidance_velocity = v;
+            a.velocity = v;
+            a.position += v * dt;
+            a.travelled += f64::from(v.length() * dt);
+        }
+    }
+
+    /// Phase: moving obstacles to their scripted state at the current time.
+    fn move_obstacles(&mut self) {
+        let t = self.time;
+        for o in &mut self.obstacles {
+            (o.position, o.velocity) = o.motion.state_at(t);
+        }
+    }
+
+    /// Phase: an agent that left the walkable space is put back on it, just inside
+    /// the nearest wall.
+    fn keep_on_mesh(&mut self) {
+        let Some(mesh) = self.mesh.as_ref() else {
+            return;
+        };
+        let walls = &self.walls;
+        let wall_grid = &self.wall_grid;
+        self.agents
+            .par_iter_mut()
+            .for_each_init(Vec::new, |ids, a| {
+                if matches!(mesh.locate(a.position), Location::Walkable(_)) {
+                    return;
+                }
+                if let Some(p) = nearest_inside(a.position, a.radius, walls, wall_grid, ids) {
+                    a.position = p;
+                }
+            });
+    }
+
+    /// Phase: overlap and separation figures after the step.
+    fn measure(&mut self) {
+        let agents = &self.agents;
+        let grid = &self.grid;
+        let max_r = agents.iter().map(|a| a.radius).fold(0.0f32, f32::max);
+        let per_agent: Vec<PairFigures> = (0..agents.len())
+            .into_par_iter()
+            .map(|i| {
+                let a = &agents[i];
+                let (mut max_pen, mut min_sep, mut pairs) = (0.0f32, f32::INFINITY, Vec::new());
+                grid.for_each_near(a.position, a.radius + max_r, |j| {
+                    if j as usize <= i {
+                        return;
+                    }
+                    let b = &agents[j as usize];
+                    let gap = a.position.distance(b.position) - a.radius - b.radius;
+                    min_sep = min_sep.min(gap);
+                    if -gap > 0.01 * a.radius.min(b.radius) {
+                        pairs.push((i as u32, j));
+                    }
+                    max_pen = max_pen.max(-gap);
+                });
+                (max_pen, min_sep, pairs)
+            })
+            .collect();
+        let m = &mut self.metrics;
+        for (max_pen, min_sep, pairs) in per_agent {
+            m.max_penetration = m.max_penetration.max(max_pen);
+            m.min_separation = m.min_separation.min(min_sep);
+            m.overlapping_pairs.extend(pairs);
+        }
+    }
+}
+
+/// The path for an agent, or `None` (it then heads straight for the goal). When an
+/// endpoint is nearer a wall than the radius (pushed there by the crowd), plans for the
+/// widest disc that fits at both ends instead.
+fn plan(mesh: &NavMesh, start: Vec2, goal: Vec2, radius: f32) -> Option<Path> {
+    match mesh.find_path(start, goal, radius) {
+        Ok(p) => Some(p),
+        Err(PathError::NoRoom { .. }) => {
+            let room = mesh.clearance(start)?.min(mesh.clearance(goal)?);
+            let r = room.min(radius) * 0.99;
+            mesh.find_path(start, goal, r).ok()
+        }
+        Err(_) => None,
+    }
+}
+
+/// The points an agent steers through: the path's start, its tangent points (arcs
+/// split so that no chord sweeps more than 30°, keeping the chord within 4 % of the
+/// radius of the arc) and its goal.
+fn waypoints_of(path: &Path, out: &mut Vec<Vec2>) {
+    out.push(path.start());
+    for piece in path.pieces() {
+        match *piece {
+            PathPiece::Line { to, .. } => out.push(to),
+            PathPiece::Arc { sweep, to, .. } => {
+                let n = (sweep.abs() / 30f32.to_radians()).ceil().max(1.0) as usize;
+                for k in 1..n {
+                    out.push(piece.point_at(k as f32 / n as f32));
+                }
+                out.push(to);
+            }
+        }
+    }
+    out.push(path.goal());
+    out.dedup_by(|a, b| a.distance_squared(*b) < 1e-10);
+    if out.len() == 1 {
+        out.push(path.goal());
+    }
+}
+
+/// Moves `next_waypoint` past the points the agent has reached or passed.
+fn advance_waypoint(a: &mut Agent) {
+    let last = a.waypoints.len().saturating_sub(1);
+    let reach = (0.05 * a.radius).max(0.01);
+    while a.next_waypoint < last {
+        let w = a.waypoints[a.next_waypoint];
+        let prev = a.waypoints[a.next_waypoint - 1];
+        let seg = w - prev;
+        let passed =
+            seg.length_squared() > 0.0 && (a.position - prev).dot(seg) >= seg.length_squared();
+        if a.position.distance(w) <= reach || passed {
+            a.next_waypoint += 1;
+        } else {
+            break;
+        }
+    }
+    if a.next_waypoint >= 1 && a.next_waypoint <= last {
+        let (prev, w) = (
+            a.waypoints[a.next_waypoint - 1],
+            a.waypoints[a.next_waypoint],
+        );
+        let off = closest_point_on_segment(a.position, prev, w).distance(a.position);
+        if off > (2.0 * a.radius).max(1.0) {
+            a.needs_plan = true;
+        }
+    }
+}
+
+/// Fills `s.sorted` with agent `i`'s nearest `max_neighbors` agents within
+/// `neighbor_dist`, then every moving obstacle in range, nearest first.
+fn gather_neighbors(
+    i: usize,
+    agents: &[Agent],
+    obstacles: &[MovingObstacle],
+    grid: &PointGrid,
+    params: &WorldParams,
+    s: &mut SteerScratch,
+) {
+    let a = &agents[i];
+    let range = params.neighbor_dist;
+    let k = params.max_neighbors;
+    s.neighbors.clear();
+    grid.for_each_near(a.position, range, |j| {
+        if j as usize == i || k == 0 {
+            return;
+        }
+        let b = &agents[j as usize];
+        let d2 = a.position.distance_squared(b.position);
+        if d2 > range * range {
+            return;
+        }
+        let key = (d2, j);
+        let full = s.neighbors.len() >= k;
+        if full {
+            let worst = &s.neighbors[k - 1];
+            if (worst.0, worst.1) <= key {
+                return;
+            }
+        }
+        let at = s.neighbors.partition_point(|e| (e.0, e.1) < key);
+        let nb = Neighbor {
+            position: b.position,
+            velocity: b.velocity,
+            radius: b.radius,
+            preferred_velocity: b.preferred_velocity,
+            kind: NeighborKind::Agent,
+        };
+        s.neighbors.insert(at, (d2, j, nb));
+        s.neighbors.truncate(k);
+    });
+    for (j, o) in obstacles.iter().enumerate() {
+        let d2 = a.position.distance_squared(o.position);
+        let reach = range + o.radius;
+        if d2 <= reach * reach {
+            let nb = Neighbor {
+                position: o.position,
+                velocity: o.velocity,
+                radius: o.radius,
+                preferred_velocity: o.velocity,
+                kind: NeighborKind::Obstacle,
+            };
+            let key = (d2, u32::MAX - j as u32);
+            let at = s.neighbors.partition_point(|e| (e.0, e.1) < key);
+            s.neighbors.insert(at, (key.0, key.1, nb));
+        }
+    }
+    s.sorted.clear();
+    s.sorted.extend(s.neighbors.iter().map(|e| e.2));
+}
+
+/// The point just inside the wall nearest to `p` (one radius in from it), or `None`
+/// when no wall is known near `p`.
+fn nearest_inside(
+    p: Vec2,
+    radius: f32,
+    walls: &[Segment],
+    grid: &WallGrid,
+    ids: &mut Vec<u32>,
+) -> Option<Vec2> {
+    let mut range = 1.0f32;
+    for _ in 0..24 {
+        grid.walls_near(p, range, ids);
+        let best = ids
+            .iter()
+            .map(|&w| walls[w as usize])
+            .map(|w| (w.distance_squared(p), w))
+            .filter(|(d2, _)| *d2 <= range * range)
+            .min_by(|x, y| x.0.total_cmp(&y.0));
+        if let Some((_, w)) = best {
+            let q = w.closest_point(p);
+            let normal = (w.b - w.a).perp().normalize_or_zero();
+            return Some(q + normal * radius.max(1e-3));
+        }
+        range *= 2.0;
+    }
+    None
+}
+
+/// Cell size for the wall grid: about four average wall lengths, at least 1 m.
+fn wall_cell_size(walls: &[Segment]) -> f32 {
+    if walls.is_empty() {
+        return 1.0;
+    }
+    let mean = walls.iter().map(|w| w.length()).sum::<f32>() / walls.len() as f32;
+    (4.0 * mean).max(1.0)
+}

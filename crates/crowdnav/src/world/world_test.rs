@@ -1,0 +1,184 @@
+use super::*;
+use crate::mesh::{Level, NavMesh};
+use crate::steer::{SteerContext, SteerDebug, Steering};
+use glam::Vec2;
+
+/// Takes its preferred velocity as it is: no avoidance.
+struct Seek;
+impl Steering for Seek {
+    fn name(&self) -> &'static str {
+        "seek"
+    }
+    fn steer(&self, ctx: &SteerContext<'_>, _: Option<&mut SteerDebug>) -> Vec2 {
+        ctx.agent.preferred_velocity
+    }
+}
+
+fn room_with_pillar() -> NavMesh {
+    let level = Level::from_json(
+        r#"{"boundary": [[0,0],[20,0],[20,10],[0,10]],
+            "obstacles": [[[9,0],[11,0],[11,7],[9,7]]]}"#,
+    )
+    .expect("valid level");
+    NavMesh::from_level(&level).expect("mesh builds")
+}
+
+fn run(world: &mut World, dt: f32, max_steps: usize) {
+    for _ in 0..max_steps {
+        world.step(dt).expect("valid step");
+        if world.all_arrived() {
+            break;
+        }
+    }
+}
+
+#[test]
+fn agent_follows_its_exact_path_around_a_wall_and_stops_at_the_goal() {
+    let mut world = World::new(
+        Some(room_with_pillar()),
+        Box::new(Seek),
+        WorldParams::default(),
+    );
+    let id = world
+        .add_agent(AgentParams::new(Vec2::new(2.0, 2.0), Vec2::new(18.0, 2.0)))
+        .expect("valid agent");
+    run(&mut world, 0.05, 2000);
+    let a = world.agent(id);
+    assert!(a.is_arrived(), "agent at {}", a.position);
+    assert!(a.position.distance(Vec2::new(18.0, 2.0)) <= world.params().arrival_tolerance);
+    let shortest = a.shortest_length().expect("planned");
+    // Went over the pillar's top corners, not through it: longer than the radius-0
+    // path 2·√(7² + 5²) + 2.
+    assert!(shortest > 2.0 * 74f64.sqrt() + 2.0, "shortest {shortest}");
+    // Travelled about the path's length: corners cut by at most a little.
+    let ratio = a.travelled() / shortest;
+    assert!(
+        (0.98..1.02).contains(&ratio),
+        "travelled/shortest = {ratio}"
+    );
+    // Never inside the pillar or closer to it than its radius (minus tolerance).
+    assert!(world.mesh().and_then(|m| m.clearance(a.position)).is_some());
+}
+
+#[test]
+fn agent_keeps_its_radius_from_walls_along_the_way() {
+    let mesh = room_with_pillar();
+    let mut world = World::new(Some(mesh.clone()), Box::new(Seek), WorldParams::default());
+    let id = world
+        .add_agent(AgentParams::new(Vec2::new(2.0, 2.0), Vec2::new(18.0, 2.0)).with_radius(1.0))
+        .expect("valid agent");
+    let mut min_clearance = f32::INFINITY;
+    for _ in 0..3000 {
+        world.step(0.02).expect("valid step");
+        let c = mesh.clearance(world.agent(id).position).unwrap_or(-1.0);
+        min_clearance = min_clearance.min(c);
+        if world.all_arrived() {
+            break;
+        }
+    }
+    assert!(world.all_arrived());
+    // Arcs are followed by chords of at most 30°: within 4 % of the radius.
+    assert!(min_clearance >= 0.95, "min clearance {min_clearance}");
+}
+
+#[test]
+fn chaser_reaches_a_moving_agent() {
+    let mut world = World::new(None, Box::new(Seek), WorldParams::default());
+    let runner = world
+        .add_agent(
+            AgentParams::new(Vec2::new(0.0, 0.0), Vec2::new(30.0, 0.0)).with_speeds(1.0, 1.0),
+        )
+        .expect("valid agent");
+    let chaser = world
+        .add_agent(
+            AgentParams::new(Vec2::new(-5.0, 3.0), Vec2::ZERO)
+                .with_goal(Goal::Agent(runner))
+                .with_speeds(2.0, 2.0),
+        )
+        .expect("valid agent");
+    let mut caught = false;
+    for _ in 0..400 {
+        world.step(0.05).expect("valid step");
+        if world.agent(chaser).is_arrived() {
+            caught = true;
+            break;
+        }
+    }
+    assert!(caught);
+    let gap = world
+        .agent(chaser)
+        .position
+        .distance(world.agent(runner).position);
+    assert!(
+        gap <= 1.0 + world.params().arrival_tolerance + 0.1,
+        "gap {gap}"
+    );
+}
+
+#[test]
+fn moving_obstacles_follow_their_script() {
+    let mut world = World::new(None, Box::new(Seek), WorldParams::default());
+    let o = world
+        .add_obstacle(
+            1.0,
+            Motion::Linear {
+                start: Vec2::ZERO,
+                velocity: Vec2::new(1.0, 0.5),
+            },
+        )
+        .expect("valid obstacle");
+    for _ in 0..10 {
+        world.step(0.1).expect("valid step");
+    }
+    let p = world.obstacles()[o.index()].position;
+    assert!(p.distance(Vec2::new(1.0, 0.5)) < 1e-5, "{p}");
+}
+
+#[test]
+fn bad_agents_and_steps_are_refused_with_a_reason() {
+    let mut world = World::new(None, Box::new(Seek), WorldParams::default());
+    let nan = AgentParams::new(Vec2::new(f32::NAN, 0.0), Vec2::ZERO);
+    assert!(matches!(
+        world.add_agent(nan),
+        Err(WorldError::InvalidAgent { index: 0, .. })
+    ));
+    let inf_goal = AgentParams::new(Vec2::ZERO, Vec2::new(0.0, f32::INFINITY));
+    assert!(matches!(
+        world.add_agent(inf_goal),
+        Err(WorldError::InvalidAgent { .. })
+    ));
+    let zero_r = AgentParams::new(Vec2::ZERO, Vec2::ONE).with_radius(0.0);
+    assert!(world.add_agent(zero_r).is_err());
+    let ghost = AgentParams::new(Vec2::ZERO, Vec2::ONE).with_goal(Goal::Agent(AgentId(7)));
+    assert!(matches!(
+        world.add_agent(ghost),
+        Err(WorldError::UnknownGoal { .. })
+    ));
+    assert!(world.agents().is_empty());
+    assert_eq!(world.step(0.0), Err(WorldError::InvalidStep(0.0)));
+    assert!(world.step(f32::NAN).is_err());
+    assert_eq!(world.steps(), 0);
+}
+
+#[test]
+fn unreachable_goal_sends_the_agent_straight_without_panicking() {
+    // The goal is inside the pillar: no path; the agent heads straight and is kept
+    // on the mesh by the walls.
+    let mut world = World::new(
+        Some(room_with_pillar()),
+        Box::new(Seek),
+        WorldParams::default(),
+    );
+    let id = world
+        .add_agent(AgentParams::new(Vec2::new(2.0, 2.0), Vec2::new(10.0, 3.0)))
+        .expect("valid agent");
+    for _ in 0..400 {
+        world.step(0.05).expect("valid step");
+    }
+    let p = world.agent(id).position;
+    assert!(p.is_finite());
+    assert!(
+        world.mesh().and_then(|m| m.clearance(p)).is_some(),
+        "{p} off the mesh"
+    );
+}

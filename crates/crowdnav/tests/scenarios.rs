@@ -1,0 +1,125 @@
+//! The shipped scenarios in `scenarios/`: every formation finishes with every agent
+//! arrived and no overlapping pair, and runs are bit-identical run to run and across
+//! thread counts.
+
+use crowdnav::scenario::{run, Method, Report, RunOptions, Scenario};
+use glam::Vec2;
+use std::path::PathBuf;
+
+fn scenarios_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios")
+}
+
+const FORMATIONS: [&str; 5] = ["circle", "swap", "groups", "blocks", "lines"];
+
+/// Runs a scenario to the end on a pool of `threads` threads.
+fn run_file(name: &str, method: Option<Method>, threads: usize) -> (Report, Vec<Vec2>) {
+    let path = scenarios_dir().join(format!("{name}.json"));
+    let scenario = Scenario::from_file(&path).expect("shipped scenario parses");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("thread pool");
+    pool.install(|| {
+        let mut world = scenario.build(method).expect("shipped scenario builds");
+        let options = RunOptions {
+            dt: scenario.dt,
+            max_steps: scenario.steps,
+            stop_when_arrived: true,
+        };
+        let report = run(&scenario.name, &mut world, options, |_| {}).expect("valid dt");
+        let positions = world.agents().iter().map(|a| a.position).collect();
+        (report.without_timing(), positions)
+    })
+}
+
+#[test]
+fn every_shipped_formation_finishes_with_all_arrived_and_no_overlap() {
+    for name in FORMATIONS {
+        let (report, _) = run_file(name, None, 2);
+        println!("{}", report.table());
+        assert_eq!(
+            report.arrived, report.agents,
+            "{name}: not everyone arrived"
+        );
+        assert!(report.completed, "{name}");
+        assert_eq!(report.overlapping_pairs, 0, "{name}: overlapping pairs");
+        assert!(
+            report.max_penetration <= 0.01 * 0.5,
+            "{name}: penetration {}",
+            report.max_penetration
+        );
+    }
+}
+
+#[test]
+fn same_scenario_gives_identical_bits_across_runs_and_thread_counts() {
+    for method in [Method::Orca, Method::Antigravity, Method::Swarm] {
+        let (first, pos1) = run_file("swap", Some(method), 1);
+        let (again, pos_again) = run_file("swap", Some(method), 1);
+        let (two, pos2) = run_file("swap", Some(method), 2);
+        assert_eq!(first, again, "{method:?}: run to run");
+        assert_eq!(first, two, "{method:?}: 1 vs 2 threads");
+        let bits = |v: &[Vec2]| {
+            v.iter()
+                .map(|p| (p.x.to_bits(), p.y.to_bits()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(bits(&pos1), bits(&pos_again), "{method:?}");
+        assert_eq!(bits(&pos1), bits(&pos2), "{method:?}");
+    }
+}
+
+#[test]
+fn every_scenario_file_parses_and_builds() {
+    let mut count = 0;
+    for entry in std::fs::read_dir(scenarios_dir()).expect("scenarios/ exists") {
+        let path = entry.expect("readable").path();
+        if path.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        let s = Scenario::from_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        s.build(None)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        count += 1;
+    }
+    assert!(count >= FORMATIONS.len());
+}
+
+#[test]
+fn bad_scenarios_are_refused_with_the_culprit_named() {
+    let cases = [
+        (r#"{"name": "x", "dt": 0.1}"#, "steps"),
+        (r#"{"name": "x", "dt": 0, "steps": 10}"#, "dt"),
+        (
+            r#"{"name": "x", "dt": 0.1, "steps": 10, "method": "teleport"}"#,
+            "teleport",
+        ),
+        (
+            r#"{"name": "x", "dt": 0.1, "steps": 10, "agents": [{"pos": [0, 0], "goal": [1, 1], "radius": -1, "max_speed": 1}]}"#,
+            "radius",
+        ),
+        (
+            r#"{"name": "x", "dt": 0.1, "steps": 10, "agents": [{"pos": [0, 0], "goal": {"agent": 5}, "radius": 1, "max_speed": 1}]}"#,
+            "agent 5",
+        ),
+        (
+            r#"{"name": "x", "dt": 0.1, "steps": 10, "world": {"boundary": [[0, 0], [1, 0]]}}"#,
+            "boundary",
+        ),
+        (
+            r#"{"name": "x", "dt": 0.1, "steps": 10, "agnets": []}"#,
+            "agnets",
+        ),
+    ];
+    for (text, culprit) in cases {
+        let err = Scenario::from_json(text)
+            .and_then(|s| s.build(None).map(|_| ()))
+            .expect_err(text);
+        let msg = err.to_string();
+        assert!(
+            msg.contains(culprit),
+            "{text}: message '{msg}' lacks '{culprit}'"
+        );
+    }
+}
