@@ -5,6 +5,8 @@
 //! failure (e.g. an output file that cannot be written).
 
 mod path_cmd;
+mod raster;
+mod run_cmd;
 mod svg;
 
 use anyhow::Context;
@@ -31,6 +33,10 @@ enum Command {
     Mesh(MeshArgs),
     /// Find the shortest path for a disc of some radius, or a batch of them.
     Path(path_cmd::PathArgs),
+    /// Run a scenario file: agents follow their paths and avoid each other.
+    Run(run_cmd::RunArgs),
+    /// Run the seed demo: 32 entities through circle, swap, groups, blocks, lines.
+    Demo(run_cmd::DemoArgs),
 }
 
 #[derive(clap::Args)]
@@ -56,6 +62,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Mesh(args) => mesh(&args),
         Command::Path(args) => path_cmd::run(&args),
+        Command::Run(args) => run_cmd::run(&args),
+        Command::Demo(args) => run_cmd::demo(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

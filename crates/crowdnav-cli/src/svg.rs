@@ -3,6 +3,7 @@
 
 use crowdnav::mesh::{NavMesh, TriangleId};
 use crowdnav::path::{Path, PathPiece};
+use crowdnav::world::World;
 use glam::Vec2;
 use std::fmt::Write;
 
@@ -94,12 +95,21 @@ fn bounds(mesh: &NavMesh) -> (Vec2, Vec2) {
 
 fn stroke_width(mesh: &NavMesh) -> f32 {
     let (lo, hi) = bounds(mesh);
+    stroke_of_bounds(lo, hi)
+}
+
+fn stroke_of_bounds(lo: Vec2, hi: Vec2) -> f32 {
     (hi - lo).max(Vec2::splat(1e-3)).max_element() / 800.0
 }
 
 /// The `<svg>` element and background over the mesh's bounding box.
 fn begin(mesh: &NavMesh) -> String {
     let (lo, hi) = bounds(mesh);
+    begin_bounds(lo, hi)
+}
+
+/// The `<svg>` element and background over the box `lo..hi`.
+fn begin_bounds(lo: Vec2, hi: Vec2) -> String {
     let size = (hi - lo).max(Vec2::splat(1e-3));
     let margin = size.max_element() * 0.02;
     let mut out = String::new();
@@ -157,4 +167,58 @@ fn draw_mesh(out: &mut String, mesh: &NavMesh) {
 fn finish(mut out: String) -> String {
     out.push_str("</svg>\n");
     out
+}
+
+/// A world after a run: the mesh (when it has one), each agent's trail (sampled
+/// positions), its goal, and the agents themselves (red: collided since they last
+/// arrived), with moving obstacles in grey.
+pub fn world_svg(world: &World, trails: &[Vec<Vec2>]) -> String {
+    let (lo, hi) = crate::raster::world_bounds(world);
+    let stroke = stroke_of_bounds(lo, hi);
+    let mut out = begin_bounds(lo, hi);
+    if let Some(mesh) = world.mesh() {
+        draw_mesh(&mut out, mesh);
+    }
+    let _ = writeln!(
+        out,
+        r##"<g fill="none" stroke="#6080c0" stroke-opacity="0.6" stroke-width="{stroke}">"##
+    );
+    for trail in trails.iter().filter(|t| t.len() >= 2) {
+        let mut d = String::new();
+        for (k, p) in trail.iter().enumerate() {
+            let _ = write!(d, "{}{} {}", if k == 0 { "M" } else { " L" }, p.x, p.y);
+        }
+        let _ = writeln!(out, r#"<path d="{d}"/>"#);
+    }
+    let _ = writeln!(out, "</g>");
+    for a in world.agents() {
+        let goal = crate::raster::goal_point(world, a);
+        let _ = writeln!(
+            out,
+            r##"<circle cx="{}" cy="{}" r="{}" fill="none" stroke="#20a040" stroke-width="{stroke}"/>"##,
+            goal.x,
+            goal.y,
+            a.radius * 0.4
+        );
+    }
+    for o in world.obstacles() {
+        let _ = writeln!(
+            out,
+            r##"<circle cx="{}" cy="{}" r="{}" fill="#808080"/>"##,
+            o.position.x, o.position.y, o.radius
+        );
+    }
+    for a in world.agents() {
+        let fill = if a.has_collided() {
+            "#d02020"
+        } else {
+            "#2050d0"
+        };
+        let _ = writeln!(
+            out,
+            r#"<circle cx="{}" cy="{}" r="{}" fill="{fill}" fill-opacity="0.85"/>"#,
+            a.position.x, a.position.y, a.radius
+        );
+    }
+    finish(out)
 }
