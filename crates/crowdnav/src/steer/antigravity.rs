@@ -24,14 +24,26 @@
 //!    its push about its desired path and amplifies it, which swerves it behind the
 //!    first.
 //!
-//! An exact tie (a push exactly opposite the desired direction) breaks to the agent's
-//! right — clockwise of the desired direction in a y-up frame — as part 3 of the seed
-//! chooses ("the side of the road you should drive on").
+//! Where the seed leaves a choice open we decide it:
+//! - an exact tie (a push exactly opposite the desired direction) breaks to the agent's
+//!   right — clockwise of the desired direction in a y-up frame — as part 3 of the seed
+//!   chooses ("the side of the road you should drive on");
+//! - part 4 looks at bodies *in front* (within 90° of the desired direction), which is
+//!   what the seed's comment says it tests;
+//! - collinear courses do not cross (as in the seed, whose intersection divides by
+//!   zero there), so chases and head-on meetings take the no-crossing branch;
+//! - a tie at a crossing (within one seed frame) goes to the agent coming from the
+//!   other's right, so that two agents cannot both yield; the seed lets both yield.
 //!
-//! **Known weaknesses** (the seed's own): the force is a heuristic, so agents can still
+//! **Known weaknesses.** The seed's own: the force is a heuristic, so agents can still
 //! touch in crowds (the seed follows with collision response); the many shaping curves
 //! of part 4 were tuned by eye; nothing prevents oscillation in tight places; a local
-//! method cannot escape a dead end.
+//! method cannot escape a dead end. Part 3 rescues the post's situation (two small
+//! obstacles side by side across the path), but when symmetric obstacles are large
+//! next to the agent or leave a gap narrower than it, the per-obstacle rotations of
+//! part 2 pull the agent back to the middle, part 3 then drops them (their sum points
+//! straight back) and its own push shrinks as `1 / (|B| + 1)`: the agent drives into
+//! the gap. Without part 3 it stalls in front instead.
 //!
 //! **Frames to seconds.** The seed steps once per animation frame at an assumed 60 fps.
 //! Its 40-frame look-ahead is [`AntiGravityParams::look_ahead`] (40/60 s), its
@@ -59,9 +71,9 @@ const MIN_DISTANCE_FRACTION: f32 = 1.0e-3;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AntiGravityParams {
     /// Strength of the push: at centre distance `d` from a body whose radius plus the
-    /// agent's is `R`, the push is `personal_space · (R / d)²` times the (unit) desired
-    /// direction's length. Dimensionless. [Limit: >= 0] Default 3 (the seed's part 3;
-    /// part 1 used 2).
+    /// agent's is `R`, the push has length `personal_space · (R / d)²` against a pull
+    /// of length 1 along the desired direction. Dimensionless. [Limit: >= 0] Default 3
+    /// (the seed's part 3; part 1 used 2).
     pub personal_space: f32,
     /// Exponent `p` of the cardioid weight `((1 + cos δ) / 2)^p` (part 1); 0 turns the
     /// cardioid into a circle (every direction weighs 1). [Limit: >= 0] Default 3.

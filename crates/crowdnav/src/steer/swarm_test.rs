@@ -116,6 +116,20 @@ fn a_ship_reaches_its_target_through_a_field_of_obstacles() {
 }
 
 #[test]
+fn a_ship_dodges_a_rock_crossing_its_path() {
+    // Without steering the two would meet near (5, 0).
+    let mut rocks = [Rock {
+        position: Vec3::new(5.0, -4.0, 0.0),
+        velocity: Vec3::new(0.0, 1.5, 0.0),
+        radius: 0.6,
+    }];
+    let target = Vec2::new(10.0, 0.0);
+    let run = fly_2d(&Swarm::default(), Vec2::ZERO, target, &mut rocks, 10.0);
+    assert!(run.last().distance(target) < 0.1);
+    assert!(run.min_gap > 0.0);
+}
+
+#[test]
 fn an_obstacle_farther_than_three_radii_has_no_effect() {
     let swarm = Swarm::default();
     let (radius, speed) = (0.5, 2.0);
