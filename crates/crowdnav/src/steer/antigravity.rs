@@ -2,7 +2,8 @@
 //!
 //! The agent heads along its preferred velocity, and every neighbour, moving obstacle
 //! and wall pushes it away with a force that falls off with the square of the distance
-//! ("anti-gravity"). The four parts of the seed each fix one failure of the previous:
+//! ("anti-gravity"); a wall pushes from its closest point, like a body of radius 0, and
+//! only from its walkable side. The four parts of the seed each fix one failure of the previous:
 //!
 //! 1. **Cardioid.** A push is weighted by `((1 + cos δ) / 2)^p`, δ the angle between
 //!    the desired direction and the direction to the obstacle: full weight dead ahead,
@@ -72,11 +73,11 @@ const MIN_DISTANCE_FRACTION: f32 = 1.0e-3;
 pub struct AntiGravityParams {
     /// Strength of the push: at centre distance `d` from a body whose radius plus the
     /// agent's is `R`, the push has length `personal_space · (R / d)²` against a pull
-    /// of length 1 along the desired direction. Dimensionless. [Limit: >= 0] Default 3
+    /// of length 1 along the desired direction. Dimensionless. \[Limit: >= 0\] Default 3
     /// (the seed's part 3; part 1 used 2).
     pub personal_space: f32,
     /// Exponent `p` of the cardioid weight `((1 + cos δ) / 2)^p` (part 1); 0 turns the
-    /// cardioid into a circle (every direction weighs 1). [Limit: >= 0] Default 3.
+    /// cardioid into a circle (every direction weighs 1). \[Limit: >= 0\] Default 3.
     pub cardioid_power: f32,
     /// Part 2: rotate pushes from obstacles ahead so the agent picks a side. Default on.
     pub pick_side: bool,
@@ -86,14 +87,14 @@ pub struct AntiGravityParams {
     /// Part 4: look ahead at moving bodies (right of way, chase, chicken). Default on.
     pub moving_obstacles: bool,
     /// Part 4 range, seconds: a moving body is considered when its centre is closer
-    /// than `|velocity| · look_ahead + radius`. [Limit: >= 0] Default 40/60 s (the
+    /// than `|velocity| · look_ahead + radius`. \[Limit: >= 0\] Default 40/60 s (the
     /// seed's 40 frames at 60 fps).
     pub look_ahead: f32,
     /// Part 4: how far ahead paths and courses are extended to find where they cross,
-    /// seconds. [Limit: > 0] Default 2 s (the seed's 120 frames at 60 fps).
+    /// seconds. \[Limit: > 0\] Default 2 s (the seed's 120 frames at 60 fps).
     pub trajectory_horizon: f32,
     /// Part 4: how much the yielding agent amplifies its mirrored push. Dimensionless.
-    /// [Limit: >= 0] Default 3 (the seed's value).
+    /// \[Limit: >= 0\] Default 3 (the seed's value).
     pub yield_gain: f32,
 }
 
@@ -257,11 +258,15 @@ fn pick_side(desired: Vec2, push: Vec2, weight: f32) -> Vec2 {
     Vec2::from_angle(-theta * sign).rotate(push)
 }
 
-/// Part 3: the combined push. The sum of the raw pushes (yellow) is rotated towards
-/// the desired direction's perpendicular as if it were one obstacle and shrunk by how
-/// much the per-body rotations already achieve (green, `A`); the sum of the adjusted
-/// pushes (`B`) is kept by the quarter ellipse of the angle between `A + B` and the
-/// desired direction (0 when `A + B` points straight ahead or straight back).
+/// Part 3: the combined push `A + k B`.
+///
+/// `B` is the sum of the adjusted pushes. `A` (green) is the sum of the raw pushes
+/// (yellow, `Y`), treated as one obstacle: when `|Y| >= |B|`, it is scaled by
+/// `s = (1 - |B| / |Y|) / (|B| + 1)` and by `b²`, where `b` runs from 0 to 1 as `Y`
+/// turns from 90° to 180° off the desired direction, and rotated by `s · b² · 90°`
+/// towards the perpendicular it leans to (ties go right). `k` is the quarter ellipse of
+/// the angle between `A + B` and the desired direction, so `B` is dropped when the two
+/// together point straight back (or ahead).
 fn resolve_symmetric(desired: Vec2, raw_sum: Vec2, adjusted_sum: Vec2) -> Vec2 {
     let old = raw_sum.length();
     let new = adjusted_sum.length();
@@ -366,9 +371,9 @@ fn crossing(a: Segment, b: Segment) -> Option<Vec2> {
     }
 }
 
-/// The angle from unit `desired` to `v` in `(-π, π]` and its sign (+1 counter-clockwise,
-/// -1 clockwise, 0 for none). A vector exactly opposite `desired` counts as clockwise
-/// (angle -π): ties break to the agent's right.
+/// The angle from unit `desired` to `v`, in `[-π, π)`, and its sign (+1
+/// counter-clockwise, -1 clockwise, 0 for none). A vector exactly opposite `desired`
+/// counts as clockwise (angle -π): ties break to the agent's right.
 fn signed_angle(desired: Vec2, v: Vec2) -> (f32, f32) {
     let cross = desired.perp_dot(v);
     let dot = desired.dot(v);
@@ -389,7 +394,8 @@ fn inverted_quarter_ellipse(delta: f32) -> f32 {
     1.0 - (1.0 - t * t).max(0.0).sqrt()
 }
 
-/// `sqrt(1 - ((2δ - π) / π)²)` for δ in `[0, π]`: 0 at 0° and 180°, 1 at 90°.
+/// `sqrt(1 - ((2δ - π) / π)²)` for δ in `[0, π]`: 0 at 0° and 180°, 1 at 90° (the
+/// seed calls it a quarter ellipse: one per side of 90°).
 fn quarter_ellipse(delta: f32) -> f32 {
     let t = (2.0 * delta - PI) / PI;
     (1.0 - t * t).max(0.0).sqrt()

@@ -29,17 +29,17 @@ use glam::{Vec2, Vec3};
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SwarmParams {
     /// An obstacle pushes only while the gap between its surface and the agent's is
-    /// below this many agent radii. [Limit: >= 0] Default 3.
+    /// below this many agent radii. \[Limit: >= 0\] Default 3.
     pub range_radii: f32,
     /// The pull is multiplied by `max(1, contender_pull · contenders)`, where
-    /// contenders are the obstacles pushing; 0 keeps the pull at 1. [Limit: >= 0]
+    /// contenders are the obstacles pushing; 0 keeps the pull at 1. \[Limit: >= 0\]
     /// Default 4.
     pub contender_pull: f32,
     /// Smallest gap used as a divisor, metres, so touching or overlapping bodies give
-    /// a large finite push. [Limit: > 0] Default 1e-4.
+    /// a large finite push. \[Limit: > 0\] Default 1e-4.
     pub min_gap: f32,
     /// In 3D, a ship stops once its centre is within
-    /// `arrival_factor · (radius + target_radius)` of the target's. [Limit: >= 0]
+    /// `arrival_factor · (radius + target_radius)` of the target's. \[Limit: >= 0\]
     /// Default 1.5.
     pub arrival_factor: f32,
 }
@@ -57,6 +57,10 @@ impl Default for SwarmParams {
 
 /// The swarm steering method, in 2D (as a [`Steering`]) and in 3D ([`Swarm::steer_3d`]).
 ///
+/// In 2D the pull points at `ctx.agent.target` and the speed is that of the preferred
+/// velocity (zero once arrived); neighbours push as discs, and walls from their closest
+/// point as discs of radius 0 (only from their walkable side).
+///
 /// Debug vectors (2D): `"pull"` (the scaled pull), `"push"` (the sum of the pushes) and
 /// `"final"` (the velocity chosen).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -70,14 +74,14 @@ pub struct Swarm {
 pub struct SteerAgent3 {
     /// Centre, metres.
     pub position: Vec3,
-    /// Radius of its bounding sphere, metres. [Limit: > 0]
+    /// Radius of its bounding sphere, metres. \[Limit: > 0\]
     pub radius: f32,
     /// Cruise speed, metres per second: the ship flies at this speed until it arrives.
-    /// [Limit: >= 0]
+    /// \[Limit: >= 0\]
     pub max_speed: f32,
     /// Centre of the target (it may move between calls).
     pub target: Vec3,
-    /// Radius of the target, metres (0 for a point). [Limit: >= 0]
+    /// Radius of the target, metres (0 for a point). \[Limit: >= 0\]
     pub target_radius: f32,
 }
 
@@ -86,7 +90,7 @@ pub struct SteerAgent3 {
 pub struct Neighbor3 {
     /// Centre, metres.
     pub position: Vec3,
-    /// Radius, metres. [Limit: >= 0]
+    /// Radius, metres. \[Limit: >= 0\]
     pub radius: f32,
 }
 
