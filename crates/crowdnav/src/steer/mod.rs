@@ -17,6 +17,13 @@
 use crate::geom::Segment;
 use glam::Vec2;
 
+mod antigravity;
+mod swarm;
+mod walls;
+
+pub use antigravity::{AntiGravity, AntiGravityParams};
+pub use swarm::{Neighbor3, SteerAgent3, Swarm, SwarmParams};
+
 /// The agent whose velocity is being chosen, as a steering method sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SteerAgent {

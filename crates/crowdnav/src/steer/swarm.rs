@@ -1,0 +1,215 @@
+//! Swarm steering: the swarm seed ("swarm-like collision avoidance, path finding and
+//! smooth following"), in 2D and in 3D.
+//!
+//! Like a bird in a flock, or an iron ball among magnets: the target pulls with a unit
+//! vector, and every obstacle whose surface is closer than three agent radii pushes
+//! along the offset from its centre to the agent's, weighted by one over the gap
+//! between their surfaces. The pull is multiplied by `max(1, 4 · contenders)`, the
+//! number of obstacles pushing, so that a crowd cannot hold the agent back; the sum is
+//! normalised and taken at the agent's speed. Nothing is planned, so moving obstacles
+//! and moving targets cost nothing extra: the seed uses it for ships flying between
+//! planets on elliptical orbits.
+//!
+//! **Known weaknesses** (the seed's own): paths are not shortest; an obstacle exactly
+//! on the line to the target pushes straight back and the agent stalls where pull and
+//! push balance; it can get stuck when the target is hard to reach and fails in mazes.
+//! It suits open spaces with few obstacles.
+//!
+//! **Frames to seconds.** The seed already works in seconds (metres per second times
+//! elapsed time), so nothing is converted; the result does not depend on `dt`.
+//!
+//! 2D and 3D share one core written on [`Vec3`]: the 2D method embeds its plane at
+//! `z = 0`.
+
+use super::walls::wall_push;
+use super::{clamp_speed, SteerContext, SteerDebug, Steering};
+use glam::{Vec2, Vec3};
+
+/// Tuning of [`Swarm`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SwarmParams {
+    /// An obstacle pushes only while the gap between its surface and the agent's is
+    /// below this many agent radii. \[Limit: >= 0\] Default 3.
+    pub range_radii: f32,
+    /// The pull is multiplied by `max(1, contender_pull · contenders)`, where
+    /// contenders are the obstacles pushing; 0 keeps the pull at 1. \[Limit: >= 0\]
+    /// Default 4.
+    pub contender_pull: f32,
+    /// Smallest gap used as a divisor, metres, so touching or overlapping bodies give
+    /// a large finite push. \[Limit: > 0\] Default 1e-4.
+    pub min_gap: f32,
+    /// In 3D, a ship stops once its centre is within
+    /// `arrival_factor · (radius + target_radius)` of the target's. \[Limit: >= 0\]
+    /// Default 1.5.
+    pub arrival_factor: f32,
+}
+
+impl Default for SwarmParams {
+    fn default() -> Self {
+        Self {
+            range_radii: 3.0,
+            contender_pull: 4.0,
+            min_gap: 1.0e-4,
+            arrival_factor: 1.5,
+        }
+    }
+}
+
+/// The swarm steering method, in 2D (as a [`Steering`]) and in 3D ([`Swarm::steer_3d`]).
+///
+/// In 2D the pull points at `ctx.agent.target` and the speed is that of the preferred
+/// velocity (zero once arrived); neighbours push as discs, and walls from their closest
+/// point as discs of radius 0 (only from their walkable side).
+///
+/// Debug vectors (2D): `"pull"` (the scaled pull), `"push"` (the sum of the pushes) and
+/// `"final"` (the velocity chosen).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Swarm {
+    /// Tuning.
+    pub params: SwarmParams,
+}
+
+/// A ship in 3D, as [`Swarm::steer_3d`] sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SteerAgent3 {
+    /// Centre, metres.
+    pub position: Vec3,
+    /// Radius of its bounding sphere, metres. \[Limit: > 0\]
+    pub radius: f32,
+    /// Cruise speed, metres per second: the ship flies at this speed until it arrives.
+    /// \[Limit: >= 0\]
+    pub max_speed: f32,
+    /// Centre of the target (it may move between calls).
+    pub target: Vec3,
+    /// Radius of the target, metres (0 for a point). \[Limit: >= 0\]
+    pub target_radius: f32,
+}
+
+/// A sphere the ship avoids in 3D (a planet, another ship).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Neighbor3 {
+    /// Centre, metres.
+    pub position: Vec3,
+    /// Radius, metres. \[Limit: >= 0\]
+    pub radius: f32,
+}
+
+/// The core's answer: the scaled pull, the summed push and the unit heading (zero when
+/// they cancel).
+#[derive(Clone, Copy, Debug)]
+struct Heading {
+    pull: Vec3,
+    push: Vec3,
+    direction: Vec3,
+}
+
+impl Swarm {
+    /// Swarm steering with these parameters.
+    pub const fn new(params: SwarmParams) -> Self {
+        Self { params }
+    }
+
+    /// The velocity of a ship among spheres in 3D: towards `agent.target` at
+    /// `agent.max_speed`, bent away from the spheres in `neighbors`; zero once arrived.
+    ///
+    /// # Example
+    /// ```
+    /// use crowdnav::steer::{Neighbor3, SteerAgent3, Swarm};
+    /// use glam::Vec3;
+    /// let ship = SteerAgent3 {
+    ///     position: Vec3::ZERO,
+    ///     radius: 1.0,
+    ///     max_speed: 10.0,
+    ///     target: Vec3::new(100.0, 0.0, 0.0),
+    ///     target_radius: 5.0,
+    /// };
+    /// let planet = Neighbor3 { position: Vec3::new(4.0, 1.5, 0.0), radius: 1.0 };
+    /// let v = Swarm::default().steer_3d(&ship, &[planet]);
+    /// assert!((v.length() - 10.0).abs() < 1e-4 && v.y < 0.0);
+    /// ```
+    pub fn steer_3d(&self, agent: &SteerAgent3, neighbors: &[Neighbor3]) -> Vec3 {
+        let to_target = agent.target - agent.position;
+        let distance = to_target.length();
+        let arrival = self.params.arrival_factor * (agent.radius + agent.target_radius);
+        // Also stops on a NaN distance or arrival radius.
+        if distance.partial_cmp(&arrival) != Some(std::cmp::Ordering::Greater) {
+            return Vec3::ZERO;
+        }
+        let pushers = neighbors
+            .iter()
+            .map(|n| (agent.position - n.position, n.radius));
+        let heading = self.heading(to_target / distance, agent.radius, pushers);
+        clamp_speed_3d(heading.direction * agent.max_speed, agent.max_speed)
+    }
+
+    /// The shared core: the unit `pull`, the agent's `radius`, and the pushing bodies as
+    /// (offset from the body's centre to the agent's, body radius).
+    fn heading(
+        &self,
+        pull: Vec3,
+        radius: f32,
+        bodies: impl IntoIterator<Item = (Vec3, f32)>,
+    ) -> Heading {
+        let p = &self.params;
+        let mut push = Vec3::ZERO;
+        let mut contenders = 0_u32;
+        for (offset, body_radius) in bodies {
+            let gap = offset.length() - body_radius - radius;
+            if gap < p.range_radii * radius {
+                contenders += 1;
+                push += offset / gap.max(p.min_gap).max(f32::MIN_POSITIVE);
+            }
+        }
+        let pull = pull * (p.contender_pull * contenders as f32).max(1.0);
+        Heading {
+            pull,
+            push,
+            direction: (pull + push).normalize_or_zero(),
+        }
+    }
+}
+
+impl Steering for Swarm {
+    fn name(&self) -> &'static str {
+        "swarm"
+    }
+
+    fn steer(&self, ctx: &SteerContext<'_>, debug: Option<&mut SteerDebug>) -> Vec2 {
+        let agent = &ctx.agent;
+        let speed = agent.preferred_velocity.length();
+        let pull = (agent.target - agent.position)
+            .try_normalize()
+            .or_else(|| agent.preferred_velocity.try_normalize());
+        let Some(pull) = pull.filter(|_| speed.is_finite()) else {
+            return Vec2::ZERO;
+        };
+        let discs = ctx
+            .neighbors
+            .iter()
+            .map(|n| ((agent.position - n.position).extend(0.0), n.radius));
+        let walls = ctx.walls.iter().filter_map(|w| {
+            let (away, distance) = wall_push(w, agent.position, agent.radius)?;
+            Some(((away * distance).extend(0.0), 0.0))
+        });
+        let heading = self.heading(pull.extend(0.0), agent.radius, discs.chain(walls));
+        let velocity = clamp_speed(heading.direction.truncate() * speed, agent.max_speed);
+        if let Some(d) = debug {
+            d.push("pull", agent.position, heading.pull.truncate());
+            d.push("push", agent.position, heading.push.truncate());
+            d.push("final", agent.position, velocity);
+        }
+        velocity
+    }
+}
+
+/// [`clamp_speed`] in 3D.
+fn clamp_speed_3d(v: Vec3, max: f32) -> Vec3 {
+    if !v.is_finite() || !max.is_finite() || max <= 0.0 {
+        return Vec3::ZERO;
+    }
+    v.clamp_length_max(max)
+}
+
+#[cfg(test)]
+#[path = "swarm_test.rs"]
+mod tests;
