@@ -17,6 +17,11 @@
 use crate::geom::Segment;
 use glam::Vec2;
 
+pub mod linear_program;
+pub mod orca;
+
+pub use orca::{orca_half_plane_disc, orca_half_plane_segment, Orca, OrcaParams, OrcaScratch};
+
 /// The agent whose velocity is being chosen, as a steering method sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SteerAgent {
