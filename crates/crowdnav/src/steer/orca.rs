@@ -209,7 +209,8 @@ impl Orca {
         let range = self.params.time_horizon_obst.max(0.0) * max_speed + agent.radius.max(0.0);
         let range_squared = range * range;
         for wall in ctx.walls {
-            if !(wall.distance_squared(agent.position) <= range_squared) {
+            let distance_squared = wall.distance_squared(agent.position);
+            if distance_squared.is_nan() || distance_squared > range_squared {
                 continue;
             }
             if let Some(plane) =
@@ -461,8 +462,12 @@ fn tangents_from_origin(center: Vec2, radius: f32) -> (Tangent, Tangent) {
 /// the near straight side. Each piece offers its nearest point (clamped to the piece),
 /// and the nearest wins; ties go to the right leg.
 fn closest_on_velocity_obstacle(a: Vec2, b: Vec2, radius: f32, inv_tau: f32, v: Vec2) -> Boundary {
+    let axis = (b - a).try_normalize();
     let (left_a, right_a) = tangents_from_origin(a, radius);
-    let (left_b, right_b) = tangents_from_origin(b, radius);
+    let (left_b, right_b) = match axis {
+        Some(_) => tangents_from_origin(b, radius),
+        None => (left_a, right_a),
+    };
     // The capsule's tangents are the outermost of its end circles'.
     let left = if left_a.direction.perp_dot(left_b.direction) > 0.0 {
         left_b
@@ -484,7 +489,6 @@ fn closest_on_velocity_obstacle(a: Vec2, b: Vec2, radius: f32, inv_tau: f32, v: 
     consider(leg_candidate(left, inv_tau, v, Piece::LeftLeg));
 
     let scaled_radius = radius * inv_tau;
-    let axis = (b - a).try_normalize();
     let ends = [(a, b), (b, a)];
     let end_count = if axis.is_some() { 2 } else { 1 };
     for &(end, other) in &ends[..end_count] {
