@@ -466,4 +466,86 @@ mod tests {
         let v = solve_velocity(&planes, 0, 0.0, Vec2::X, &mut scratch);
         assert!(v.length() < 1e-6, "{v}");
     }
+
+    /// Points of the disc of radius `max_speed` on a grid of spacing `step`, plus its rim.
+    fn disc_samples(max_speed: f32, step: f32) -> Vec<Vec2> {
+        let mut samples = Vec::new();
+        let n = (max_speed / step).ceil() as i32;
+        for i in -n..=n {
+            for j in -n..=n {
+                let p = Vec2::new(i as f32, j as f32) * step;
+                if p.length() <= max_speed {
+                    samples.push(p);
+                }
+            }
+        }
+        for k in 0..720 {
+            samples.push(Vec2::from_angle(k as f32 * std::f32::consts::TAU / 720.0) * max_speed);
+        }
+        samples
+    }
+
+    #[test]
+    fn solve_velocity_matches_brute_force_on_random_programs() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x1b);
+        let mut scratch = Vec::new();
+        let max_speed = 1.5;
+        let step = 0.01;
+        let samples = disc_samples(max_speed, step);
+        for _ in 0..200 {
+            let count = rng.gen_range(1..7);
+            let hard_count = rng.gen_range(0..=count.min(2));
+            let planes: Vec<HalfPlane> = (0..count)
+                .map(|_| {
+                    let normal = Vec2::from_angle(rng.gen_range(0.0..std::f32::consts::TAU));
+                    let offset = rng.gen_range(-1.0..2.0);
+                    HalfPlane::from_point_normal(normal * offset, normal)
+                })
+                .collect();
+            let preferred = Vec2::new(rng.gen_range(-2.0..2.0), rng.gen_range(-2.0..2.0));
+            let v = solve_velocity(&planes, hard_count, max_speed, preferred, &mut scratch);
+            assert!(v.length() <= max_speed + 1e-4);
+            let worst = |v: Vec2, planes: &[HalfPlane]| {
+                planes
+                    .iter()
+                    .map(|p| -p.signed_distance(v))
+                    .fold(0.0_f32, f32::max)
+            };
+            let (hard, soft) = planes.split_at(hard_count);
+            let best_hard = samples
+                .iter()
+                .map(|&s| worst(s, hard))
+                .fold(f32::INFINITY, f32::min);
+            let tolerance = 2.0 * step;
+            if best_hard > 0.0 {
+                // Even the hard ones conflict: their worst violation is minimised.
+                assert!(worst(v, hard) <= best_hard + tolerance);
+                continue;
+            }
+            assert!(worst(v, hard) <= 1e-4, "hard half-plane violated");
+            let keeps_hard: Vec<Vec2> = samples
+                .iter()
+                .copied()
+                .filter(|&s| worst(s, hard) <= 0.0)
+                .collect();
+            let best_soft = keeps_hard
+                .iter()
+                .map(|&s| worst(s, soft))
+                .fold(f32::INFINITY, f32::min);
+            if best_soft > tolerance {
+                // Infeasible: the largest soft violation is (nearly) minimal.
+                assert!(worst(v, soft) <= best_soft + tolerance, "{v} {planes:?}");
+            } else if best_soft <= 0.0 {
+                // Feasible: the result is feasible and (nearly) closest to the target.
+                assert!(worst(v, soft) <= 1e-4, "{v} {planes:?}");
+                let closest = keeps_hard
+                    .iter()
+                    .filter(|&&s| worst(s, soft) <= 0.0)
+                    .map(|s| s.distance(preferred))
+                    .fold(f32::INFINITY, f32::min);
+                assert!(v.distance(preferred) <= closest + 1e-4, "{v} {planes:?}");
+            }
+        }
+    }
 }

@@ -644,3 +644,24 @@ fn coincident_agents_split_apart() {
     assert_eq!(va, -vb);
     assert!(va != Vec2::ZERO);
 }
+
+#[test]
+fn agents_on_a_circle_reach_the_opposite_side_without_overlap() {
+    // RVO2's Circle example, smaller: 16 agents on a circle of radius 10, each heading
+    // for the antipode, all meeting in the middle.
+    let count = 16;
+    let mut bodies: Vec<Body> = (0..count)
+        .map(|k| {
+            let p = Vec2::from_angle(k as f32 * std::f32::consts::TAU / count as f32) * 10.0;
+            Body::new(p, -p)
+        })
+        .collect();
+    let mut closest = f32::INFINITY;
+    simulate(&mut bodies, &[], 500, 0.1, |b| {
+        closest = closest.min(min_gap(b))
+    });
+    assert!(closest >= -1e-3, "overlap {closest}");
+    for body in &bodies {
+        assert!(body.position.distance(body.goal) < 0.05, "{body:?}");
+    }
+}
