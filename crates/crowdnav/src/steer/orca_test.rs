@@ -665,3 +665,39 @@ fn agents_on_a_circle_reach_the_opposite_side_without_overlap() {
         assert!(body.position.distance(body.goal) < 0.05, "{body:?}");
     }
 }
+
+#[test]
+fn agent_passes_the_corner_of_a_square_obstacle_without_entering_it() {
+    // The square [-1, 1]² as walls in clockwise order, so that outside is on the left.
+    let corners = [v(1.0, 1.0), v(1.0, -1.0), v(-1.0, -1.0), v(-1.0, 1.0)];
+    let walls: Vec<Segment> = (0..4)
+        .map(|k| Segment::new(corners[k], corners[(k + 1) % 4]))
+        .collect();
+    let mut bodies = [Body::new(v(-4.0, 1.6), v(4.0, 1.6))];
+    simulate(&mut bodies, &walls, 300, 0.1, |b| {
+        let p = b[0].position;
+        let outside = (p.abs() - Vec2::ONE).max(Vec2::ZERO).length();
+        assert!(outside >= b[0].radius - 1e-4, "{p}");
+    });
+    assert!(
+        bodies[0].position.distance(bodies[0].goal) < 0.05,
+        "{:?}",
+        bodies[0]
+    );
+}
+
+#[test]
+fn agent_slides_along_a_wall_made_of_pieces_without_snagging() {
+    // Walkable above y = 0; the goal lies on the wall line, so the preferred velocity
+    // keeps pressing into it.
+    let walls = [
+        Segment::new(v(-6.0, 0.0), v(-2.0, 0.0)),
+        Segment::new(v(-2.0, 0.0), v(2.0, 0.0)),
+        Segment::new(v(2.0, 0.0), v(6.0, 0.0)),
+    ];
+    let mut bodies = [Body::new(v(-5.0, 0.6), v(5.0, 0.0))];
+    simulate(&mut bodies, &walls, 150, 0.1, |b| {
+        assert!(b[0].position.y >= b[0].radius - 1e-4, "{:?}", b[0]);
+    });
+    assert!(bodies[0].position.x > 4.5, "{:?}", bodies[0]);
+}
