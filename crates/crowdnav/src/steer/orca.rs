@@ -2,9 +2,8 @@
 //! "Reciprocal n-body collision avoidance", 2011).
 //!
 //! Every neighbour and every wall within reach turns into one half-plane of allowed
-//! velocities (an *ORCA line*), and a small linear program
-//! ([`solve_velocity`](super::linear_program::solve_velocity)) picks the allowed
-//! velocity closest to the preferred one.
+//! velocities (an *ORCA line*), and a small linear program ([`solve_velocity`]) picks
+//! the allowed velocity closest to the preferred one.
 //!
 //! - **Neighbours** are discs. The velocity obstacle of a disc over the time horizon is
 //!   a truncated cone; the agent takes half of the smallest change `u` that leaves it
@@ -55,9 +54,9 @@ pub struct OrcaParams {
     /// At most this many nearest neighbours are taken into account.
     pub max_neighbors: usize,
     /// How far ahead collisions with other agents and moving obstacles are avoided,
-    /// seconds. Longer is safer but more timid. [Limit: > 0]
+    /// seconds. Longer is safer but more timid. \[Limit: > 0\]
     pub time_horizon: f32,
-    /// How far ahead collisions with walls are avoided, seconds. [Limit: > 0]
+    /// How far ahead collisions with walls are avoided, seconds. \[Limit: > 0\]
     pub time_horizon_obst: f32,
 }
 
