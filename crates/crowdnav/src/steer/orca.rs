@@ -251,7 +251,8 @@ fn select_neighbors(
     nearest: &mut Vec<(f32, usize)>,
 ) {
     nearest.clear();
-    let range_squared = neighbor_dist * neighbor_dist;
+    let range = neighbor_dist.max(0.0);
+    let range_squared = range * range;
     for (index, neighbor) in ctx.neighbors.iter().enumerate() {
         let distance_squared = neighbor.position.distance_squared(ctx.agent.position);
         if distance_squared < range_squared {
@@ -295,10 +296,10 @@ pub fn orca_half_plane_disc(
     // Head-on cases are turned to the right only when the half-plane binds, i.e. the
     // preferred velocity lies outside it; a neighbour that is no threat keeps its
     // exact half-plane.
+    let preferred = clamp_speed(agent.preferred_velocity, agent.max_speed);
     let binds = |point: Vec2, normal: Vec2| {
         let u = point - relative_velocity;
-        !HalfPlane::from_point_normal(agent.velocity + u * share, normal)
-            .contains(agent.preferred_velocity)
+        !HalfPlane::from_point_normal(agent.velocity + u * share, normal).contains(preferred)
     };
     let (point, normal) = if distance_squared > radius * radius {
         let inv_tau = 1.0 / time_horizon.max(MIN_TIME);
