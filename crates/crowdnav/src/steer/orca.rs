@@ -20,8 +20,11 @@
 //!   of the cone, where both legs are equally near, and, once slowed down, a normal
 //!   along the axis that only brakes. Both cases resolve to the same side in every
 //!   agent's own frame (a dodge to the right), deterministically: ties between the legs
-//!   go to the right leg, and a cut-off normal within [`SYMMETRY_BIAS`] of the axis is
-//!   turned by that angle to the right.
+//!   go to the right leg, and when the half-plane excludes the preferred velocity, a
+//!   cut-off normal within [`SYMMETRY_BIAS`] of the axis is turned that far to the right
+//!   (never past the tangent points, so the half-plane still clears the obstacle).
+//!   Negating every input of the pair negates the half-plane bit for bit, so both
+//!   agents of a mirrored pair choose opposite world directions and pass each other.
 
 use super::linear_program::{solve_velocity, HalfPlane};
 use super::{clamp_speed, Neighbor, NeighborKind, SteerAgent, SteerContext, SteerDebug, Steering};
