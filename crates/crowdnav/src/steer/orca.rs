@@ -1,0 +1,564 @@
+//! ORCA: optimal reciprocal collision avoidance (van den Berg, Guy, Lin, Manocha,
+//! "Reciprocal n-body collision avoidance", 2011).
+//!
+//! Every neighbour and every wall within reach turns into one half-plane of allowed
+//! velocities (an *ORCA line*), and a small linear program ([`solve_velocity`]) picks
+//! the allowed velocity closest to the preferred one.
+//!
+//! - **Neighbours** are discs. The velocity obstacle of a disc over the time horizon is
+//!   a truncated cone; the agent takes half of the smallest change `u` that leaves it
+//!   (the neighbouring agent takes the other half), or all of it for a
+//!   [`NeighborKind::Obstacle`], which does not react. Discs that already overlap use
+//!   the step `dt` as horizon, so they separate within one step.
+//! - **Walls** are one-sided segments (walkable side on the left). The velocity
+//!   obstacle of a segment for a disc is the cone over a capsule (the segment swept by
+//!   the agent's radius: two end circles joined by two straight sides), truncated at
+//!   `time_horizon_obst`. Walls don't move, so the agent takes full responsibility, and
+//!   their half-planes are *hard*: when the program is infeasible (dense crowds), the 3D
+//!   fallback relaxes only the agents' half-planes, never the walls'.
+//! - **Symmetry**: two agents exactly head-on see their relative velocity on the axis
+//!   of the cone, where both legs are equally near, and, once slowed down, a normal
+//!   along the axis that only brakes. Both cases resolve to the same side in every
+//!   agent's own frame (a dodge to the right), deterministically: ties between the legs
+//!   go to the right leg, and when the half-plane excludes the preferred velocity, a
+//!   cut-off normal within [`SYMMETRY_BIAS`] of the axis is turned that far to the right
+//!   (never past the tangent points, so the half-plane still clears the obstacle).
+//!   Negating every input of the pair negates the half-plane bit for bit, so both
+//!   agents of a mirrored pair choose opposite world directions and pass each other.
+
+use super::linear_program::{solve_velocity, HalfPlane};
+use super::{clamp_speed, Neighbor, NeighborKind, SteerAgent, SteerContext, SteerDebug, Steering};
+use crate::geom::{closest_point_on_segment, Segment};
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::cmp::Ordering;
+
+/// Shortest time horizon and step used, seconds: smaller or invalid values (zero,
+/// negative, NaN) are raised to it, so that `1 / time` stays finite.
+pub const MIN_TIME: f32 = 1.0e-3;
+
+/// The angle, radians, by which a head-on cut-off normal is turned to the agent's right
+/// to break the symmetry of two agents meeting exactly head-on.
+pub const SYMMETRY_BIAS: f32 = 0.05;
+
+/// Share of the top speed an overlapping wall may demand to push the agent back out.
+const WALL_PUSH_SHARE: f32 = 0.5;
+
+/// ORCA's parameters. `Default` matches RVO2's Circle example.
+///
+/// In scenario files every field is optional:
+/// `{ "neighbor_dist": 15, "max_neighbors": 10, "time_horizon": 10, "time_horizon_obst": 10 }`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct OrcaParams {
+    /// Neighbours whose centres lie further than this are ignored, metres. [Limit: >= 0]
+    pub neighbor_dist: f32,
+    /// At most this many nearest neighbours are taken into account.
+    pub max_neighbors: usize,
+    /// How far ahead collisions with other agents and moving obstacles are avoided,
+    /// seconds. Longer is safer but more timid. \[Limit: > 0\]
+    pub time_horizon: f32,
+    /// How far ahead collisions with walls are avoided, seconds. \[Limit: > 0\]
+    pub time_horizon_obst: f32,
+}
+
+impl Default for OrcaParams {
+    fn default() -> Self {
+        Self {
+            neighbor_dist: 15.0,
+            max_neighbors: 10,
+            time_horizon: 10.0,
+            time_horizon_obst: 10.0,
+        }
+    }
+}
+
+/// Optimal reciprocal collision avoidance: the [`Steering`] method that keeps every
+/// velocity collision-free for a time horizon, sharing the effort between agents.
+///
+/// *See also* [`Orca::steer_with`], [`orca_half_plane_disc`], [`orca_half_plane_segment`].
+///
+/// # Example
+/// ```
+/// use crowdnav::steer::{NeighborKind, Neighbor, Orca, SteerAgent, SteerContext, Steering};
+/// use glam::Vec2;
+/// let agent = SteerAgent {
+///     position: Vec2::ZERO,
+///     velocity: Vec2::X,
+///     radius: 0.5,
+///     max_speed: 1.5,
+///     preferred_velocity: Vec2::X,
+///     target: Vec2::new(10.0, 0.0),
+/// };
+/// let other = Neighbor {
+///     position: Vec2::new(3.0, 0.0),
+///     velocity: -Vec2::X,
+///     radius: 0.5,
+///     preferred_velocity: -Vec2::X,
+///     kind: NeighborKind::Agent,
+/// };
+/// let ctx = SteerContext { agent, neighbors: &[other], walls: &[], dt: 0.1 };
+/// let v = Orca::default().steer(&ctx, None);
+/// assert!(v.y < 0.0, "dodges to its right");
+/// assert!(v.length() <= 1.5);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Orca {
+    /// The parameters.
+    pub params: OrcaParams,
+}
+
+/// Reusable buffers for [`Orca::steer_with`], so that steering allocates nothing once
+/// they have grown. One per thread; contents never affect the result.
+#[derive(Clone, Debug, Default)]
+pub struct OrcaScratch {
+    planes: Vec<HalfPlane>,
+    projected: Vec<HalfPlane>,
+    nearest: Vec<(f32, usize)>,
+}
+
+impl OrcaScratch {
+    /// Empty buffers.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<OrcaScratch> = RefCell::new(OrcaScratch::new());
+}
+
+impl Orca {
+    /// ORCA with these parameters.
+    pub const fn new(params: OrcaParams) -> Self {
+        Self { params }
+    }
+
+    /// The new velocity for `ctx.agent`, using `scratch` for all temporary storage.
+    ///
+    /// Walls within `time_horizon_obst · max_speed + radius` that face the agent and
+    /// the nearest `max_neighbors` neighbours within `neighbor_dist` each add one
+    /// half-plane; the result is the allowed velocity closest to the preferred one,
+    /// finite and no faster than `max_speed`. With `debug`, records every half-plane as
+    /// `"orca_line"` (origin: a point of the line, vector: its direction; the allowed
+    /// side is on the left; both in velocity space, drawn from the agent), then
+    /// `"preferred"` and `"final"`.
+    pub fn steer_with(
+        &self,
+        ctx: &SteerContext<'_>,
+        scratch: &mut OrcaScratch,
+        debug: Option<&mut SteerDebug>,
+    ) -> Vec2 {
+        let agent = ctx.agent;
+        let max_speed = if agent.max_speed.is_finite() {
+            agent.max_speed.max(0.0)
+        } else {
+            0.0
+        };
+        let preferred = clamp_speed(agent.preferred_velocity, max_speed);
+        scratch.planes.clear();
+
+        let mut result = Vec2::ZERO;
+        if max_speed > 0.0 && agent.position.is_finite() && agent.velocity.is_finite() {
+            self.wall_half_planes(ctx, max_speed, &mut scratch.planes);
+            let hard_count = scratch.planes.len();
+            select_neighbors(
+                ctx,
+                self.params.neighbor_dist,
+                self.params.max_neighbors,
+                &mut scratch.nearest,
+            );
+            for &(_, index) in &scratch.nearest {
+                let plane = orca_half_plane_disc(
+                    &agent,
+                    &ctx.neighbors[index],
+                    self.params.time_horizon,
+                    ctx.dt,
+                );
+                if is_finite(&plane) {
+                    scratch.planes.push(plane);
+                }
+            }
+            result = solve_velocity(
+                &scratch.planes,
+                hard_count,
+                max_speed,
+                preferred,
+                &mut scratch.projected,
+            );
+        }
+        let velocity = clamp_speed(result, max_speed);
+
+        if let Some(debug) = debug {
+            for plane in &scratch.planes {
+                debug.push("orca_line", plane.point, plane.direction);
+            }
+            debug.push("preferred", Vec2::ZERO, agent.preferred_velocity);
+            debug.push("final", Vec2::ZERO, velocity);
+        }
+        velocity
+    }
+
+    /// The hard half-planes of the walls in range, appended to `planes`.
+    fn wall_half_planes(
+        &self,
+        ctx: &SteerContext<'_>,
+        max_speed: f32,
+        planes: &mut Vec<HalfPlane>,
+    ) {
+        let agent = &ctx.agent;
+        let range = self.params.time_horizon_obst.max(0.0) * max_speed + agent.radius.max(0.0);
+        let range_squared = range * range;
+        for wall in ctx.walls {
+            let distance_squared = wall.distance_squared(agent.position);
+            if distance_squared.is_nan() || distance_squared > range_squared {
+                continue;
+            }
+            if let Some(plane) =
+                orca_half_plane_segment(agent, *wall, self.params.time_horizon_obst, ctx.dt)
+            {
+                if is_finite(&plane) {
+                    planes.push(plane);
+                }
+            }
+        }
+    }
+}
+
+impl Steering for Orca {
+    fn name(&self) -> &'static str {
+        "orca"
+    }
+
+    fn steer(&self, ctx: &SteerContext<'_>, debug: Option<&mut SteerDebug>) -> Vec2 {
+        SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut scratch) => self.steer_with(ctx, &mut scratch, debug),
+            // Re-entered on this thread (a steering method calling another): use fresh
+            // buffers rather than panic.
+            Err(_) => self.steer_with(ctx, &mut OrcaScratch::new(), debug),
+        })
+    }
+}
+
+fn is_finite(plane: &HalfPlane) -> bool {
+    plane.point.is_finite() && plane.direction.is_finite()
+}
+
+/// The indices of the nearest `max_neighbors` neighbours whose centres lie within
+/// `neighbor_dist`, nearest first (ties by index), into `nearest`.
+fn select_neighbors(
+    ctx: &SteerContext<'_>,
+    neighbor_dist: f32,
+    max_neighbors: usize,
+    nearest: &mut Vec<(f32, usize)>,
+) {
+    nearest.clear();
+    let range = neighbor_dist.max(0.0);
+    let range_squared = range * range;
+    for (index, neighbor) in ctx.neighbors.iter().enumerate() {
+        let distance_squared = neighbor.position.distance_squared(ctx.agent.position);
+        if distance_squared < range_squared {
+            nearest.push((distance_squared, index));
+        }
+    }
+    let order = |x: &(f32, usize), y: &(f32, usize)| -> Ordering {
+        x.0.total_cmp(&y.0).then(x.1.cmp(&y.1))
+    };
+    if nearest.len() > max_neighbors {
+        nearest.select_nth_unstable_by(max_neighbors, order);
+        nearest.truncate(max_neighbors);
+    }
+    nearest.sort_unstable_by(order);
+}
+
+/// The ORCA half-plane that `neighbor` imposes on `agent`'s velocity.
+///
+/// Outside contact, it is built from the velocity obstacle over `time_horizon`: `u` is
+/// the smallest change of the relative velocity that leaves it, `n` the outward normal
+/// there, and the half-plane is `{v : (v - (velocity + share·u))·n >= 0}` with share ½
+/// for a [`NeighborKind::Agent`] and 1 for a [`NeighborKind::Obstacle`]. Discs that
+/// already overlap use `dt` as the horizon. Head-on cases whose half-plane excludes the
+/// preferred velocity are biased to the agent's right (see the [module docs](self)).
+pub fn orca_half_plane_disc(
+    agent: &SteerAgent,
+    neighbor: &Neighbor,
+    time_horizon: f32,
+    dt: f32,
+) -> HalfPlane {
+    let relative_position = neighbor.position - agent.position;
+    let relative_velocity = agent.velocity - neighbor.velocity;
+    let radius = (agent.radius + neighbor.radius).max(0.0);
+    let share = match neighbor.kind {
+        NeighborKind::Agent => 0.5,
+        NeighborKind::Obstacle => 1.0,
+    };
+    let distance_squared = relative_position.length_squared();
+    let axis = relative_position.try_normalize();
+
+    // Head-on cases are turned to the right only when the half-plane binds, i.e. the
+    // preferred velocity lies outside it; a neighbour that is no threat keeps its
+    // exact half-plane.
+    let preferred = clamp_speed(agent.preferred_velocity, agent.max_speed);
+    let binds = |point: Vec2, normal: Vec2| {
+        let u = point - relative_velocity;
+        !HalfPlane::from_point_normal(agent.velocity + u * share, normal).contains(preferred)
+    };
+    let (point, normal) = if distance_squared > radius * radius {
+        let inv_tau = 1.0 / time_horizon.max(MIN_TIME);
+        let boundary = closest_on_velocity_obstacle(
+            relative_position,
+            relative_position,
+            radius,
+            inv_tau,
+            relative_velocity,
+        );
+        match (boundary.piece, axis) {
+            (Piece::Arc, Some(axis)) if binds(boundary.point, boundary.normal) => {
+                // Keep the turned normal on the near arc: no further from the axis than
+                // the tangent points.
+                let arc_half_angle = (radius / distance_squared.sqrt()).clamp(-1.0, 1.0).acos();
+                let normal = bias_head_on(boundary.normal, axis, arc_half_angle);
+                let center = relative_position * inv_tau;
+                (center + normal * (radius * inv_tau), normal)
+            }
+            _ => (boundary.point, boundary.normal),
+        }
+    } else {
+        // Already overlapping: leave the disc of radius `radius / dt` around
+        // `relative_position / dt`, i.e. separate within one step.
+        let inv_dt = 1.0 / dt.max(MIN_TIME);
+        let center = relative_position * inv_dt;
+        let normal = (relative_velocity - center)
+            .try_normalize()
+            .or_else(|| axis.map(|axis| -axis))
+            .or_else(|| {
+                // Coincident and at rest relative to each other: split by the preferred
+                // velocities (antisymmetric between the two agents), else any way.
+                (-(agent.preferred_velocity - neighbor.preferred_velocity).perp()).try_normalize()
+            })
+            .unwrap_or(Vec2::X);
+        let scaled_radius = radius * inv_dt;
+        let normal = match axis {
+            Some(axis) if binds(center + normal * scaled_radius, normal) => {
+                bias_head_on(normal, axis, SYMMETRY_BIAS)
+            }
+            _ => normal,
+        };
+        (center + normal * scaled_radius, normal)
+    };
+    let u = point - relative_velocity;
+    HalfPlane::from_point_normal(agent.velocity + u * share, normal)
+}
+
+/// Turns a normal lying within [`SYMMETRY_BIAS`] of the axis (either way) to exactly
+/// `min(SYMMETRY_BIAS, max_angle)` counter-clockwise of the axis line, which is the
+/// agent's right when the normal points back at it. The same in every agent's frame:
+/// negating all inputs negates the result bit for bit.
+fn bias_head_on(normal: Vec2, axis: Vec2, max_angle: f32) -> Vec2 {
+    if normal.perp_dot(axis).abs() >= SYMMETRY_BIAS.sin() {
+        return normal;
+    }
+    let base = if normal.dot(axis) >= 0.0 { axis } else { -axis };
+    Vec2::from_angle(SYMMETRY_BIAS.min(max_angle).max(0.0)).rotate(base)
+}
+
+/// The ORCA half-plane of a static wall for `agent`, or `None` when the wall's back
+/// faces the agent (its centre lies strictly on the wall's right), or the wall is a
+/// point the agent's centre sits on.
+///
+/// The wall's velocity obstacle is the cone over the capsule (the segment thickened by
+/// the agent's radius), truncated at `time_horizon_obst`; the half-plane is tangent to
+/// it at the boundary point nearest the current velocity (full responsibility). When
+/// the agent already overlaps the wall, it may not move further in, and is pushed out
+/// at up to `(radius - distance) / dt`, capped at half its top speed.
+pub fn orca_half_plane_segment(
+    agent: &SteerAgent,
+    wall: Segment,
+    time_horizon_obst: f32,
+    dt: f32,
+) -> Option<HalfPlane> {
+    let a = wall.a - agent.position;
+    let b = wall.b - agent.position;
+    if (b - a).perp_dot(-a) < 0.0 {
+        return None;
+    }
+    let radius = agent.radius.max(0.0);
+    let closest = closest_point_on_segment(Vec2::ZERO, a, b);
+    let distance_squared = closest.length_squared();
+    if distance_squared > radius * radius {
+        let inv_tau = 1.0 / time_horizon_obst.max(MIN_TIME);
+        let boundary = closest_on_velocity_obstacle(a, b, radius, inv_tau, agent.velocity);
+        return Some(HalfPlane::from_point_normal(
+            boundary.point,
+            boundary.normal,
+        ));
+    }
+    let normal = (-closest)
+        .try_normalize()
+        .or_else(|| (b - a).perp().try_normalize())?;
+    let depth = radius - distance_squared.sqrt();
+    let push = (depth / dt.max(MIN_TIME)).min(WALL_PUSH_SHARE * agent.max_speed.max(0.0));
+    Some(HalfPlane::from_point_normal(normal * push, normal))
+}
+
+/// Which part of a velocity obstacle's boundary a point lies on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Piece {
+    /// The clockwise leg (on the agent's right looking at the obstacle).
+    RightLeg,
+    /// The counter-clockwise leg.
+    LeftLeg,
+    /// One of the cut-off end circles.
+    Arc,
+    /// The cut-off straight side of a capsule.
+    Side,
+}
+
+/// The boundary point of a velocity obstacle nearest a velocity, with the outward unit
+/// normal there.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Boundary {
+    point: Vec2,
+    normal: Vec2,
+    piece: Piece,
+}
+
+/// A tangent from the origin to a circle: unit direction and distance to the
+/// touching point.
+#[derive(Clone, Copy, Debug)]
+struct Tangent {
+    direction: Vec2,
+    length: f32,
+}
+
+/// The two tangents from the origin to the circle around `center`, which must lie
+/// further than `radius` from the origin: (counter-clockwise, clockwise).
+fn tangents_from_origin(center: Vec2, radius: f32) -> (Tangent, Tangent) {
+    let distance_squared = center.length_squared();
+    let length = (distance_squared - radius * radius).max(0.0).sqrt();
+    let along = center * length;
+    let across = center.perp() * radius;
+    let left = ((along + across) / distance_squared).normalize_or_zero();
+    let right = ((along - across) / distance_squared).normalize_or_zero();
+    (
+        Tangent {
+            direction: left,
+            length,
+        },
+        Tangent {
+            direction: right,
+            length,
+        },
+    )
+}
+
+/// The point of the boundary of the velocity obstacle of a capsule nearest to `v`.
+///
+/// The capsule is the set of points within `radius` of the segment `a`–`b` (relative
+/// to the agent, which sits at the origin, outside the capsule); `a == b` gives a disc.
+/// The obstacle is `{v : v·t lies in the capsule for some t in (0, τ]}`, `inv_tau =
+/// 1/τ`: the cone from the origin tangent to the capsule, cut off by the capsule scaled
+/// by `1/τ`. Its boundary is made of the two legs (rays along the tangents, from the
+/// scaled touching points outward) and the part of the scaled capsule that faces the
+/// origin: end arcs and, when the agent is more than `radius` from the segment's line,
+/// the near straight side. Each piece offers its nearest point (clamped to the piece),
+/// and the nearest wins; ties go to the right leg.
+fn closest_on_velocity_obstacle(a: Vec2, b: Vec2, radius: f32, inv_tau: f32, v: Vec2) -> Boundary {
+    let axis = (b - a).try_normalize();
+    let (left_a, right_a) = tangents_from_origin(a, radius);
+    let (left_b, right_b) = match axis {
+        Some(_) => tangents_from_origin(b, radius),
+        None => (left_a, right_a),
+    };
+    // The capsule's tangents are the outermost of its end circles'.
+    let left = if left_a.direction.perp_dot(left_b.direction) > 0.0 {
+        left_b
+    } else {
+        left_a
+    };
+    let right = if right_a.direction.perp_dot(right_b.direction) < 0.0 {
+        right_b
+    } else {
+        right_a
+    };
+
+    let mut best = leg_candidate(right, inv_tau, v, Piece::RightLeg);
+    let mut consider = |candidate: (f32, Boundary)| {
+        if candidate.0 < best.0 {
+            best = candidate;
+        }
+    };
+    consider(leg_candidate(left, inv_tau, v, Piece::LeftLeg));
+
+    let scaled_radius = radius * inv_tau;
+    let ends = [(a, b), (b, a)];
+    let end_count = if axis.is_some() { 2 } else { 1 };
+    for &(end, other) in &ends[..end_count] {
+        let center = end * inv_tau;
+        let Some(normal) = (v - center).try_normalize() else {
+            continue;
+        };
+        let faces_origin = normal.dot(center) + scaled_radius <= 0.0;
+        let on_end_cap = axis.is_none() || normal.dot(other - end) <= 0.0;
+        if faces_origin && on_end_cap {
+            let distance = (v.distance(center) - scaled_radius).abs();
+            consider((
+                distance * distance,
+                Boundary {
+                    point: center + normal * scaled_radius,
+                    normal,
+                    piece: Piece::Arc,
+                },
+            ));
+        }
+    }
+
+    if let Some(axis) = axis {
+        // The straight side facing the origin, when it is visible at all.
+        let normal = if axis.perp().dot(a) < 0.0 {
+            axis.perp()
+        } else {
+            -axis.perp()
+        };
+        if normal.dot(a) + radius < 0.0 {
+            let start = (a + normal * radius) * inv_tau;
+            let end = (b + normal * radius) * inv_tau;
+            let point = closest_point_on_segment(v, start, end);
+            consider((
+                v.distance_squared(point),
+                Boundary {
+                    point,
+                    normal,
+                    piece: Piece::Side,
+                },
+            ));
+        }
+    }
+    best.1
+}
+
+/// The nearest point to `v` on a leg of the velocity obstacle, with its squared
+/// distance.
+fn leg_candidate(tangent: Tangent, inv_tau: f32, v: Vec2, piece: Piece) -> (f32, Boundary) {
+    let start = tangent.direction * (tangent.length * inv_tau);
+    let along = (v - start).dot(tangent.direction).max(0.0);
+    let point = start + tangent.direction * along;
+    // Outside the cone lies counter-clockwise of the left leg, clockwise of the right.
+    let normal = match piece {
+        Piece::LeftLeg => tangent.direction.perp(),
+        _ => -tangent.direction.perp(),
+    };
+    (
+        v.distance_squared(point),
+        Boundary {
+            point,
+            normal,
+            piece,
+        },
+    )
+}
+
+#[cfg(test)]
+#[path = "orca_test.rs"]
+mod tests;

@@ -1,0 +1,703 @@
+use super::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const SEED: u64 = 0x0_5ca1e;
+
+fn agent_at(position: Vec2, velocity: Vec2, preferred: Vec2) -> SteerAgent {
+    SteerAgent {
+        position,
+        velocity,
+        radius: 0.5,
+        max_speed: 1.5,
+        preferred_velocity: preferred,
+        target: position + preferred,
+    }
+}
+
+fn neighbor_at(position: Vec2, velocity: Vec2, radius: f32, kind: NeighborKind) -> Neighbor {
+    Neighbor {
+        position,
+        velocity,
+        radius,
+        preferred_velocity: velocity,
+        kind,
+    }
+}
+
+fn v(x: f32, y: f32) -> Vec2 {
+    Vec2::new(x, y)
+}
+
+fn assert_close(a: Vec2, b: Vec2, tolerance: f32) {
+    assert!(
+        a.distance(b) <= tolerance,
+        "{a} is not within {tolerance} of {b}"
+    );
+}
+
+/// A body in the test-local integration loop.
+#[derive(Clone, Copy, Debug)]
+struct Body {
+    position: Vec2,
+    velocity: Vec2,
+    radius: f32,
+    max_speed: f32,
+    goal: Vec2,
+}
+
+impl Body {
+    fn new(position: Vec2, goal: Vec2) -> Self {
+        Self {
+            position,
+            velocity: Vec2::ZERO,
+            radius: 0.5,
+            max_speed: 1.5,
+            goal,
+        }
+    }
+
+    fn preferred_velocity(&self) -> Vec2 {
+        (self.goal - self.position).clamp_length_max(self.max_speed)
+    }
+}
+
+/// Steps every body with ORCA (all velocities from the old state, then all moves) and
+/// calls `check` after each step.
+fn simulate(
+    bodies: &mut [Body],
+    walls: &[Segment],
+    steps: usize,
+    dt: f32,
+    mut check: impl FnMut(&[Body]),
+) {
+    let orca = Orca::default();
+    let mut scratch = OrcaScratch::new();
+    let mut neighbors = Vec::new();
+    let mut velocities = vec![Vec2::ZERO; bodies.len()];
+    for _ in 0..steps {
+        for (i, body) in bodies.iter().enumerate() {
+            neighbors.clear();
+            neighbors.extend(bodies.iter().enumerate().filter(|&(j, _)| j != i).map(
+                |(_, other)| Neighbor {
+                    position: other.position,
+                    velocity: other.velocity,
+                    radius: other.radius,
+                    preferred_velocity: other.preferred_velocity(),
+                    kind: NeighborKind::Agent,
+                },
+            ));
+            neighbors.sort_by(|a, b| {
+                a.position
+                    .distance_squared(body.position)
+                    .total_cmp(&b.position.distance_squared(body.position))
+            });
+            let ctx = SteerContext {
+                agent: SteerAgent {
+                    position: body.position,
+                    velocity: body.velocity,
+                    radius: body.radius,
+                    max_speed: body.max_speed,
+                    preferred_velocity: body.preferred_velocity(),
+                    target: body.goal,
+                },
+                neighbors: &neighbors,
+                walls,
+                dt,
+            };
+            velocities[i] = orca.steer_with(&ctx, &mut scratch, None);
+        }
+        for (body, &velocity) in bodies.iter_mut().zip(&velocities) {
+            body.velocity = velocity;
+            body.position += velocity * dt;
+        }
+        check(bodies);
+    }
+}
+
+fn min_gap(bodies: &[Body]) -> f32 {
+    let mut gap = f32::INFINITY;
+    for (i, a) in bodies.iter().enumerate() {
+        for b in &bodies[i + 1..] {
+            gap = gap.min(a.position.distance(b.position) - a.radius - b.radius);
+        }
+    }
+    gap
+}
+
+// --- Half-plane construction -------------------------------------------------------
+
+#[test]
+fn half_plane_for_a_neighbour_ahead_excludes_the_current_velocity_and_turns_right() {
+    // Combined radius 2 at distance 10: the legs open at asin(0.2); the relative
+    // velocity (1.5, 0) lies on the axis, 0.3 from either leg; the tie goes right.
+    let agent = SteerAgent {
+        radius: 1.0,
+        ..agent_at(Vec2::ZERO, v(1.5, 0.0), v(1.5, 0.0))
+    };
+    let normal = v(-0.2, -(0.96_f32).sqrt());
+    for (kind, share) in [(NeighborKind::Agent, 0.5), (NeighborKind::Obstacle, 1.0)] {
+        let neighbor = neighbor_at(v(10.0, 0.0), Vec2::ZERO, 1.0, kind);
+        let plane = orca_half_plane_disc(&agent, &neighbor, 10.0, 0.1);
+        assert_close(plane.normal(), normal, 1e-5);
+        assert!(
+            plane
+                .signed_distance(agent.velocity + normal * (0.3 * share))
+                .abs()
+                < 1e-5
+        );
+        assert!(!plane.contains(agent.velocity));
+    }
+}
+
+#[test]
+fn half_plane_for_a_neighbour_behind_allows_moving_on() {
+    // Relative velocity (1, 0) away from a neighbour at (-10, 0): the nearest point of
+    // the obstacle is the cut-off tip at (-0.8, 0), u = (-1.8, 0), half of it is ours.
+    let agent = agent_at(Vec2::ZERO, v(1.0, 0.0), v(1.0, 0.0));
+    let neighbor = neighbor_at(v(-10.0, 0.0), Vec2::ZERO, 1.5, NeighborKind::Agent);
+    let plane = orca_half_plane_disc(&agent, &neighbor, 10.0, 0.1);
+    assert_close(plane.normal(), Vec2::X, 1e-5);
+    assert!(plane.signed_distance(v(0.1, 0.0)).abs() < 1e-5);
+    assert!(plane.contains(agent.velocity));
+}
+
+#[test]
+fn half_plane_for_overlapping_neighbours_separates_them_within_one_step() {
+    // Penetration 0.5; each agent takes half: 0.25 m in one step of dt.
+    for dt in [0.1_f32, 0.2] {
+        let agent = agent_at(Vec2::ZERO, Vec2::ZERO, v(1.0, 0.0));
+        let neighbor = neighbor_at(v(0.5, 0.0), Vec2::ZERO, 0.5, NeighborKind::Agent);
+        let plane = orca_half_plane_disc(&agent, &neighbor, 10.0, dt);
+        let required = -plane.signed_distance(Vec2::ZERO);
+        let expected = (1.0 - 0.5 * SYMMETRY_BIAS.cos()) / (2.0 * dt);
+        assert!(
+            (required - expected).abs() < 1e-3,
+            "{required} vs {expected}"
+        );
+        // Backwards, and turned to the agent's right (it faces +x).
+        assert!(plane.normal().x < 0.0 && plane.normal().y < 0.0);
+    }
+}
+
+#[test]
+fn half_planes_of_head_on_agents_mirror_each_other_bit_for_bit() {
+    let a = agent_at(v(-3.0, 0.0), Vec2::ZERO, v(1.0, 0.0));
+    let b = agent_at(v(3.0, 0.0), Vec2::ZERO, v(-1.0, 0.0));
+    let as_neighbor = |s: SteerAgent| Neighbor {
+        position: s.position,
+        velocity: s.velocity,
+        radius: s.radius,
+        preferred_velocity: s.preferred_velocity,
+        kind: NeighborKind::Agent,
+    };
+    let pa = orca_half_plane_disc(&a, &as_neighbor(b), 10.0, 0.1);
+    let pb = orca_half_plane_disc(&b, &as_neighbor(a), 10.0, 0.1);
+    assert_eq!(pa.point, -pb.point);
+    assert_eq!(pa.direction, -pb.direction);
+    // Each one turns to its own right: a (facing +x) downwards, b upwards.
+    assert!(pa.normal().y < 0.0 && pb.normal().y > 0.0);
+}
+
+#[test]
+fn half_plane_of_a_wall_ahead_limits_the_approach_speed() {
+    // Wall along y = 2 with walkable space below (its left when running towards -x).
+    let wall = Segment::new(v(5.0, 2.0), v(-5.0, 2.0));
+    let agent = agent_at(Vec2::ZERO, v(0.0, 1.0), v(0.0, 1.0));
+    let plane = orca_half_plane_segment(&agent, wall, 10.0, 0.1).expect("faces the agent");
+    // Gap 1.5 over 10 s: at most 0.15 m/s towards it.
+    assert_close(plane.normal(), -Vec2::Y, 1e-5);
+    assert!(plane.signed_distance(v(0.7, 0.15)).abs() < 1e-5);
+    assert!(!plane.contains(agent.velocity));
+}
+
+#[test]
+fn half_plane_of_a_wall_end_is_round() {
+    // The wall ends at (1, 2); heading straight at that end is excluded. The nearest way
+    // out is around the end (the circle there), not along the wall.
+    let wall = Segment::new(v(5.0, 2.0), v(1.0, 2.0));
+    let towards_end = v(1.0, 2.0).normalize() * 1.5;
+    let agent = agent_at(Vec2::ZERO, towards_end, towards_end);
+    let plane = orca_half_plane_segment(&agent, wall, 10.0, 0.1).expect("faces the agent");
+    assert!(!plane.contains(towards_end));
+    assert!(plane.contains(v(-1.0, 1.0)));
+    // Tangent to the end circle's cone: the normal is perpendicular to the tangent
+    // from the agent, which passes 0.5 from the end.
+    let n = plane.normal();
+    assert!(n.x < 0.0 && n.y > 0.0, "{n}");
+    let tangent = -n.perp();
+    assert!((v(1.0, 2.0).perp_dot(tangent).abs() - 0.5).abs() < 1e-4);
+}
+
+#[test]
+fn half_plane_of_an_overlapping_wall_pushes_out_gently() {
+    let wall = Segment::new(v(5.0, 2.0), v(-5.0, 2.0));
+    let agent = agent_at(v(0.0, 1.8), Vec2::ZERO, v(0.0, 1.0));
+    let plane = orca_half_plane_segment(&agent, wall, 10.0, 0.1).expect("faces the agent");
+    // Depth 0.3 in 0.1 s would be 3 m/s; capped at half the top speed.
+    assert_close(plane.normal(), -Vec2::Y, 1e-5);
+    assert!(plane.signed_distance(v(0.0, -0.75)).abs() < 1e-5);
+}
+
+#[test]
+fn wall_seen_from_behind_is_ignored() {
+    // Same line, walkable space above: the agent below sees its back.
+    let wall = Segment::new(v(-5.0, 2.0), v(5.0, 2.0));
+    let agent = agent_at(Vec2::ZERO, v(0.0, 1.0), v(0.0, 1.0));
+    assert_eq!(orca_half_plane_segment(&agent, wall, 10.0, 0.1), None);
+    let ctx = SteerContext {
+        agent,
+        neighbors: &[],
+        walls: &[wall],
+        dt: 0.1,
+    };
+    assert_eq!(Orca::default().steer(&ctx, None), v(0.0, 1.0));
+}
+
+// --- Filtering and debug -------------------------------------------------------------
+
+#[test]
+fn only_the_nearest_neighbours_within_range_count() {
+    let params = OrcaParams {
+        neighbor_dist: 5.0,
+        max_neighbors: 2,
+        ..OrcaParams::default()
+    };
+    let agent = agent_at(Vec2::ZERO, v(1.0, 0.0), v(1.0, 0.0));
+    // Given out of order: the caller may pass more and farther ones.
+    let neighbors = [
+        neighbor_at(v(4.0, 0.0), Vec2::ZERO, 0.5, NeighborKind::Agent),
+        neighbor_at(v(9.0, 0.0), Vec2::ZERO, 0.5, NeighborKind::Agent),
+        neighbor_at(v(0.0, 2.0), Vec2::ZERO, 0.5, NeighborKind::Agent),
+        neighbor_at(v(0.0, -3.0), Vec2::ZERO, 0.5, NeighborKind::Agent),
+    ];
+    let ctx = SteerContext {
+        agent,
+        neighbors: &neighbors,
+        walls: &[],
+        dt: 0.1,
+    };
+    let mut debug = SteerDebug::default();
+    Orca::new(params).steer(&ctx, Some(&mut debug));
+    let lines: Vec<_> = debug.with_label("orca_line").collect();
+    assert_eq!(lines.len(), 2);
+    let expected = [
+        orca_half_plane_disc(&agent, &neighbors[2], params.time_horizon, 0.1),
+        orca_half_plane_disc(&agent, &neighbors[3], params.time_horizon, 0.1),
+    ];
+    for (line, plane) in lines.iter().zip(&expected) {
+        assert_eq!((line.origin, line.vector), (plane.point, plane.direction));
+    }
+}
+
+#[test]
+fn walls_out_of_reach_are_skipped_and_debug_records_lines_preferred_and_final() {
+    let agent = agent_at(Vec2::ZERO, v(0.0, 1.0), v(0.0, 1.0));
+    // Reach: 10 s · 1.5 m/s + 0.5 m = 15.5 m.
+    let walls = [
+        Segment::new(v(5.0, 2.0), v(-5.0, 2.0)),
+        Segment::new(v(5.0, 16.0), v(-5.0, 16.0)),
+    ];
+    let ctx = SteerContext {
+        agent,
+        neighbors: &[],
+        walls: &walls,
+        dt: 0.1,
+    };
+    let mut debug = SteerDebug::default();
+    let velocity = Orca::default().steer(&ctx, Some(&mut debug));
+    assert_eq!(debug.with_label("orca_line").count(), 1);
+    let preferred: Vec<_> = debug.with_label("preferred").collect();
+    let last: Vec<_> = debug.with_label("final").collect();
+    assert_eq!(preferred.len(), 1);
+    assert_eq!(preferred[0].vector, v(0.0, 1.0));
+    assert_eq!(last.len(), 1);
+    assert_eq!(last[0].vector, velocity);
+    assert!((velocity.y - 0.15).abs() < 1e-5, "{velocity}");
+}
+
+#[test]
+fn params_deserialize_with_every_field_optional() {
+    let all: OrcaParams = serde_json::from_str("{}").expect("valid");
+    assert_eq!(all, OrcaParams::default());
+    let some: OrcaParams =
+        serde_json::from_str(r#"{ "time_horizon": 5, "max_neighbors": 3 }"#).expect("valid");
+    assert_eq!(
+        some,
+        OrcaParams {
+            time_horizon: 5.0,
+            max_neighbors: 3,
+            ..OrcaParams::default()
+        }
+    );
+}
+
+// --- Behaviour in small simulations ----------------------------------------------------
+
+#[test]
+fn head_on_agents_swap_places_without_touching_or_deadlock() {
+    let mut bodies = [
+        Body::new(v(-5.0, 0.0), v(5.0, 0.0)),
+        Body::new(v(5.0, 0.0), v(-5.0, 0.0)),
+    ];
+    let mut closest = f32::INFINITY;
+    simulate(&mut bodies, &[], 400, 0.1, |b| {
+        closest = closest.min(min_gap(b))
+    });
+    assert!(closest >= -1e-3, "overlap {closest}");
+    for body in &bodies {
+        assert!(body.position.distance(body.goal) < 0.05, "{body:?}");
+    }
+}
+
+#[test]
+fn head_on_agents_starting_at_rest_close_together_still_pass() {
+    // At rest 0.1 m apart, face to face: braking alone would freeze them.
+    let mut bodies = [
+        Body::new(v(-0.55, 0.0), v(5.0, 0.0)),
+        Body::new(v(0.55, 0.0), v(-5.0, 0.0)),
+    ];
+    let mut closest = f32::INFINITY;
+    simulate(&mut bodies, &[], 600, 0.1, |b| {
+        closest = closest.min(min_gap(b))
+    });
+    assert!(closest >= -1e-3, "overlap {closest}");
+    for body in &bodies {
+        assert!(body.position.distance(body.goal) < 0.05, "{body:?}");
+    }
+}
+
+#[test]
+fn four_agents_swapping_corners_all_arrive_without_overlap() {
+    let corners = [v(5.0, 5.0), v(-5.0, 5.0), v(-5.0, -5.0), v(5.0, -5.0)];
+    let mut bodies: Vec<Body> = corners.iter().map(|&c| Body::new(c, -c)).collect();
+    let mut closest = f32::INFINITY;
+    simulate(&mut bodies, &[], 600, 0.1, |b| {
+        closest = closest.min(min_gap(b))
+    });
+    assert!(closest >= -1e-3, "overlap {closest}");
+    for body in &bodies {
+        assert!(body.position.distance(body.goal) < 0.05, "{body:?}");
+    }
+}
+
+#[test]
+fn agent_moving_toward_a_wall_stops_before_it() {
+    let walls = [Segment::new(v(5.0, 2.0), v(-5.0, 2.0))];
+    let mut bodies = [Body::new(v(0.3, 0.0), v(0.0, 10.0))];
+    simulate(&mut bodies, &walls, 300, 0.1, |b| {
+        // Never overlaps the wall, let alone crosses to its right side.
+        assert!(b[0].position.y + b[0].radius <= 2.0 + 1e-4, "{:?}", b[0]);
+    });
+    assert!(
+        bodies[0].position.y > 1.0,
+        "it did approach: {:?}",
+        bodies[0]
+    );
+}
+
+#[test]
+fn agent_sliding_into_a_wall_corner_stays_inside() {
+    // A room corner: walls x = 2 (walkable on the left, x < 2) and y = 2.
+    let walls = [
+        Segment::new(v(2.0, -5.0), v(2.0, 2.0)),
+        Segment::new(v(2.0, 2.0), v(-5.0, 2.0)),
+    ];
+    let mut bodies = [Body::new(Vec2::ZERO, v(10.0, 8.0))];
+    simulate(&mut bodies, &walls, 300, 0.1, |b| {
+        let p = b[0].position;
+        assert!(p.x + 0.5 <= 2.0 + 1e-4 && p.y + 0.5 <= 2.0 + 1e-4, "{p}");
+    });
+}
+
+#[test]
+fn neighbour_cannot_push_an_agent_through_a_wall() {
+    // A stands still just below the wall; B rushes up into it. A must yield sideways
+    // or not at all, never through the wall.
+    let walls = [Segment::new(v(5.0, 2.0), v(-5.0, 2.0))];
+    let mut bodies = [
+        Body::new(v(0.0, 1.4), v(0.0, 1.4)),
+        Body {
+            max_speed: 3.0,
+            ..Body::new(v(0.0, -1.0), v(0.0, 5.0))
+        },
+    ];
+    simulate(&mut bodies, &walls, 200, 0.1, |b| {
+        for body in b {
+            assert!(body.position.y + body.radius <= 2.0 + 1e-4, "{body:?}");
+        }
+    });
+}
+
+#[test]
+fn agent_avoids_a_moving_obstacle_that_does_not_react() {
+    // An obstacle crosses the agent's path from the left; it has right of way.
+    let orca = Orca::default();
+    let dt = 0.1;
+    let mut agent = agent_at(v(-5.0, 0.0), Vec2::ZERO, Vec2::ZERO);
+    let mut obstacle = neighbor_at(v(0.0, -5.0), v(0.0, 1.0), 1.0, NeighborKind::Obstacle);
+    let goal = v(5.0, 0.0);
+    let mut closest = f32::INFINITY;
+    for _ in 0..400 {
+        agent.preferred_velocity = (goal - agent.position).clamp_length_max(agent.max_speed);
+        let ctx = SteerContext {
+            agent,
+            neighbors: &[obstacle],
+            walls: &[],
+            dt,
+        };
+        agent.velocity = orca.steer(&ctx, None);
+        agent.position += agent.velocity * dt;
+        obstacle.position += obstacle.velocity * dt;
+        closest = closest.min(agent.position.distance(obstacle.position) - 1.5);
+    }
+    assert!(closest >= -1e-3, "overlap {closest}");
+    assert!(agent.position.distance(goal) < 0.05);
+}
+
+// --- Robustness and determinism ------------------------------------------------------
+
+fn random_scene(rng: &mut ChaCha8Rng) -> (SteerAgent, Vec<Neighbor>, Vec<Segment>) {
+    let mut point = |r: f32| v(rng.gen_range(-r..r), rng.gen_range(-r..r));
+    let agent = agent_at(point(0.5), point(1.0), point(1.5));
+    let mut neighbors: Vec<Neighbor> = (0..16)
+        .map(|k| {
+            let kind = if k % 5 == 0 {
+                NeighborKind::Obstacle
+            } else {
+                NeighborKind::Agent
+            };
+            neighbor_at(point(4.0), point(1.0), 0.5, kind)
+        })
+        .collect();
+    neighbors.sort_by(|a, b| {
+        a.position
+            .distance_squared(agent.position)
+            .total_cmp(&b.position.distance_squared(agent.position))
+    });
+    let walls = (0..6)
+        .map(|_| {
+            let a = point(6.0);
+            Segment::new(a, a + point(3.0))
+        })
+        .collect();
+    (agent, neighbors, walls)
+}
+
+#[test]
+fn steering_is_deterministic_and_independent_of_scratch_contents() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    let orca = Orca::default();
+    let mut dirty = OrcaScratch::new();
+    for _ in 0..200 {
+        let (agent, neighbors, walls) = random_scene(&mut rng);
+        let ctx = SteerContext {
+            agent,
+            neighbors: &neighbors,
+            walls: &walls,
+            dt: 0.1,
+        };
+        let first = orca.steer_with(&ctx, &mut OrcaScratch::new(), None);
+        let again = orca.steer_with(&ctx, &mut dirty, None);
+        let via_trait = orca.steer(&ctx, None);
+        assert_eq!(
+            first.to_array().map(f32::to_bits),
+            again.to_array().map(f32::to_bits)
+        );
+        assert_eq!(
+            first.to_array().map(f32::to_bits),
+            via_trait.to_array().map(f32::to_bits)
+        );
+        assert!(first.is_finite() && first.length() <= agent.max_speed * (1.0 + 1e-6));
+    }
+}
+
+#[test]
+fn crowded_random_scenes_keep_every_facing_wall() {
+    // However crowded, the chosen velocity keeps each wall's hard half-plane whenever
+    // the walls alone leave room.
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED + 1);
+    let orca = Orca::default();
+    let mut scratch = OrcaScratch::new();
+    for _ in 0..300 {
+        let (agent, neighbors, walls) = random_scene(&mut rng);
+        let ctx = SteerContext {
+            agent,
+            neighbors: &neighbors,
+            walls: &walls,
+            dt: 0.1,
+        };
+        let velocity = orca.steer_with(&ctx, &mut scratch, None);
+        let planes: Vec<HalfPlane> = walls
+            .iter()
+            .filter_map(|&w| orca_half_plane_segment(&agent, w, 10.0, 0.1))
+            .collect();
+        let walls_alone = crate::steer::linear_program::linear_program_2d(
+            &planes,
+            agent.max_speed,
+            crate::steer::linear_program::Objective::Closest(Vec2::ZERO),
+        );
+        if walls_alone.is_ok() {
+            for plane in &planes {
+                assert!(plane.signed_distance(velocity) >= -1e-4, "{velocity}");
+            }
+        }
+    }
+}
+
+#[test]
+fn degenerate_inputs_give_finite_bounded_velocities() {
+    let orca = Orca::default();
+    let base = agent_at(v(1.0, 1.0), v(0.5, 0.0), v(1.0, 0.0));
+    let coincident = neighbor_at(v(1.0, 1.0), v(0.5, 0.0), 0.5, NeighborKind::Agent);
+    let point_neighbor = neighbor_at(v(2.0, 1.0), Vec2::ZERO, 0.0, NeighborKind::Obstacle);
+    let bad_neighbor = neighbor_at(v(f32::NAN, 1.0), Vec2::ZERO, 0.5, NeighborKind::Agent);
+    let point_wall = Segment::new(v(1.0, 1.0), v(1.0, 1.0));
+    let short_wall = Segment::new(v(1.5, 1.0), v(1.5, 1.0));
+    let scenes: Vec<(SteerAgent, Vec<Neighbor>, Vec<Segment>, f32)> = vec![
+        (base, vec![coincident], vec![], 0.1),
+        (base, vec![coincident], vec![], 0.0),
+        (base, vec![coincident], vec![], f32::NAN),
+        (
+            SteerAgent {
+                radius: 0.0,
+                ..base
+            },
+            vec![point_neighbor],
+            vec![],
+            0.1,
+        ),
+        (
+            SteerAgent {
+                radius: 0.0,
+                ..base
+            },
+            vec![neighbor_at(
+                v(1.0, 1.0),
+                Vec2::ZERO,
+                0.0,
+                NeighborKind::Agent,
+            )],
+            vec![point_wall],
+            0.1,
+        ),
+        (base, vec![], vec![point_wall, short_wall], 0.1),
+        (base, vec![bad_neighbor, coincident], vec![short_wall], 0.0),
+        (
+            SteerAgent {
+                max_speed: 0.0,
+                ..base
+            },
+            vec![coincident],
+            vec![],
+            0.1,
+        ),
+        (
+            SteerAgent {
+                preferred_velocity: v(f32::INFINITY, 0.0),
+                ..base
+            },
+            vec![coincident],
+            vec![short_wall],
+            0.1,
+        ),
+    ];
+    for (agent, neighbors, walls, dt) in &scenes {
+        let ctx = SteerContext {
+            agent: *agent,
+            neighbors,
+            walls,
+            dt: *dt,
+        };
+        let velocity = orca.steer(&ctx, None);
+        assert!(
+            velocity.is_finite(),
+            "{agent:?} {neighbors:?} {walls:?} {dt}"
+        );
+        assert!(velocity.length() <= agent.max_speed * (1.0 + 1e-6));
+    }
+}
+
+#[test]
+fn coincident_agents_split_apart() {
+    // Same place, same velocity, opposite wishes: they move apart, not together.
+    let a = agent_at(Vec2::ZERO, Vec2::ZERO, v(1.0, 0.0));
+    let b = agent_at(Vec2::ZERO, Vec2::ZERO, v(-1.0, 0.0));
+    let as_neighbor = |s: SteerAgent| Neighbor {
+        position: s.position,
+        velocity: s.velocity,
+        radius: s.radius,
+        preferred_velocity: s.preferred_velocity,
+        kind: NeighborKind::Agent,
+    };
+    let orca = Orca::default();
+    let steer = |s: SteerAgent, other: SteerAgent| {
+        let ctx = SteerContext {
+            agent: s,
+            neighbors: &[as_neighbor(other)],
+            walls: &[],
+            dt: 0.1,
+        };
+        orca.steer(&ctx, None)
+    };
+    let (va, vb) = (steer(a, b), steer(b, a));
+    assert_eq!(va, -vb);
+    assert!(va != Vec2::ZERO);
+}
+
+#[test]
+fn agents_on_a_circle_reach_the_opposite_side_without_overlap() {
+    // RVO2's Circle example, smaller: 16 agents on a circle of radius 10, each heading
+    // for the antipode, all meeting in the middle.
+    let count = 16;
+    let mut bodies: Vec<Body> = (0..count)
+        .map(|k| {
+            let p = Vec2::from_angle(k as f32 * std::f32::consts::TAU / count as f32) * 10.0;
+            Body::new(p, -p)
+        })
+        .collect();
+    let mut closest = f32::INFINITY;
+    simulate(&mut bodies, &[], 500, 0.1, |b| {
+        closest = closest.min(min_gap(b))
+    });
+    assert!(closest >= -1e-3, "overlap {closest}");
+    for body in &bodies {
+        assert!(body.position.distance(body.goal) < 0.05, "{body:?}");
+    }
+}
+
+#[test]
+fn agent_passes_the_corner_of_a_square_obstacle_without_entering_it() {
+    // The square [-1, 1]² as walls in clockwise order, so that outside is on the left.
+    let corners = [v(1.0, 1.0), v(1.0, -1.0), v(-1.0, -1.0), v(-1.0, 1.0)];
+    let walls: Vec<Segment> = (0..4)
+        .map(|k| Segment::new(corners[k], corners[(k + 1) % 4]))
+        .collect();
+    let mut bodies = [Body::new(v(-4.0, 1.6), v(4.0, 1.6))];
+    simulate(&mut bodies, &walls, 300, 0.1, |b| {
+        let p = b[0].position;
+        let outside = (p.abs() - Vec2::ONE).max(Vec2::ZERO).length();
+        assert!(outside >= b[0].radius - 1e-4, "{p}");
+    });
+    assert!(
+        bodies[0].position.distance(bodies[0].goal) < 0.05,
+        "{:?}",
+        bodies[0]
+    );
+}
+
+#[test]
+fn agent_slides_along_a_wall_made_of_pieces_without_snagging() {
+    // Walkable above y = 0; the goal lies on the wall line, so the preferred velocity
+    // keeps pressing into it.
+    let walls = [
+        Segment::new(v(-6.0, 0.0), v(-2.0, 0.0)),
+        Segment::new(v(-2.0, 0.0), v(2.0, 0.0)),
+        Segment::new(v(2.0, 0.0), v(6.0, 0.0)),
+    ];
+    let mut bodies = [Body::new(v(-5.0, 0.6), v(5.0, 0.0))];
+    simulate(&mut bodies, &walls, 150, 0.1, |b| {
+        assert!(b[0].position.y >= b[0].radius - 1e-4, "{:?}", b[0]);
+    });
+    assert!(bodies[0].position.x > 4.5, "{:?}", bodies[0]);
+}
