@@ -1,0 +1,615 @@
+//! The collision phase: detect contacts among candidate pairs, exchange impulses, then
+//! push overlapping bodies apart.
+
+use super::contact::{contact_ball_ball, contact_circle_segment, Hit};
+use super::space::Space;
+use crate::geom::{Circle, Segment};
+use glam::{Vec2, Vec3};
+
+/// A disc that collides: an agent, or a scripted moving obstacle when immovable.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Body {
+    /// Centre, metres.
+    pub position: Vec2,
+    /// Velocity, metres per second.
+    pub velocity: Vec2,
+    /// Radius, metres. [Limit: >= 0]
+    pub radius: f32,
+    /// Mass, kilograms. [Limit: > 0] `f32::INFINITY` makes the body immovable: it keeps
+    /// its velocity and is never displaced. A mass that is not positive (0, negative,
+    /// NaN) or so small that its inverse overflows is treated as immovable too.
+    pub mass: f32,
+}
+
+impl Body {
+    /// A body of mass `mass` (kilograms).
+    pub const fn new(position: Vec2, velocity: Vec2, radius: f32, mass: f32) -> Self {
+        Self {
+            position,
+            velocity,
+            radius,
+            mass,
+        }
+    }
+
+    /// An immovable body (infinite mass): a scripted obstacle that pushes others but is
+    /// never pushed.
+    pub const fn immovable(position: Vec2, velocity: Vec2, radius: f32) -> Self {
+        Self::new(position, velocity, radius, f32::INFINITY)
+    }
+
+    /// `1 / mass`, or `0` for an immovable body (see [`Self::mass`]).
+    pub fn inverse_mass(&self) -> f32 {
+        inverse_mass(self.mass)
+    }
+
+    /// Momentum, `m v` (infinite for a moving immovable body).
+    pub fn momentum(&self) -> Vec2 {
+        self.velocity * self.mass
+    }
+
+    /// Kinetic energy, `m v² / 2`.
+    pub fn kinetic_energy(&self) -> f32 {
+        0.5 * self.mass * self.velocity.length_squared()
+    }
+}
+
+/// A sphere that collides: [`Body`] in 3D.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Body3 {
+    /// Centre, metres.
+    pub position: Vec3,
+    /// Velocity, metres per second.
+    pub velocity: Vec3,
+    /// Radius, metres. [Limit: >= 0]
+    pub radius: f32,
+    /// Mass, kilograms, as in [`Body::mass`]; `f32::INFINITY` is immovable.
+    pub mass: f32,
+}
+
+impl Body3 {
+    /// A body of mass `mass` (kilograms).
+    pub const fn new(position: Vec3, velocity: Vec3, radius: f32, mass: f32) -> Self {
+        Self {
+            position,
+            velocity,
+            radius,
+            mass,
+        }
+    }
+
+    /// An immovable body (infinite mass).
+    pub const fn immovable(position: Vec3, velocity: Vec3, radius: f32) -> Self {
+        Self::new(position, velocity, radius, f32::INFINITY)
+    }
+
+    /// `1 / mass`, or `0` for an immovable body.
+    pub fn inverse_mass(&self) -> f32 {
+        inverse_mass(self.mass)
+    }
+
+    /// Momentum, `m v`.
+    pub fn momentum(&self) -> Vec3 {
+        self.velocity * self.mass
+    }
+
+    /// Kinetic energy, `m v² / 2`.
+    pub fn kinetic_energy(&self) -> f32 {
+        0.5 * self.mass * self.velocity.length_squared()
+    }
+}
+
+fn inverse_mass(mass: f32) -> f32 {
+    let inverse = mass.recip();
+    if mass > 0.0 && inverse.is_finite() {
+        inverse
+    } else {
+        0.0
+    }
+}
+
+/// What a body collided with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Collider {
+    /// Another body, by index into the bodies slice.
+    Body(u32),
+    /// A wall, by index into the walls slice.
+    Wall(u32),
+}
+
+/// One touching pair found by [`Resolver::resolve`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CollisionEvent {
+    /// The body (the first index of the candidate pair), by index.
+    pub body: u32,
+    /// What it touched.
+    pub other: Collider,
+    /// Contact point: by radius ratio between two bodies, the wall's closest point for
+    /// a wall.
+    pub point: Vec2,
+    /// Unit normal from `body` towards `other`.
+    pub normal: Vec2,
+    /// Magnitude of the impulse exchanged along the normal, kilogram metres per
+    /// second: `body` received `-impulse · normal`, `other` `+impulse · normal`. Zero
+    /// for a pair that was touching but not approaching.
+    pub impulse: f32,
+    /// Penetration depth when detected, metres (before depenetration).
+    pub depth: f32,
+}
+
+/// One touching pair found by [`Resolver::resolve3`]: [`CollisionEvent`] in 3D.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CollisionEvent3 {
+    /// The body (the first index of the candidate pair), by index.
+    pub body: u32,
+    /// The other body, by index.
+    pub other: u32,
+    /// Contact point, by radius ratio.
+    pub point: Vec3,
+    /// Unit normal from `body` towards `other`.
+    pub normal: Vec3,
+    /// Magnitude of the impulse exchanged along the normal (see
+    /// [`CollisionEvent::impulse`]).
+    pub impulse: f32,
+    /// Penetration depth when detected, metres.
+    pub depth: f32,
+}
+
+/// How collisions are answered.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CollideParams {
+    /// Coefficient of restitution along the normal: `1` is elastic (kinetic energy is
+    /// kept, the seed's pool balls), `0` perfectly inelastic. Default `1`.
+    /// [Limit: 0..=1]
+    pub restitution: f32,
+    /// Overlap allowed to survive depenetration, as a fraction of the smaller radius of
+    /// each pair (the body's radius against a wall). Default `0.01`. [Limit: >= 0]
+    pub tolerance: f32,
+    /// Most depenetration sweeps per call. Default `64`. [Limit: >= 1]
+    pub max_iterations: u32,
+}
+
+impl Default for CollideParams {
+    fn default() -> Self {
+        Self {
+            restitution: 1.0,
+            tolerance: 0.01,
+            max_iterations: 64,
+        }
+    }
+}
+
+impl CollideParams {
+    /// The defaults: elastic, 1% tolerance, 64 sweeps.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets [`Self::restitution`].
+    pub fn with_restitution(self, restitution: f32) -> Self {
+        Self {
+            restitution,
+            ..self
+        }
+    }
+
+    /// Sets [`Self::tolerance`].
+    pub fn with_tolerance(self, tolerance: f32) -> Self {
+        Self { tolerance, ..self }
+    }
+
+    /// Sets [`Self::max_iterations`].
+    pub fn with_max_iterations(self, max_iterations: u32) -> Self {
+        Self {
+            max_iterations,
+            ..self
+        }
+    }
+}
+
+/// What one call of the resolver did and left.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ResolveSummary {
+    /// Candidate pairs (body–body and body–wall) found touching, one event each.
+    pub contacts: u32,
+    /// Of those, the approaching pairs that received an impulse.
+    pub impulses: u32,
+    /// Depenetration sweeps run, the last one being the sweep that found nothing left
+    /// to correct (unless the cap was hit).
+    pub iterations: u32,
+    /// Deepest overlap left among the candidates, metres.
+    pub max_penetration: f32,
+    /// Deepest overlap left among the candidates over the pair's smaller radius
+    /// (`0.01` is 1%). Pairs with a zero radius do not count here.
+    pub max_penetration_ratio: f32,
+    /// Whether every candidate overlap is now within [`CollideParams::tolerance`].
+    pub converged: bool,
+}
+
+/// Magnitude `j >= 0` of the impulse along a contact normal `n` (pointing from body `a`
+/// to body `b`), given the normal component of the relative velocity
+/// `normal_speed = (v_b - v_a) · n`, the inverse masses and the restitution `e`:
+///
+/// `j = -(1 + e) (v_b - v_a)·n / (1/m_a + 1/m_b)`, applied as `v_a -= j n / m_a`,
+/// `v_b += j n / m_b`.
+///
+/// Zero when the pair is separating or at rest (`normal_speed >= 0`) or when neither
+/// body can move. This is the one impulse formula for discs, spheres and walls (a wall
+/// is an immovable body at rest). For `e = 1` it keeps momentum and kinetic energy and,
+/// with equal masses, exchanges the normal velocities.
+pub fn normal_impulse(
+    normal_speed: f32,
+    inverse_mass_a: f32,
+    inverse_mass_b: f32,
+    restitution: f32,
+) -> f32 {
+    let inverse_mass = inverse_mass_a + inverse_mass_b;
+    if !(normal_speed < 0.0 && inverse_mass > 0.0) {
+        return 0.0;
+    }
+    let j = -(1.0 + restitution) * normal_speed / inverse_mass;
+    if j.is_finite() {
+        j
+    } else {
+        0.0
+    }
+}
+
+/// Runs the collision phase over many bodies. Holds its parameters and a scratch
+/// buffer reused from call to call, so a step allocates nothing once warm.
+///
+/// One call ([`Self::resolve`]):
+/// 1. **Contacts and impulses.** For each candidate pair in the given order, then each
+///    candidate wall, detect the contact at the current positions; an approaching pair
+///    gets the [`normal_impulse`] at once (sequential impulses, so later pairs see the
+///    new velocities); each touching pair gives one [`CollisionEvent`].
+/// 2. **Depenetration.** Projected Gauss–Seidel sweeps over every candidate pair and
+///    then every candidate wall: an overlap deeper than the tolerance is removed at
+///    once, split between the two bodies by inverse mass (walls and immovable bodies
+///    take none). Sweeps stop when one finds nothing to correct, or at the cap.
+///
+/// Everything runs in the caller's order with no hashing, so the same input gives
+/// the same bits. The cost is linear in candidates times sweeps.
+#[derive(Clone, Debug, Default)]
+pub struct Resolver {
+    params: CollideParams,
+    inverse_mass: Vec<f32>,
+}
+
+/// A body as the shared solver sees it.
+trait Rigid {
+    type V: Space;
+    fn center(&self) -> Self::V;
+    fn center_mut(&mut self) -> &mut Self::V;
+    fn velocity(&self) -> Self::V;
+    fn velocity_mut(&mut self) -> &mut Self::V;
+    fn radius(&self) -> f32;
+    fn mass(&self) -> f32;
+}
+
+macro_rules! impl_rigid {
+    ($body:ty, $v:ty) => {
+        impl Rigid for $body {
+            type V = $v;
+            fn center(&self) -> $v {
+                self.position
+            }
+            fn center_mut(&mut self) -> &mut $v {
+                &mut self.position
+            }
+            fn velocity(&self) -> $v {
+                self.velocity
+            }
+            fn velocity_mut(&mut self) -> &mut $v {
+                &mut self.velocity
+            }
+            fn radius(&self) -> f32 {
+                self.radius
+            }
+            fn mass(&self) -> f32 {
+                self.mass
+            }
+        }
+    };
+}
+
+impl_rigid!(Body, Vec2);
+impl_rigid!(Body3, Vec3);
+
+/// Which walls each body may touch, and how to touch one.
+struct Walls<'a, F> {
+    /// `(body, wall)` candidates.
+    candidates: &'a [(u32, u32)],
+    /// The contact between a ball (centre, radius) and a wall, by wall index.
+    contact: F,
+}
+
+/// Running maximum of the overlap left in a sweep.
+#[derive(Clone, Copy, Default)]
+struct Worst {
+    depth: f32,
+    ratio: f32,
+}
+
+impl Worst {
+    fn record(&mut self, depth: f32, smaller_radius: f32) {
+        self.depth = self.depth.max(depth);
+        if smaller_radius > 0.0 {
+            self.ratio = self.ratio.max(depth / smaller_radius);
+        }
+    }
+}
+
+impl Resolver {
+    /// A resolver with these parameters.
+    pub fn new(params: CollideParams) -> Self {
+        Self {
+            params,
+            inverse_mass: Vec::new(),
+        }
+    }
+
+    /// Its parameters.
+    pub fn params(&self) -> &CollideParams {
+        &self.params
+    }
+
+    /// Changes its parameters.
+    pub fn set_params(&mut self, params: CollideParams) {
+        self.params = params;
+    }
+
+    /// Resolves collisions among `bodies` (positions already integrated for the step):
+    /// impulses to approaching pairs, then depenetration. Appends one event per
+    /// touching pair to `events` (it does not clear it) and returns what it did.
+    ///
+    /// - `pairs`: candidate body pairs `(i, j)` from the caller's broadphase, each
+    ///   unordered pair at most once; the order is the processing order (sort them for
+    ///   results that do not depend on how the broadphase found them). `(i, i)` is
+    ///   skipped.
+    /// - `walls`: wall segments, walkable space on each one's left (see
+    ///   [`contact_circle_segment`](super::contact_circle_segment)).
+    /// - `wall_candidates`: `(body, wall)` pairs to test, each at most once.
+    ///
+    /// Pairs where neither side can move (two immovable bodies, an immovable body and
+    /// a wall) are skipped entirely. Only candidates are looked at, so the broadphase
+    /// margin must cover how far depenetration moves bodies.
+    ///
+    /// # Panics
+    /// If an index is out of range for `bodies` or `walls`.
+    pub fn resolve(
+        &mut self,
+        bodies: &mut [Body],
+        pairs: &[(u32, u32)],
+        walls: &[Segment],
+        wall_candidates: &[(u32, u32)],
+        events: &mut Vec<CollisionEvent>,
+    ) -> ResolveSummary {
+        let walls = Walls {
+            candidates: wall_candidates,
+            contact: |wall: u32, center: Vec2, radius: f32| {
+                contact_circle_segment(Circle::new(center, radius), walls[wall as usize]).map(|c| {
+                    Hit {
+                        point: c.point,
+                        normal: c.normal,
+                        depth: c.depth,
+                    }
+                })
+            },
+        };
+        self.run(bodies, pairs, &walls, &mut |body, other, hit, impulse| {
+            events.push(CollisionEvent {
+                body,
+                other,
+                point: hit.point,
+                normal: hit.normal,
+                impulse,
+                depth: hit.depth,
+            });
+        })
+    }
+
+    /// [`Self::resolve`] for spheres in 3D (no walls).
+    ///
+    /// # Panics
+    /// If an index is out of range for `bodies`.
+    pub fn resolve3(
+        &mut self,
+        bodies: &mut [Body3],
+        pairs: &[(u32, u32)],
+        events: &mut Vec<CollisionEvent3>,
+    ) -> ResolveSummary {
+        let walls = Walls {
+            candidates: &[],
+            contact: |_: u32, _: Vec3, _: f32| None,
+        };
+        self.run(bodies, pairs, &walls, &mut |body, other, hit, impulse| {
+            let Collider::Body(other) = other else {
+                return;
+            };
+            events.push(CollisionEvent3 {
+                body,
+                other,
+                point: hit.point,
+                normal: hit.normal,
+                impulse,
+                depth: hit.depth,
+            });
+        })
+    }
+
+    /// The solver, written once for 2D and 3D.
+    fn run<B, F>(
+        &mut self,
+        bodies: &mut [B],
+        pairs: &[(u32, u32)],
+        walls: &Walls<'_, F>,
+        emit: &mut impl FnMut(u32, Collider, Hit<B::V>, f32),
+    ) -> ResolveSummary
+    where
+        B: Rigid,
+        F: Fn(u32, B::V, f32) -> Option<Hit<B::V>>,
+    {
+        let params = self.params;
+        let inverse = &mut self.inverse_mass;
+        inverse.clear();
+        inverse.extend(bodies.iter().map(|b| inverse_mass(b.mass())));
+        let mut summary = ResolveSummary::default();
+
+        // 1. Contacts and impulses.
+        for &(i, j) in pairs {
+            let (a, b) = (i as usize, j as usize);
+            let (wa, wb) = (inverse[a], inverse[b]);
+            if a == b || wa + wb <= 0.0 {
+                continue;
+            }
+            let (ba, bb) = (&bodies[a], &bodies[b]);
+            let Some(hit) = contact_ball_ball(ba.center(), ba.radius(), bb.center(), bb.radius())
+            else {
+                continue;
+            };
+            let normal_speed = (bb.velocity() - ba.velocity()).dot(hit.normal);
+            let impulse = normal_impulse(normal_speed, wa, wb, params.restitution);
+            if impulse > 0.0 {
+                *bodies[a].velocity_mut() -= hit.normal * (impulse * wa);
+                *bodies[b].velocity_mut() += hit.normal * (impulse * wb);
+                summary.impulses += 1;
+            }
+            summary.contacts += 1;
+            emit(i, Collider::Body(j), hit, impulse);
+        }
+        for &(i, w) in walls.candidates {
+            let a = i as usize;
+            let wa = inverse[a];
+            if wa <= 0.0 {
+                continue;
+            }
+            let body = &bodies[a];
+            let Some(hit) = (walls.contact)(w, body.center(), body.radius()) else {
+                continue;
+            };
+            // A wall is an immovable body at rest.
+            let normal_speed = -body.velocity().dot(hit.normal);
+            let impulse = normal_impulse(normal_speed, wa, 0.0, params.restitution);
+            if impulse > 0.0 {
+                *bodies[a].velocity_mut() -= hit.normal * (impulse * wa);
+                summary.impulses += 1;
+            }
+            summary.contacts += 1;
+            emit(i, Collider::Wall(w), hit, impulse);
+        }
+
+        // 2. Depenetration: projected Gauss–Seidel sweeps.
+        let max_iterations = params.max_iterations.max(1);
+        let mut worst = Worst::default();
+        while summary.iterations < max_iterations {
+            summary.iterations += 1;
+            worst = Worst::default();
+            let corrected =
+                depenetrate_sweep(bodies, inverse, pairs, walls, params.tolerance, &mut worst);
+            if !corrected {
+                summary.converged = true;
+                break;
+            }
+        }
+        if !summary.converged {
+            worst = Worst::default();
+            measure(bodies, inverse, pairs, walls, &mut worst);
+            summary.converged = false;
+        }
+        summary.max_penetration = worst.depth;
+        summary.max_penetration_ratio = worst.ratio;
+        summary
+    }
+}
+
+/// One sweep: every pair, then every wall. Returns whether anything moved; `worst`
+/// collects the overlaps as found (exact when nothing moved).
+fn depenetrate_sweep<B, F>(
+    bodies: &mut [B],
+    inverse: &[f32],
+    pairs: &[(u32, u32)],
+    walls: &Walls<'_, F>,
+    tolerance: f32,
+    worst: &mut Worst,
+) -> bool
+where
+    B: Rigid,
+    F: Fn(u32, B::V, f32) -> Option<Hit<B::V>>,
+{
+    let mut corrected = false;
+    for &(i, j) in pairs {
+        let (a, b) = (i as usize, j as usize);
+        let (wa, wb) = (inverse[a], inverse[b]);
+        let w = wa + wb;
+        if a == b || w <= 0.0 {
+            continue;
+        }
+        let (ba, bb) = (&bodies[a], &bodies[b]);
+        let smaller = ba.radius().min(bb.radius());
+        let Some(hit) = contact_ball_ball(ba.center(), ba.radius(), bb.center(), bb.radius())
+        else {
+            continue;
+        };
+        worst.record(hit.depth, smaller);
+        if hit.depth > tolerance * smaller {
+            let share = hit.depth / w;
+            *bodies[a].center_mut() -= hit.normal * (share * wa);
+            *bodies[b].center_mut() += hit.normal * (share * wb);
+            corrected = true;
+        }
+    }
+    for &(i, wall) in walls.candidates {
+        let a = i as usize;
+        if inverse[a] <= 0.0 {
+            continue;
+        }
+        let body = &bodies[a];
+        let radius = body.radius();
+        let Some(hit) = (walls.contact)(wall, body.center(), radius) else {
+            continue;
+        };
+        worst.record(hit.depth, radius);
+        if hit.depth > tolerance * radius {
+            *bodies[a].center_mut() -= hit.normal * hit.depth;
+            corrected = true;
+        }
+    }
+    corrected
+}
+
+/// The overlaps left, without moving anything.
+fn measure<B, F>(
+    bodies: &[B],
+    inverse: &[f32],
+    pairs: &[(u32, u32)],
+    walls: &Walls<'_, F>,
+    worst: &mut Worst,
+) where
+    B: Rigid,
+    F: Fn(u32, B::V, f32) -> Option<Hit<B::V>>,
+{
+    for &(i, j) in pairs {
+        let (a, b) = (i as usize, j as usize);
+        if a == b || inverse[a] + inverse[b] <= 0.0 {
+            continue;
+        }
+        let (ba, bb) = (&bodies[a], &bodies[b]);
+        if let Some(hit) = contact_ball_ball(ba.center(), ba.radius(), bb.center(), bb.radius()) {
+            worst.record(hit.depth, ba.radius().min(bb.radius()));
+        }
+    }
+    for &(i, wall) in walls.candidates {
+        let body = &bodies[i as usize];
+        if inverse[i as usize] <= 0.0 {
+            continue;
+        }
+        if let Some(hit) = (walls.contact)(wall, body.center(), body.radius()) {
+            worst.record(hit.depth, body.radius());
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "resolve_test.rs"]
+mod tests;
