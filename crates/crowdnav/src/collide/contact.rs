@@ -119,7 +119,9 @@ pub(super) fn contact_ball_ball<V: Space>(
     let d = center_b - center_a;
     let distance_squared = d.length_squared();
     let reach = radius_a + radius_b;
-    if !(distance_squared <= reach * reach) {
+    // Written so that NaN input counts as "no contact".
+    let touching = distance_squared <= reach * reach;
+    if !touching {
         return None;
     }
     // Coincident centres: any direction separates them; +x keeps it deterministic.
@@ -147,7 +149,7 @@ pub(super) fn contact_ball_ball<V: Space>(
 ///     Circle::new(Vec2::ZERO, 1.0),
 ///     Circle::new(Vec2::new(2.5, 0.0), 2.0),
 /// )
-/// .unwrap();
+/// .expect("in contact");
 /// assert_eq!(c.point, Vec2::new(2.5 / 3.0, 0.0)); // radius ratio 1 : 2
 /// assert_eq!(c.normal, Vec2::X);
 /// assert_eq!(c.depth, 0.5);
@@ -179,33 +181,81 @@ pub fn contact_sphere_sphere(a: Sphere, b: Sphere) -> Option<Contact3> {
 /// A circle whose centre lies further than `r` behind the wall does not touch it.
 pub fn contact_circle_segment(circle: Circle, segment: Segment) -> Option<Contact> {
     let (c, r) = (circle.center, circle.radius);
-    let point = closest_point_on_segment(c, segment.a, segment.b);
-    let to_wall = point - c;
-    let distance_squared = to_wall.length_squared();
-    if !(distance_squared <= r * r) {
-        return None;
-    }
     let ab = segment.b - segment.a;
     let length_squared = ab.length_squared();
     let right = unit_and_length(-ab.perp(), length_squared).map(|(n, _)| n);
     let t = (c - segment.a).dot(ab);
-    let interior = t > 0.0 && t < length_squared;
-    let (normal, depth) = match right {
-        Some(right) if interior => {
-            // Signed distance to the line, positive on the walkable (left) side.
-            let signed = -(c - segment.a).dot(right);
-            (right, r - signed)
+    let point = closest_point_on_segment(c, segment.a, segment.b);
+    if let Some(right) = right.filter(|_| t > 0.0 && t < length_squared) {
+        // Signed distance to the line, positive on the walkable (left) side.
+        let signed = -(c - segment.a).dot(right);
+        let touching = signed * signed <= r * r;
+        if !touching {
+            return None;
         }
-        _ => match unit_and_length(to_wall, distance_squared) {
-            Some((n, distance)) => (n, r - distance),
-            None => (right.unwrap_or(Vec2::FALLBACK_NORMAL), r),
-        },
+        return Some(Contact {
+            point,
+            normal: right,
+            depth: (r - signed).max(0.0),
+        });
+    }
+    let to_wall = point - c;
+    let distance_squared = to_wall.length_squared();
+    let touching = distance_squared <= r * r;
+    if !touching {
+        return None;
+    }
+    let (normal, depth) = match unit_and_length(to_wall, distance_squared) {
+        Some((n, distance)) => (n, r - distance),
+        None => (right.unwrap_or(Vec2::FALLBACK_NORMAL), r),
     };
     Some(Contact {
         point,
         normal,
         depth: depth.max(0.0),
     })
+}
+
+/// [`contact_circle_segment`] for a circle that has moved from `start`: when the
+/// centre went from the walkable side through the segment to its back, the contact is
+/// at the crossing point, with the wall's right normal and the depth that brings the
+/// circle back in front (`r` plus the distance behind), however far it went. The
+/// resolver uses it so that pushes from other bodies can never shove one through a
+/// wall for good.
+pub(super) fn contact_circle_segment_swept(
+    circle: Circle,
+    segment: Segment,
+    start: Vec2,
+) -> Option<Contact> {
+    let contact = contact_circle_segment(circle, segment);
+    if contact.is_some() {
+        return contact;
+    }
+    let ab = segment.b - segment.a;
+    let length_squared = ab.length_squared();
+    let (right, _) = unit_and_length(-ab.perp(), length_squared)?;
+    let before = -(start - segment.a).dot(right);
+    let after = -(circle.center - segment.a).dot(right);
+    let crossed = before >= 0.0 && after < 0.0;
+    if !crossed {
+        return None;
+    }
+    let crossing = start + (circle.center - start) * (before / (before - after));
+    let t = (crossing - segment.a).dot(ab);
+    let through_segment = t >= 0.0 && t <= length_squared;
+    if !through_segment {
+        return None;
+    }
+    Some(Contact {
+        point: closest_point_on_segment(crossing, segment.a, segment.b),
+        normal: right,
+        depth: circle.radius - after,
+    })
+}
+
+/// Whether `center` lies on the walkable (left) side of the wall's line, or on it.
+pub(super) fn in_front_of_wall(center: Vec2, segment: Segment) -> bool {
+    (segment.b - segment.a).perp_dot(center - segment.a) >= 0.0
 }
 
 #[cfg(test)]
@@ -222,18 +272,20 @@ mod tests {
 
     #[test]
     fn contact_point_divides_the_centre_line_by_the_radius_ratio() {
-        let c = contact_circle_circle(circle(0.0, 0.0, 1.0), circle(3.0, 0.0, 2.0)).unwrap();
+        let c = contact_circle_circle(circle(0.0, 0.0, 1.0), circle(3.0, 0.0, 2.0))
+            .expect("in contact");
         // (c1 r2 + c2 r1) / (r1 + r2) = (0·2 + 3·1) / 3.
         assert_eq!(c.point, Vec2::new(1.0, 0.0));
         assert_eq!(c.normal, Vec2::X);
         assert_eq!(c.depth, 0.0);
         // Swapping the circles keeps the point and flips the normal.
-        let d = contact_circle_circle(circle(3.0, 0.0, 2.0), circle(0.0, 0.0, 1.0)).unwrap();
+        let d = contact_circle_circle(circle(3.0, 0.0, 2.0), circle(0.0, 0.0, 1.0))
+            .expect("in contact");
         assert_eq!(d.point, c.point);
         assert_eq!(d, c.flipped());
         // Overlapping, off-axis: the point lies on the centre line at r1 / (r1 + r2).
         let (a, b) = (circle(1.0, 1.0, 0.5), circle(2.0, 3.0, 2.0));
-        let e = contact_circle_circle(a, b).unwrap();
+        let e = contact_circle_circle(a, b).expect("in contact");
         let expected = (a.center * b.radius + b.center * a.radius) / (a.radius + b.radius);
         assert!(e.point.distance(expected) < 1e-6);
         assert!((e.depth - (2.5 - 5f32.sqrt())).abs() < 1e-6);
@@ -241,7 +293,7 @@ mod tests {
             Sphere::new(Vec3::ZERO, 1.0),
             Sphere::new(Vec3::new(0.0, 0.0, 2.5), 2.0),
         )
-        .unwrap();
+        .expect("in contact");
         assert!(s.point.distance(Vec3::new(0.0, 0.0, 2.5 / 3.0)) < 1e-6);
         assert_eq!(s.normal, Vec3::Z);
     }
@@ -268,19 +320,24 @@ mod tests {
 
     #[test]
     fn coincident_centres_and_degenerate_shapes_give_finite_contacts() {
-        let c = contact_circle_circle(circle(1.0, 1.0, 0.5), circle(1.0, 1.0, 0.5)).unwrap();
+        let c = contact_circle_circle(circle(1.0, 1.0, 0.5), circle(1.0, 1.0, 0.5))
+            .expect("in contact");
         assert_eq!((c.point, c.normal, c.depth), (Vec2::ONE, Vec2::X, 1.0));
-        let p = contact_circle_circle(circle(1.0, 1.0, 0.0), circle(1.0, 1.0, 0.0)).unwrap();
+        let p = contact_circle_circle(circle(1.0, 1.0, 0.0), circle(1.0, 1.0, 0.0))
+            .expect("in contact");
         assert_eq!((p.point, p.normal, p.depth), (Vec2::ONE, Vec2::X, 0.0));
         let s = contact_sphere_sphere(Sphere::new(Vec3::ONE, 1.0), Sphere::new(Vec3::ONE, 1.0));
         assert_eq!(s.map(|s| s.normal), Some(Vec3::X));
         // A zero-length wall is a point.
-        let w = contact_circle_segment(circle(0.0, 0.5, 1.0), wall(0.0, 0.0, 0.0, 0.0)).unwrap();
+        let w = contact_circle_segment(circle(0.0, 0.5, 1.0), wall(0.0, 0.0, 0.0, 0.0))
+            .expect("in contact");
         assert_eq!((w.point, w.normal, w.depth), (Vec2::ZERO, -Vec2::Y, 0.5));
-        let on = contact_circle_segment(circle(0.0, 0.0, 1.0), wall(0.0, 0.0, 0.0, 0.0)).unwrap();
+        let on = contact_circle_segment(circle(0.0, 0.0, 1.0), wall(0.0, 0.0, 0.0, 0.0))
+            .expect("in contact");
         assert_eq!((on.normal, on.depth), (Vec2::X, 1.0));
         // A centre exactly on a wall's end point is pushed to the walkable side.
-        let end = contact_circle_segment(circle(0.0, 0.0, 1.0), wall(0.0, 0.0, 4.0, 0.0)).unwrap();
+        let end = contact_circle_segment(circle(0.0, 0.0, 1.0), wall(0.0, 0.0, 4.0, 0.0))
+            .expect("in contact");
         assert_eq!((end.normal, end.depth), (-Vec2::Y, 1.0));
         for c in [c, p, w, on, end] {
             assert!(c.point.is_finite() && c.normal.is_finite() && c.depth.is_finite());
@@ -291,13 +348,13 @@ mod tests {
     fn circle_touches_a_wall_at_its_closest_point() {
         // Wall along +x: walkable side is y > 0; the normal points down into the wall.
         let w = wall(0.0, 0.0, 4.0, 0.0);
-        let c = contact_circle_segment(circle(1.0, 0.75, 1.0), w).unwrap();
+        let c = contact_circle_segment(circle(1.0, 0.75, 1.0), w).expect("in contact");
         assert_eq!(c.point, Vec2::new(1.0, 0.0));
         assert_eq!(c.normal, -Vec2::Y);
         assert_eq!(c.depth, 0.25);
         assert_eq!(contact_circle_segment(circle(1.0, 1.5, 1.0), w), None);
         // Beyond the end, the contact is at the end point, radially.
-        let e = contact_circle_segment(circle(4.3, 0.4, 1.0), w).unwrap();
+        let e = contact_circle_segment(circle(4.3, 0.4, 1.0), w).expect("in contact");
         assert_eq!(e.point, Vec2::new(4.0, 0.0));
         assert!(e.normal.distance(Vec2::new(-0.6, -0.8)) < 1e-6);
         assert!((e.depth - 0.5).abs() < 1e-6);
@@ -308,14 +365,14 @@ mod tests {
         let w = wall(0.0, 0.0, 4.0, 0.0);
         // The centre crossed 0.25 below the wall: depth r + 0.25, normal still down,
         // so moving along -normal by depth lands it just touching on the left.
-        let c = contact_circle_segment(circle(2.0, -0.25, 1.0), w).unwrap();
+        let c = contact_circle_segment(circle(2.0, -0.25, 1.0), w).expect("in contact");
         assert_eq!(c.point, Vec2::new(2.0, 0.0));
         assert_eq!(c.normal, -Vec2::Y);
         assert_eq!(c.depth, 1.25);
         let freed = Vec2::new(2.0, -0.25) - c.normal * c.depth;
         assert_eq!(freed, Vec2::new(2.0, 1.0));
         // The same wall walked the other way has its walkable side below.
-        let r = contact_circle_segment(circle(2.0, -0.25, 1.0), w.reversed()).unwrap();
+        let r = contact_circle_segment(circle(2.0, -0.25, 1.0), w.reversed()).expect("in contact");
         assert_eq!((r.normal, r.depth), (Vec2::Y, 0.75));
         // Further than r behind the wall: no contact.
         assert_eq!(contact_circle_segment(circle(2.0, -1.5, 1.0), w), None);

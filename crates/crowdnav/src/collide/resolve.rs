@@ -1,7 +1,10 @@
 //! The collision phase: detect contacts among candidate pairs, exchange impulses, then
 //! push overlapping bodies apart.
 
-use super::contact::{contact_ball_ball, contact_circle_segment, Hit};
+use super::contact::{
+    contact_ball_ball, contact_circle_segment, contact_circle_segment_swept, in_front_of_wall,
+    Contact, Hit,
+};
 use super::space::Space;
 use crate::geom::{Circle, Segment};
 use glam::{Vec2, Vec3};
@@ -244,7 +247,8 @@ pub fn normal_impulse(
     restitution: f32,
 ) -> f32 {
     let inverse_mass = inverse_mass_a + inverse_mass_b;
-    if !(normal_speed < 0.0 && inverse_mass > 0.0) {
+    let approaching = normal_speed < 0.0 && inverse_mass > 0.0;
+    if !approaching {
         return 0.0;
     }
     let j = -(1.0 + restitution) * normal_speed / inverse_mass;
@@ -273,7 +277,10 @@ pub fn normal_impulse(
 #[derive(Clone, Debug, Default)]
 pub struct Resolver {
     params: CollideParams,
+    /// Scratch: each body's inverse mass.
     inverse_mass: Vec<f32>,
+    /// Scratch: per wall candidate, its body's starting centre when in front of it.
+    wall_starts: Vec<Option<Vec2>>,
 }
 
 /// A body as the shared solver sees it.
@@ -317,11 +324,84 @@ impl_rigid!(Body, Vec2);
 impl_rigid!(Body3, Vec3);
 
 /// Which walls each body may touch, and how to touch one.
-struct Walls<'a, F> {
+trait WallSet<V> {
     /// `(body, wall)` candidates.
+    fn candidates(&self) -> &[(u32, u32)];
+    /// The contact between a ball and a wall at detection.
+    fn detect(&self, wall: u32, center: V, radius: f32) -> Option<Hit<V>>;
+    /// Remembers where candidate `k`'s body starts the depenetration (`hit`: its
+    /// contact with the wall then).
+    fn start(&mut self, k: usize, wall: u32, center: V, hit: Option<&Hit<V>>);
+    /// The contact between candidate `k`'s ball and its wall during depenetration,
+    /// which also catches a body pushed through the wall since its start.
+    fn contact(&self, k: usize, wall: u32, center: V, radius: f32) -> Option<Hit<V>>;
+}
+
+/// One-sided wall segments (2D).
+struct SegmentWalls<'a> {
+    segments: &'a [Segment],
     candidates: &'a [(u32, u32)],
-    /// The contact between a ball (centre, radius) and a wall, by wall index.
-    contact: F,
+    /// Per candidate, where its body started the depenetration when that was in front
+    /// of the wall (or would be once freed from it).
+    starts: &'a mut Vec<Option<Vec2>>,
+}
+
+fn hit2(c: Contact) -> Hit<Vec2> {
+    Hit {
+        point: c.point,
+        normal: c.normal,
+        depth: c.depth,
+    }
+}
+
+impl WallSet<Vec2> for SegmentWalls<'_> {
+    fn candidates(&self) -> &[(u32, u32)] {
+        self.candidates
+    }
+
+    fn detect(&self, wall: u32, center: Vec2, radius: f32) -> Option<Hit<Vec2>> {
+        let segment = self.segments[wall as usize];
+        contact_circle_segment(Circle::new(center, radius), segment).map(hit2)
+    }
+
+    fn start(&mut self, k: usize, wall: u32, center: Vec2, hit: Option<&Hit<Vec2>>) {
+        let segment = self.segments[wall as usize];
+        // A body already in contact from behind starts from where it will be freed to.
+        let start = match hit {
+            Some(hit) if !in_front_of_wall(center, segment) => center - hit.normal * hit.depth,
+            _ => center,
+        };
+        self.starts[k] = in_front_of_wall(start, segment).then_some(start);
+    }
+
+    fn contact(&self, k: usize, wall: u32, center: Vec2, radius: f32) -> Option<Hit<Vec2>> {
+        let segment = self.segments[wall as usize];
+        let circle = Circle::new(center, radius);
+        match self.starts.get(k).copied().flatten() {
+            Some(start) => contact_circle_segment_swept(circle, segment, start),
+            None => contact_circle_segment(circle, segment),
+        }
+        .map(hit2)
+    }
+}
+
+/// No walls (3D).
+struct NoWalls;
+
+impl WallSet<Vec3> for NoWalls {
+    fn candidates(&self) -> &[(u32, u32)] {
+        &[]
+    }
+
+    fn detect(&self, _: u32, _: Vec3, _: f32) -> Option<Hit<Vec3>> {
+        None
+    }
+
+    fn start(&mut self, _: usize, _: u32, _: Vec3, _: Option<&Hit<Vec3>>) {}
+
+    fn contact(&self, _: usize, _: u32, _: Vec3, _: f32) -> Option<Hit<Vec3>> {
+        None
+    }
 }
 
 /// Running maximum of the overlap left in a sweep.
@@ -346,6 +426,7 @@ impl Resolver {
         Self {
             params,
             inverse_mass: Vec::new(),
+            wall_starts: Vec::new(),
         }
     }
 
@@ -385,28 +466,31 @@ impl Resolver {
         wall_candidates: &[(u32, u32)],
         events: &mut Vec<CollisionEvent>,
     ) -> ResolveSummary {
-        let walls = Walls {
+        let mut starts = std::mem::take(&mut self.wall_starts);
+        starts.clear();
+        starts.resize(wall_candidates.len(), None);
+        let mut walls = SegmentWalls {
+            segments: walls,
             candidates: wall_candidates,
-            contact: |wall: u32, center: Vec2, radius: f32| {
-                contact_circle_segment(Circle::new(center, radius), walls[wall as usize]).map(|c| {
-                    Hit {
-                        point: c.point,
-                        normal: c.normal,
-                        depth: c.depth,
-                    }
-                })
-            },
+            starts: &mut starts,
         };
-        self.run(bodies, pairs, &walls, &mut |body, other, hit, impulse| {
-            events.push(CollisionEvent {
-                body,
-                other,
-                point: hit.point,
-                normal: hit.normal,
-                impulse,
-                depth: hit.depth,
-            });
-        })
+        let summary = self.run(
+            bodies,
+            pairs,
+            &mut walls,
+            &mut |body, other, hit, impulse| {
+                events.push(CollisionEvent {
+                    body,
+                    other,
+                    point: hit.point,
+                    normal: hit.normal,
+                    impulse,
+                    depth: hit.depth,
+                });
+            },
+        );
+        self.wall_starts = starts;
+        summary
     }
 
     /// [`Self::resolve`] for spheres in 3D (no walls).
@@ -419,37 +503,34 @@ impl Resolver {
         pairs: &[(u32, u32)],
         events: &mut Vec<CollisionEvent3>,
     ) -> ResolveSummary {
-        let walls = Walls {
-            candidates: &[],
-            contact: |_: u32, _: Vec3, _: f32| None,
-        };
-        self.run(bodies, pairs, &walls, &mut |body, other, hit, impulse| {
-            let Collider::Body(other) = other else {
-                return;
-            };
-            events.push(CollisionEvent3 {
-                body,
-                other,
-                point: hit.point,
-                normal: hit.normal,
-                impulse,
-                depth: hit.depth,
-            });
-        })
+        self.run(
+            bodies,
+            pairs,
+            &mut NoWalls,
+            &mut |body, other, hit, impulse| {
+                let Collider::Body(other) = other else {
+                    return;
+                };
+                events.push(CollisionEvent3 {
+                    body,
+                    other,
+                    point: hit.point,
+                    normal: hit.normal,
+                    impulse,
+                    depth: hit.depth,
+                });
+            },
+        )
     }
 
     /// The solver, written once for 2D and 3D.
-    fn run<B, F>(
+    fn run<B: Rigid>(
         &mut self,
         bodies: &mut [B],
         pairs: &[(u32, u32)],
-        walls: &Walls<'_, F>,
+        walls: &mut impl WallSet<B::V>,
         emit: &mut impl FnMut(u32, Collider, Hit<B::V>, f32),
-    ) -> ResolveSummary
-    where
-        B: Rigid,
-        F: Fn(u32, B::V, f32) -> Option<Hit<B::V>>,
-    {
+    ) -> ResolveSummary {
         let params = self.params;
         let inverse = &mut self.inverse_mass;
         inverse.clear();
@@ -478,14 +559,17 @@ impl Resolver {
             summary.contacts += 1;
             emit(i, Collider::Body(j), hit, impulse);
         }
-        for &(i, w) in walls.candidates {
+        for k in 0..walls.candidates().len() {
+            let (i, w) = walls.candidates()[k];
             let a = i as usize;
             let wa = inverse[a];
             if wa <= 0.0 {
                 continue;
             }
             let body = &bodies[a];
-            let Some(hit) = (walls.contact)(w, body.center(), body.radius()) else {
+            let hit = walls.detect(w, body.center(), body.radius());
+            walls.start(k, w, body.center(), hit.as_ref());
+            let Some(hit) = hit else {
                 continue;
             };
             // A wall is an immovable body at rest.
@@ -500,113 +584,87 @@ impl Resolver {
         }
 
         // 2. Depenetration: projected Gauss–Seidel sweeps.
-        let max_iterations = params.max_iterations.max(1);
-        let mut worst = Worst::default();
-        while summary.iterations < max_iterations {
+        let mut sweep = Sweep {
+            inverse,
+            pairs,
+            tolerance: params.tolerance,
+            worst: Worst::default(),
+        };
+        while summary.iterations < params.max_iterations.max(1) {
             summary.iterations += 1;
-            worst = Worst::default();
-            let corrected =
-                depenetrate_sweep(bodies, inverse, pairs, walls, params.tolerance, &mut worst);
-            if !corrected {
+            if !sweep.run(bodies, walls, true) {
                 summary.converged = true;
                 break;
             }
         }
         if !summary.converged {
-            worst = Worst::default();
-            measure(bodies, inverse, pairs, walls, &mut worst);
-            summary.converged = false;
+            // Measure what the last correcting sweep left.
+            sweep.run(bodies, walls, false);
         }
-        summary.max_penetration = worst.depth;
-        summary.max_penetration_ratio = worst.ratio;
+        summary.max_penetration = sweep.worst.depth;
+        summary.max_penetration_ratio = sweep.worst.ratio;
         summary
     }
 }
 
-/// One sweep: every pair, then every wall. Returns whether anything moved; `worst`
-/// collects the overlaps as found (exact when nothing moved).
-fn depenetrate_sweep<B, F>(
-    bodies: &mut [B],
-    inverse: &[f32],
-    pairs: &[(u32, u32)],
-    walls: &Walls<'_, F>,
+/// One depenetration sweep's inputs.
+struct Sweep<'s> {
+    inverse: &'s [f32],
+    pairs: &'s [(u32, u32)],
     tolerance: f32,
-    worst: &mut Worst,
-) -> bool
-where
-    B: Rigid,
-    F: Fn(u32, B::V, f32) -> Option<Hit<B::V>>,
-{
-    let mut corrected = false;
-    for &(i, j) in pairs {
-        let (a, b) = (i as usize, j as usize);
-        let (wa, wb) = (inverse[a], inverse[b]);
-        let w = wa + wb;
-        if a == b || w <= 0.0 {
-            continue;
-        }
-        let (ba, bb) = (&bodies[a], &bodies[b]);
-        let smaller = ba.radius().min(bb.radius());
-        let Some(hit) = contact_ball_ball(ba.center(), ba.radius(), bb.center(), bb.radius())
-        else {
-            continue;
-        };
-        worst.record(hit.depth, smaller);
-        if hit.depth > tolerance * smaller {
-            let share = hit.depth / w;
-            *bodies[a].center_mut() -= hit.normal * (share * wa);
-            *bodies[b].center_mut() += hit.normal * (share * wb);
-            corrected = true;
-        }
-    }
-    for &(i, wall) in walls.candidates {
-        let a = i as usize;
-        if inverse[a] <= 0.0 {
-            continue;
-        }
-        let body = &bodies[a];
-        let radius = body.radius();
-        let Some(hit) = (walls.contact)(wall, body.center(), radius) else {
-            continue;
-        };
-        worst.record(hit.depth, radius);
-        if hit.depth > tolerance * radius {
-            *bodies[a].center_mut() -= hit.normal * hit.depth;
-            corrected = true;
-        }
-    }
-    corrected
+    worst: Worst,
 }
 
-/// The overlaps left, without moving anything.
-fn measure<B, F>(
-    bodies: &[B],
-    inverse: &[f32],
-    pairs: &[(u32, u32)],
-    walls: &Walls<'_, F>,
-    worst: &mut Worst,
-) where
-    B: Rigid,
-    F: Fn(u32, B::V, f32) -> Option<Hit<B::V>>,
-{
-    for &(i, j) in pairs {
-        let (a, b) = (i as usize, j as usize);
-        if a == b || inverse[a] + inverse[b] <= 0.0 {
-            continue;
+impl Sweep<'_> {
+    /// Every pair, then every wall: removes each overlap deeper than the tolerance when
+    /// `correct`, and records the overlaps as found in `self.worst` (exact when nothing
+    /// moved). Returns whether anything moved.
+    fn run<B: Rigid>(
+        &mut self,
+        bodies: &mut [B],
+        walls: &impl WallSet<B::V>,
+        correct: bool,
+    ) -> bool {
+        self.worst = Worst::default();
+        let mut corrected = false;
+        for &(i, j) in self.pairs {
+            let (a, b) = (i as usize, j as usize);
+            let (wa, wb) = (self.inverse[a], self.inverse[b]);
+            let w = wa + wb;
+            if a == b || w <= 0.0 {
+                continue;
+            }
+            let (ba, bb) = (&bodies[a], &bodies[b]);
+            let smaller = ba.radius().min(bb.radius());
+            let Some(hit) = contact_ball_ball(ba.center(), ba.radius(), bb.center(), bb.radius())
+            else {
+                continue;
+            };
+            self.worst.record(hit.depth, smaller);
+            if correct && hit.depth > self.tolerance * smaller {
+                let share = hit.depth / w;
+                *bodies[a].center_mut() -= hit.normal * (share * wa);
+                *bodies[b].center_mut() += hit.normal * (share * wb);
+                corrected = true;
+            }
         }
-        let (ba, bb) = (&bodies[a], &bodies[b]);
-        if let Some(hit) = contact_ball_ball(ba.center(), ba.radius(), bb.center(), bb.radius()) {
-            worst.record(hit.depth, ba.radius().min(bb.radius()));
+        for (k, &(i, wall)) in walls.candidates().iter().enumerate() {
+            let a = i as usize;
+            if self.inverse[a] <= 0.0 {
+                continue;
+            }
+            let body = &bodies[a];
+            let radius = body.radius();
+            let Some(hit) = walls.contact(k, wall, body.center(), radius) else {
+                continue;
+            };
+            self.worst.record(hit.depth, radius);
+            if correct && hit.depth > self.tolerance * radius {
+                *bodies[a].center_mut() -= hit.normal * hit.depth;
+                corrected = true;
+            }
         }
-    }
-    for &(i, wall) in walls.candidates {
-        let body = &bodies[i as usize];
-        if inverse[i as usize] <= 0.0 {
-            continue;
-        }
-        if let Some(hit) = (walls.contact)(wall, body.center(), body.radius()) {
-            worst.record(hit.depth, body.radius());
-        }
+        corrected
     }
 }
 
