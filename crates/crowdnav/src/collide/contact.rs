@@ -227,30 +227,25 @@ pub(super) fn contact_circle_segment_swept(
     segment: Segment,
     start: Vec2,
 ) -> Option<Contact> {
-    let contact = contact_circle_segment(circle, segment);
-    if contact.is_some() {
-        return contact;
-    }
     let ab = segment.b - segment.a;
     let length_squared = ab.length_squared();
-    let (right, _) = unit_and_length(-ab.perp(), length_squared)?;
-    let before = -(start - segment.a).dot(right);
-    let after = -(circle.center - segment.a).dot(right);
-    let crossed = before >= 0.0 && after < 0.0;
-    if !crossed {
-        return None;
-    }
-    let crossing = start + (circle.center - start) * (before / (before - after));
-    let t = (crossing - segment.a).dot(ab);
-    let through_segment = t >= 0.0 && t <= length_squared;
-    if !through_segment {
-        return None;
-    }
-    Some(Contact {
-        point: closest_point_on_segment(crossing, segment.a, segment.b),
-        normal: right,
-        depth: circle.radius - after,
-    })
+    let crossed = unit_and_length(-ab.perp(), length_squared).and_then(|(right, _)| {
+        let before = -(start - segment.a).dot(right);
+        let after = -(circle.center - segment.a).dot(right);
+        let behind = before >= 0.0 && after < 0.0;
+        if !behind {
+            return None;
+        }
+        let crossing = start + (circle.center - start) * (before / (before - after));
+        let t = (crossing - segment.a).dot(ab);
+        let through_segment = t >= 0.0 && t <= length_squared;
+        through_segment.then(|| Contact {
+            point: closest_point_on_segment(crossing, segment.a, segment.b),
+            normal: right,
+            depth: circle.radius - after,
+        })
+    });
+    crossed.or_else(|| contact_circle_segment(circle, segment))
 }
 
 /// Whether `center` lies on the walkable (left) side of the wall's line, or on it.
