@@ -637,7 +637,12 @@ impl Resolver {
                 summary.converged = true;
                 break;
             }
-            sweep.relaxation = params.over_relaxation.clamp(1.0, 2.0);
+            // (Written so that a NaN parameter means no over-relaxation.)
+            sweep.relaxation = if params.over_relaxation > 1.0 {
+                params.over_relaxation.min(2.0)
+            } else {
+                1.0
+            };
         }
         if !summary.converged {
             // Measure what the last correcting sweep left.
