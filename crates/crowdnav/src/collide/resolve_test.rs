@@ -1,0 +1,454 @@
+use super::*;
+use crate::collide::{contact_circle_circle, contact_circle_segment};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn v2(x: f32, y: f32) -> Vec2 {
+    Vec2::new(x, y)
+}
+
+fn body(x: f32, y: f32, vx: f32, vy: f32, radius: f32, mass: f32) -> Body {
+    Body::new(v2(x, y), v2(vx, vy), radius, mass)
+}
+
+/// Sort-and-sweep broadphase: every pair whose discs come within `margin`, as sorted
+/// `(i, j)` with `i < j`.
+fn candidate_pairs(bodies: &[Body], margin: f32) -> Vec<(u32, u32)> {
+    let max_radius = bodies.iter().map(|b| b.radius).fold(0.0, f32::max);
+    let mut order: Vec<u32> = (0..bodies.len() as u32).collect();
+    order.sort_by(|&a, &b| {
+        bodies[a as usize]
+            .position
+            .x
+            .total_cmp(&bodies[b as usize].position.x)
+    });
+    let mut pairs = Vec::new();
+    for (k, &i) in order.iter().enumerate() {
+        let a = &bodies[i as usize];
+        for &j in &order[k + 1..] {
+            let b = &bodies[j as usize];
+            if b.position.x - a.position.x > a.radius + max_radius + margin {
+                break;
+            }
+            let reach = a.radius + b.radius + margin;
+            if a.position.distance_squared(b.position) <= reach * reach {
+                pairs.push((i.min(j), i.max(j)));
+            }
+        }
+    }
+    pairs.sort_unstable();
+    pairs
+}
+
+/// Every (body, wall) pair.
+fn all_walls(bodies: usize, walls: usize) -> Vec<(u32, u32)> {
+    (0..bodies as u32)
+        .flat_map(|b| (0..walls as u32).map(move |w| (b, w)))
+        .collect()
+}
+
+/// Deepest overlap over the smaller radius, among all pairs and all walls.
+fn worst_overlap_ratio(bodies: &[Body], walls: &[Segment]) -> f32 {
+    let mut worst = 0.0f32;
+    for (i, a) in bodies.iter().enumerate() {
+        for b in &bodies[i + 1..] {
+            let circles = (
+                Circle::new(a.position, a.radius),
+                Circle::new(b.position, b.radius),
+            );
+            if let Some(c) = contact_circle_circle(circles.0, circles.1) {
+                worst = worst.max(c.depth / a.radius.min(b.radius));
+            }
+        }
+        for &w in walls {
+            if let Some(c) = contact_circle_segment(Circle::new(a.position, a.radius), w) {
+                worst = worst.max(c.depth / a.radius);
+            }
+        }
+    }
+    worst
+}
+
+fn momentum(bodies: &[Body]) -> Vec2 {
+    bodies.iter().map(Body::momentum).sum()
+}
+
+fn energy(bodies: &[Body]) -> f32 {
+    bodies.iter().map(Body::kinetic_energy).sum()
+}
+
+#[test]
+fn normal_impulse_matches_the_one_dimensional_elastic_formula() {
+    let (m1, m2, u1, u2) = (2.0f32, 3.0f32, 4.0f32, -1.0f32);
+    let j = normal_impulse(u2 - u1, 1.0 / m1, 1.0 / m2, 1.0);
+    let v1 = u1 - j / m1;
+    let v2 = u2 + j / m2;
+    assert!((v1 - ((m1 - m2) * u1 + 2.0 * m2 * u2) / (m1 + m2)).abs() < 1e-5);
+    assert!((v2 - ((m2 - m1) * u2 + 2.0 * m1 * u1) / (m1 + m2)).abs() < 1e-5);
+    // Separating, at rest, or with nothing movable: no impulse.
+    assert_eq!(normal_impulse(1.0, 1.0, 1.0, 1.0), 0.0);
+    assert_eq!(normal_impulse(0.0, 1.0, 1.0, 1.0), 0.0);
+    assert_eq!(normal_impulse(-1.0, 0.0, 0.0, 1.0), 0.0);
+    // Perfectly inelastic: the normal velocities become equal.
+    let j = normal_impulse(u2 - u1, 1.0 / m1, 1.0 / m2, 0.0);
+    assert!(((u1 - j / m1) - (u2 + j / m2)).abs() < 1e-5);
+}
+
+#[test]
+fn head_on_equal_masses_exchange_velocities() {
+    let mut bodies = [
+        body(0.0, 0.0, 1.5, 0.25, 0.5, 70.0),
+        body(1.0, 0.0, -0.5, -0.75, 0.5, 70.0),
+    ];
+    let mut events = Vec::new();
+    let summary = Resolver::default().resolve(&mut bodies, &[(0, 1)], &[], &[], &mut events);
+    // Normal (x) components swap; tangential (y) components stay.
+    assert_eq!(bodies[0].velocity, v2(-0.5, 0.25));
+    assert_eq!(bodies[1].velocity, v2(1.5, -0.75));
+    assert_eq!((summary.contacts, summary.impulses), (1, 1));
+    assert_eq!(events.len(), 1);
+    assert_eq!(events[0].impulse, 70.0 * 2.0);
+}
+
+fn random_impacts_conserve_momentum_and_energy<V, B>(
+    seed: u64,
+    make: impl Fn(&mut ChaCha8Rng) -> [B; 2],
+    momentum: impl Fn(&[B]) -> V,
+    energy: impl Fn(&[B]) -> f32,
+    resolve: impl Fn(&mut [B]) -> ResolveSummary,
+) where
+    V: Space + std::fmt::Debug,
+{
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut hits = 0;
+    for _ in 0..2000 {
+        let mut bodies = make(&mut rng);
+        let (p0, e0) = (momentum(&bodies), energy(&bodies));
+        let summary = resolve(&mut bodies);
+        let (p1, e1) = (momentum(&bodies), energy(&bodies));
+        hits += summary.impulses;
+        let scale = e0.max(1.0);
+        assert!(
+            (p1 - p0).length_squared() <= (1e-5 * scale).powi(2) * 4.0,
+            "momentum {p0:?} -> {p1:?}"
+        );
+        assert!((e1 - e0).abs() <= 1e-5 * scale, "energy {e0} -> {e1}");
+    }
+    assert!(hits > 500, "only {hits} impacts");
+}
+
+#[test]
+fn random_unequal_mass_impacts_conserve_momentum_and_kinetic_energy_in_2d() {
+    random_impacts_conserve_momentum_and_energy(
+        0xc011,
+        |rng| {
+            let mut make = || {
+                body(
+                    rng.gen_range(-0.5..0.5),
+                    rng.gen_range(-0.5..0.5),
+                    rng.gen_range(-3.0..3.0),
+                    rng.gen_range(-3.0..3.0),
+                    rng.gen_range(0.2..0.6),
+                    rng.gen_range(0.1..10.0),
+                )
+            };
+            [make(), make()]
+        },
+        momentum,
+        energy,
+        |bodies| Resolver::default().resolve(bodies, &[(0, 1)], &[], &[], &mut Vec::new()),
+    );
+}
+
+#[test]
+fn random_unequal_mass_impacts_conserve_momentum_and_kinetic_energy_in_3d() {
+    let v3 = |rng: &mut ChaCha8Rng, s: f32| {
+        Vec3::new(
+            rng.gen_range(-s..s),
+            rng.gen_range(-s..s),
+            rng.gen_range(-s..s),
+        )
+    };
+    random_impacts_conserve_momentum_and_energy(
+        0x3d,
+        |rng| {
+            let mut make = || {
+                let (p, v) = (v3(rng, 0.5), v3(rng, 3.0));
+                Body3::new(p, v, rng.gen_range(0.2..0.6), rng.gen_range(0.1..10.0))
+            };
+            [make(), make()]
+        },
+        |b: &[Body3]| b.iter().map(Body3::momentum).sum::<Vec3>(),
+        |b: &[Body3]| b.iter().map(Body3::kinetic_energy).sum(),
+        |bodies| Resolver::default().resolve3(bodies, &[(0, 1)], &mut Vec::new()),
+    );
+}
+
+#[test]
+fn separating_pairs_get_no_impulse_but_are_still_pushed_apart() {
+    let mut bodies = [
+        body(0.0, 0.0, -1.0, 0.0, 0.5, 1.0),
+        body(0.8, 0.0, 1.0, 0.5, 0.5, 3.0),
+    ];
+    let before = bodies;
+    let mut events = Vec::new();
+    let summary = Resolver::default().resolve(&mut bodies, &[(0, 1)], &[], &[], &mut events);
+    assert_eq!(bodies[0].velocity, before[0].velocity);
+    assert_eq!(bodies[1].velocity, before[1].velocity);
+    assert_eq!((summary.contacts, summary.impulses), (1, 0));
+    assert_eq!(events[0].impulse, 0.0);
+    // The 0.2 overlap is split by inverse mass: 3/4 to the light body, 1/4 to the heavy.
+    assert!((bodies[0].position.x - -0.15).abs() < 1e-6);
+    assert!((bodies[1].position.x - 0.85).abs() < 1e-6);
+    assert!(summary.converged && summary.max_penetration <= 0.005);
+}
+
+#[test]
+fn wall_reflects_the_normal_velocity_and_keeps_the_tangential() {
+    // Floor along +x, walkable above; the body sinks 0.1 into it moving down-right.
+    let walls = [Segment::new(v2(-5.0, 0.0), v2(5.0, 0.0))];
+    let mut bodies = [body(1.0, 0.4, 2.0, -3.0, 0.5, 80.0)];
+    let mut events = Vec::new();
+    let summary = Resolver::default().resolve(&mut bodies, &[], &walls, &[(0, 0)], &mut events);
+    assert_eq!(bodies[0].velocity, v2(2.0, 3.0));
+    assert!((bodies[0].position.y - 0.5).abs() <= 0.005);
+    assert_eq!(bodies[0].position.x, 1.0);
+    assert_eq!(events.len(), 1);
+    let e = events[0];
+    assert_eq!((e.body, e.other), (0, Collider::Wall(0)));
+    assert_eq!(e.point, v2(1.0, 0.0));
+    assert_eq!(e.normal, -Vec2::Y);
+    assert!((e.impulse - 80.0 * 6.0).abs() < 1e-3);
+    assert!((e.depth - 0.1).abs() < 1e-6);
+    assert!(summary.converged);
+}
+
+#[test]
+fn body_whose_centre_crossed_a_wall_returns_to_the_walkable_side() {
+    let walls = [Segment::new(v2(-5.0, 0.0), v2(5.0, 0.0))];
+    let mut bodies = [body(0.5, -0.3, 0.0, -1.0, 0.5, 1.0)];
+    let mut events = Vec::new();
+    Resolver::default().resolve(&mut bodies, &[], &walls, &[(0, 0)], &mut events);
+    // Back above the floor, just touching, and now moving up (away from the wall).
+    assert!(bodies[0].position.y >= 0.5 * 0.99, "{}", bodies[0].position);
+    assert!(bodies[0].position.y <= 0.5 + 1e-6);
+    assert_eq!(bodies[0].velocity, v2(0.0, 1.0));
+    assert!((events[0].depth - 0.8).abs() < 1e-6);
+}
+
+#[test]
+fn dense_random_pile_is_left_within_one_percent_of_the_smaller_radius() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x9113);
+    // 400 discs dropped in a 6 m square: about twice as much disc area as floor.
+    let mut bodies: Vec<Body> = (0..400)
+        .map(|_| {
+            body(
+                rng.gen_range(0.0..6.0),
+                rng.gen_range(0.0..6.0),
+                rng.gen_range(-1.0..1.0),
+                rng.gen_range(-1.0..1.0),
+                rng.gen_range(0.2..0.3),
+                rng.gen_range(50.0..100.0),
+            )
+        })
+        .collect();
+    let before = worst_overlap_ratio(&bodies, &[]);
+    // Every pair is a candidate (a huge broadphase margin), so nothing is missed.
+    let pairs = candidate_pairs(&bodies, 100.0);
+    let summary = Resolver::default().resolve(&mut bodies, &pairs, &[], &[], &mut Vec::new());
+    let after = worst_overlap_ratio(&bodies, &[]);
+    assert!(before > 1.0, "pile not dense: {before}");
+    assert!(summary.converged, "{summary:?}");
+    assert!(after <= 0.01, "{after} left, {summary:?}");
+    assert!((summary.max_penetration_ratio - after).abs() < 1e-6);
+    assert!(bodies
+        .iter()
+        .all(|b| b.position.is_finite() && b.velocity.is_finite()));
+}
+
+/// A counter-clockwise box `[0, w] × [0, h]`: walkable inside.
+fn box_walls(w: f32, h: f32) -> [Segment; 4] {
+    let (a, b, c, d) = (v2(0.0, 0.0), v2(w, 0.0), v2(w, h), v2(0.0, h));
+    [
+        Segment::new(a, b),
+        Segment::new(b, c),
+        Segment::new(c, d),
+        Segment::new(d, a),
+    ]
+}
+
+#[test]
+fn crowd_pressed_into_a_corner_is_left_within_one_percent() {
+    let walls = box_walls(20.0, 20.0);
+    let mut worst_sweeps = 0;
+    for seed in 0..20 {
+        let mut rng = ChaCha8Rng::seed_from_u64(0xc0 + seed);
+        // 50 discs of radius 0.5 squeezed into a 3 m × 3 m corner (they need about
+        // 12 m²), all still moving into the corner; every fifth centre has crossed the
+        // bottom or the left wall.
+        let mut bodies: Vec<Body> = (0..50)
+            .map(|k| {
+                let (x, y) = match k % 10 {
+                    0 => (rng.gen_range(1.0..3.0), rng.gen_range(-0.3..0.0)),
+                    5 => (rng.gen_range(-0.3..0.0), rng.gen_range(1.0..3.0)),
+                    _ => (rng.gen_range(0.05..3.0), rng.gen_range(0.05..3.0)),
+                };
+                body(x, y, -1.0, -1.0, 0.5, rng.gen_range(50.0..100.0))
+            })
+            .collect();
+        assert!(worst_overlap_ratio(&bodies, &walls) > 1.0);
+        let pairs = candidate_pairs(&bodies, 100.0);
+        let wall_candidates = all_walls(bodies.len(), walls.len());
+        let mut events = Vec::new();
+        let summary =
+            Resolver::default().resolve(&mut bodies, &pairs, &walls, &wall_candidates, &mut events);
+        let after = worst_overlap_ratio(&bodies, &walls);
+        assert!(summary.converged, "seed {seed}: {summary:?}");
+        assert!(after <= 0.01, "seed {seed}: {after} left, {summary:?}");
+        assert_eq!(events.len(), summary.contacts as usize);
+        for b in &bodies {
+            let inside = b.position.x >= 0.5 * 0.99 && b.position.y >= 0.5 * 0.99;
+            assert!(inside, "seed {seed}: {b:?} not back in the room");
+        }
+        worst_sweeps = worst_sweeps.max(summary.iterations);
+    }
+    assert!(worst_sweeps <= 60, "{worst_sweeps} sweeps");
+}
+
+#[test]
+fn immovable_body_never_moves_and_keeps_its_velocity() {
+    let obstacle = Body::immovable(v2(0.0, 0.0), v2(1.0, 0.0), 1.0);
+    // Zero and NaN masses count as immovable too.
+    let zero_mass = body(-0.5, 1.2, 0.0, -1.0, 0.5, 0.0);
+    let nan_mass = body(-2.0, 2.5, 0.0, 0.0, 0.5, f32::NAN);
+    let walls = [Segment::new(v2(-5.0, -3.0), v2(5.0, -3.0))];
+    let mut bodies = [
+        obstacle,
+        body(1.3, 0.0, -2.0, 0.0, 0.5, 70.0),
+        body(0.0, -1.2, 0.0, 1.0, 0.5, 70.0),
+        zero_mass,
+        nan_mass,
+    ];
+    let pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (3, 4)];
+    let mut events = Vec::new();
+    let summary =
+        Resolver::default().resolve(&mut bodies, &pairs, &walls, &all_walls(5, 1), &mut events);
+    for k in [0, 3] {
+        let before = [obstacle, zero_mass][k / 3];
+        assert_eq!(bodies[k].position, before.position);
+        assert_eq!(bodies[k].velocity, before.velocity);
+    }
+    // The obstacle moving at +1 m/s sends the 2 m/s body back at 2·1 - (-2) = 4 m/s.
+    assert_eq!(bodies[1].velocity, v2(4.0, 0.0));
+    assert!(bodies[1].position.x >= 1.5 * 0.99);
+    // Between two immovable bodies nothing happens and no event is recorded.
+    assert!(events
+        .iter()
+        .all(|e| (e.body, e.other) != (3, Collider::Body(4))));
+    assert!(summary.converged);
+    assert!(bodies
+        .iter()
+        .all(|b| b.position.is_finite() && b.velocity.is_finite()));
+}
+
+#[test]
+fn one_event_per_touching_pair_with_point_and_impulse() {
+    let walls = [Segment::new(v2(-5.0, -1.0), v2(5.0, -1.0))];
+    let mut bodies = [
+        body(0.0, 0.0, 1.0, 0.0, 1.0, 2.0),
+        body(2.5, 0.0, 0.0, 0.0, 2.0, 2.0),
+        body(10.0, 0.0, 0.0, 0.0, 1.0, 2.0),
+    ];
+    let pairs = [(0, 1), (0, 2), (1, 2)];
+    let mut events = Vec::new();
+    let summary =
+        Resolver::default().resolve(&mut bodies, &pairs, &walls, &all_walls(3, 1), &mut events);
+    // Touching: 0–1 (overlap 0.5), 0–wall (touching), 1–wall (overlap 1.0).
+    assert_eq!(events.len(), 3, "{events:?}");
+    assert_eq!(summary.contacts, 3);
+    let e01 = events[0];
+    assert_eq!((e01.body, e01.other), (0, Collider::Body(1)));
+    // Contact point by radius ratio 1 : 2 along 2.5 m.
+    assert!((e01.point - v2(2.5 / 3.0, 0.0)).length() < 1e-6);
+    assert_eq!(e01.normal, Vec2::X);
+    // Equal masses 2 kg, closing at 1 m/s: j = 2 · 1 / (1/2 + 1/2) = 2.
+    assert_eq!(e01.impulse, 2.0);
+    assert_eq!(e01.depth, 0.5);
+    let walls_hit: Vec<_> = events[1..].iter().map(|e| (e.body, e.other)).collect();
+    assert_eq!(walls_hit, [(0, Collider::Wall(0)), (1, Collider::Wall(0))]);
+    assert_eq!(events[1].point, v2(0.0, -1.0));
+    assert_eq!(events[1].impulse, 0.0);
+}
+
+#[test]
+fn coincident_centres_separate_along_x_without_nan() {
+    let mut bodies = [
+        body(1.0, 1.0, 0.0, 0.0, 0.5, 1.0),
+        body(1.0, 1.0, 0.0, 0.0, 0.5, 1.0),
+    ];
+    Resolver::default().resolve(&mut bodies, &[(0, 1)], &[], &[], &mut Vec::new());
+    assert!((bodies[0].position - v2(0.5, 1.0)).length() < 1e-6);
+    assert!((bodies[1].position - v2(1.5, 1.0)).length() < 1e-6);
+    let mut spheres = [
+        Body3::new(Vec3::ONE, Vec3::ZERO, 0.5, 1.0),
+        Body3::new(Vec3::ONE, Vec3::ZERO, 0.5, 1.0),
+    ];
+    Resolver::default().resolve3(&mut spheres, &[(0, 1)], &mut Vec::new());
+    assert!((spheres[1].position - spheres[0].position - Vec3::X).length() < 1e-6);
+}
+
+#[test]
+fn spheres_exchange_velocities_and_separate_in_3d() {
+    let mut bodies = [
+        Body3::new(Vec3::ZERO, Vec3::new(0.0, 0.0, 2.0), 0.5, 1.0),
+        Body3::new(Vec3::new(0.0, 0.0, 0.9), Vec3::new(1.0, 0.0, 0.0), 0.5, 1.0),
+    ];
+    let mut events = Vec::new();
+    let summary = Resolver::default().resolve3(&mut bodies, &[(0, 1)], &mut events);
+    assert_eq!(bodies[0].velocity, Vec3::ZERO);
+    assert_eq!(bodies[1].velocity, Vec3::new(1.0, 0.0, 2.0));
+    assert_eq!(events.len(), 1);
+    assert_eq!((events[0].body, events[0].other), (0, 1));
+    assert!((events[0].point - Vec3::new(0.0, 0.0, 0.45)).length() < 1e-6);
+    assert!(summary.converged && summary.max_penetration_ratio <= 0.01);
+}
+
+#[test]
+fn two_runs_are_bit_identical() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0xde7);
+    let walls = box_walls(8.0, 8.0);
+    let start: Vec<Body> = (0..300)
+        .map(|_| {
+            body(
+                rng.gen_range(0.0..8.0),
+                rng.gen_range(0.0..8.0),
+                rng.gen_range(-2.0..2.0),
+                rng.gen_range(-2.0..2.0),
+                rng.gen_range(0.15..0.35),
+                rng.gen_range(1.0..100.0),
+            )
+        })
+        .collect();
+    let pairs = candidate_pairs(&start, 0.5);
+    let wall_candidates = all_walls(start.len(), walls.len());
+    let run = || {
+        let mut bodies = start.clone();
+        let mut events = Vec::new();
+        let summary =
+            Resolver::default().resolve(&mut bodies, &pairs, &walls, &wall_candidates, &mut events);
+        let bits: Vec<u32> = bodies
+            .iter()
+            .flat_map(|b| [b.position.x, b.position.y, b.velocity.x, b.velocity.y])
+            .chain(
+                events
+                    .iter()
+                    .flat_map(|e| [e.point.x, e.point.y, e.impulse]),
+            )
+            .map(f32::to_bits)
+            .collect();
+        (bits, summary)
+    };
+    let (first, summary) = run();
+    assert!(summary.contacts > 100, "{summary:?}");
+    assert_eq!(first, run().0);
+}
