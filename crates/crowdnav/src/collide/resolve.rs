@@ -510,6 +510,28 @@ impl Resolver {
     ///
     /// # Panics
     /// If an index is out of range for `bodies` or `walls`.
+    ///
+    /// # Example
+    /// ```
+    /// use crowdnav::collide::{Body, Collider, Resolver};
+    /// use crowdnav::geom::Segment;
+    /// use glam::Vec2;
+    /// // Two equal discs meeting head-on just above a floor (walkable side: up).
+    /// let mut bodies = [
+    ///     Body::new(Vec2::new(0.0, 0.6), Vec2::new(1.0, 0.0), 0.5, 70.0),
+    ///     Body::new(Vec2::new(0.9, 0.6), Vec2::new(-1.0, 0.0), 0.5, 70.0),
+    /// ];
+    /// let floor = [Segment::new(Vec2::new(-5.0, 0.0), Vec2::new(5.0, 0.0))];
+    /// let mut events = Vec::new();
+    /// let mut resolver = Resolver::default();
+    /// let summary = resolver.resolve(&mut bodies, &[(0, 1)], &floor, &[(0, 0), (1, 0)], &mut events);
+    /// // Elastic, equal masses: they swap velocities; the overlap is gone.
+    /// assert_eq!(bodies[0].velocity, Vec2::new(-1.0, 0.0));
+    /// assert_eq!(bodies[1].velocity, Vec2::new(1.0, 0.0));
+    /// assert!(summary.converged && summary.max_penetration_ratio <= 0.01);
+    /// assert_eq!(events.len(), 1);
+    /// assert_eq!(events[0].other, Collider::Body(1));
+    /// ```
     pub fn resolve(
         &mut self,
         bodies: &mut [Body],
