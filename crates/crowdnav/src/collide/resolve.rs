@@ -171,9 +171,10 @@ pub struct CollideParams {
     /// Most depenetration sweeps per call. Default `100`. [Limit: >= 1]
     pub max_iterations: u32,
     /// Successive over-relaxation of depenetration: after the first sweep, each
-    /// overlap is pushed apart by this multiple of its depth, leaving a small gap.
-    /// Dense crowds converge several times faster (a 50-disc pile in a corner: about
-    /// 30 sweeps at `1.8`, 180 at `1`). Default `1.8`. [Limit: 1..2]
+    /// overlap is pushed apart by this multiple of its depth (the overshoot capped at
+    /// half the smaller radius), leaving a small gap. Dense crowds converge several
+    /// times faster (50 discs pressed into a corner: under 50 sweeps at `1.8`, up to
+    /// 180 at `1`). Default `1.8`. [Limit: 1..2]
     pub over_relaxation: f32,
 }
 
@@ -702,6 +703,13 @@ struct Sweep<'s> {
 }
 
 impl Sweep<'_> {
+    /// How far to push an overlap of `depth` apart: the depth, plus the
+    /// over-relaxation's overshoot capped at half the smaller radius (so a deep
+    /// correction never throws a body far past what it touched).
+    fn push(&self, depth: f32, smaller_radius: f32) -> f32 {
+        depth + ((self.relaxation - 1.0) * depth).min(0.5 * smaller_radius)
+    }
+
     /// Every pair, then every wall: removes each overlap deeper than the tolerance
     /// (only measures unless `correct`) and records the overlaps as found in
     /// `self.worst` (exact when nothing moved). Returns whether anything moved.
@@ -741,7 +749,7 @@ impl Sweep<'_> {
         if !(correct && too_deep) {
             return false;
         }
-        let share = hit.depth * self.relaxation / w;
+        let share = self.push(hit.depth, smaller) / w;
         *bodies[a].center_mut() -= hit.normal * (share * wa);
         *bodies[b].center_mut() += hit.normal * (share * wb);
         true
@@ -770,7 +778,7 @@ impl Sweep<'_> {
         if !(correct && too_deep) {
             return false;
         }
-        *bodies[a].center_mut() -= hit.normal * (hit.depth * self.relaxation);
+        *bodies[a].center_mut() -= hit.normal * self.push(hit.depth, radius);
         true
     }
 }

@@ -530,3 +530,39 @@ fn degenerate_inputs_never_produce_nan() {
         assert!(summary.max_penetration.is_finite() && summary.max_penetration_ratio.is_finite());
     }
 }
+
+#[test]
+fn squeezed_between_an_obstacle_and_a_wall_a_body_stays_in_the_room() {
+    // Immovable obstacles driven into a disc lying on the floor, from barely to
+    // hopelessly infeasible: the floor always wins, the obstacle never moves, and the
+    // summary tells the truth about what is left.
+    let floor = [Segment::new(v2(-5.0, 0.0), v2(5.0, 0.0))];
+    for (obstacle_y, obstacle_radius) in [(1.48, 1.0), (1.2, 1.0), (0.6, 1.0), (3.4, 3.0)] {
+        let obstacle = Body::immovable(v2(0.0, obstacle_y), v2(0.0, -1.0), obstacle_radius);
+        let mut bodies = [body(0.0, 0.5, 0.0, 0.0, 0.5, 1.0), obstacle];
+        let summary = Resolver::default().resolve(
+            &mut bodies,
+            &[(0, 1)],
+            &floor,
+            &[(0, 0), (1, 0)],
+            &mut Vec::new(),
+        );
+        let (disc, after) = (bodies[0], bodies[1]);
+        assert!(disc.position.y >= 0.5 * 0.99, "{disc:?} {summary:?}");
+        assert_eq!(
+            (after.position, after.velocity),
+            (obstacle.position, obstacle.velocity)
+        );
+        let left = contact_circle_circle(
+            Circle::new(disc.position, disc.radius),
+            Circle::new(after.position, after.radius),
+        )
+        .map_or(0.0, |c| c.depth);
+        assert!(
+            (summary.max_penetration - left).abs() < 1e-5,
+            "{summary:?} vs {left}"
+        );
+        assert_eq!(summary.converged, left <= 0.01 * disc.radius, "{summary:?}");
+        assert!(disc.position.is_finite());
+    }
+}
