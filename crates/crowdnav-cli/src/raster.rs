@@ -77,7 +77,6 @@ pub struct GifRecorder {
     scale: f32,
     /// Centiseconds each frame is shown.
     delay: u16,
-    frames: usize,
 }
 
 impl GifRecorder {
@@ -144,7 +143,6 @@ impl GifRecorder {
             transform,
             scale,
             delay: ((seconds_per_frame * 100.0).round() as u16).max(2),
-            frames: 0,
         })
     }
 
@@ -225,18 +223,15 @@ impl GifRecorder {
         };
         frame.dispose = gif::DisposalMethod::Keep;
         self.encoder.write_frame(&frame)?;
-        self.frames += 1;
         Ok(())
-    }
-
-    /// Frames written so far.
-    pub fn frames(&self) -> usize {
-        self.frames
     }
 }
 
 /// The palette entry of an exact palette colour (anything else: the nearest).
 fn palette_index(rgb: [u8; 3]) -> u8 {
+    if let Some(i) = PALETTE.iter().position(|c| *c == rgb) {
+        return i as u8;
+    }
     let dist = |c: &[u8; 3]| -> i32 {
         (0..3)
             .map(|k| (i32::from(c[k]) - i32::from(rgb[k])).pow(2))

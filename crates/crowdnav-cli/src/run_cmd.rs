@@ -9,6 +9,7 @@ use crowdnav::scenario::{
     formation_goals, formation_starts, run as run_world, FormationArea, FormationKind, Method,
     Report, RunOptions, Scenario, WorldSpec,
 };
+use crowdnav::steer::OrcaParams;
 use crowdnav::world::{AgentId, Goal, World};
 use glam::Vec2;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -41,7 +42,7 @@ pub struct DemoArgs {
     #[arg(long, value_name = "DIR", default_value = "crowdnav-demo")]
     out: PathBuf,
     /// Steering method.
-    #[arg(long, value_parser = parse_method, default_value = "antigravity")]
+    #[arg(long, value_parser = parse_method, default_value = "orca")]
     method: Method,
     /// Skip the GIF (faster).
     #[arg(long)]
@@ -175,7 +176,14 @@ pub fn demo_scenario(method: Method) -> Scenario {
         agents: Vec::new(),
         formation: None,
         obstacles: Vec::new(),
-        orca: None,
+        // A 2 s horizon suits 32 agents of 0.5 m in a room (RVO2's 10 s is for
+        // its 250-agent circle); the shipped formation scenarios use the same.
+        orca: Some(OrcaParams {
+            neighbor_dist: 8.0,
+            max_neighbors: 10,
+            time_horizon: 2.0,
+            time_horizon_obst: 2.0,
+        }),
         antigravity: None,
         swarm: None,
         world_params: None,
@@ -236,7 +244,7 @@ pub fn demo(args: &DemoArgs) -> Result<(), Failure> {
             return;
         }
         if gif.is_none() {
-            match GifRecorder::create(&gif_path, w, 480, 0.05) {
+            match GifRecorder::create(&gif_path, w, 400, 0.1) {
                 Ok(g) => gif = Some(g),
                 Err(e) => {
                     gif_error = Some(e);
@@ -245,14 +253,14 @@ pub fn demo(args: &DemoArgs) -> Result<(), Failure> {
             }
         }
         if let Some(g) = gif.as_mut() {
-            if w.steps() % 2 == 0 {
+            if w.steps() % 4 == 0 {
                 if let Err(e) = g.frame(w) {
                     gif_error = Some(e);
                 }
             }
         }
     })
-    .map_err(|e| Failure::BadInput(e))?;
+    .map_err(Failure::BadInput)?;
     bar.finish_and_clear();
     if let Some(e) = gif_error {
         return Err(other(e));

@@ -5,5 +5,6 @@ pub mod collide;
 pub mod geom;
 pub mod mesh;
 pub mod path;
+pub mod scenario;
 pub mod steer;
 pub mod world;

@@ -327,9 +327,7 @@ impl Scenario {
     pub fn steering(&self, method: Method) -> Box<dyn Steering> {
         match method {
             Method::Orca => Box::new(Orca::new(self.orca.unwrap_or_default())),
-            Method::Antigravity => {
-                Box::new(AntiGravity::new(self.antigravity.unwrap_or_default()))
-            }
+            Method::Antigravity => Box::new(AntiGravity::new(self.antigravity.unwrap_or_default())),
             Method::Swarm => Box::new(Swarm::new(self.swarm.unwrap_or_default())),
         }
     }
@@ -388,7 +386,7 @@ impl Scenario {
             )));
         }
         if let Some(f) = &self.formation {
-            if !(f.size.is_finite() && f.size > 0.0) || !f.center.is_finite() {
+            if !(f.size.is_finite() && f.size > 0.0 && f.center.is_finite()) {
                 return Err(ScenarioError::Invalid(
                     "formation: size must be positive and centre finite".to_owned(),
                 ));

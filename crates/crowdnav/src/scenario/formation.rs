@@ -69,11 +69,12 @@ impl FormationArea {
             .collect()
     }
 
-    /// A block of `n` slots in a grid, centred on `c`, columns spaced 3 radii apart.
+    /// A block of `n` slots in a grid, centred on `c`, spaced 4 radii apart (a late
+    /// agent fits between two that already arrived).
     fn block_slots(&self, n: usize, c: Vec2) -> Vec<Vec2> {
         let cols = (n as f32).sqrt().ceil().max(1.0) as usize;
         let rows = n.div_ceil(cols);
-        let gap = 3.0 * self.agent_radius;
+        let gap = 4.0 * self.agent_radius;
         let origin = c - Vec2::new(cols as f32 - 1.0, rows as f32 - 1.0) * gap * 0.5;
         (0..n)
             .map(|i| origin + Vec2::new((i % cols) as f32, (i / cols) as f32) * gap)
@@ -84,15 +85,18 @@ impl FormationArea {
     fn line_slots(&self, n: usize, x: f32) -> Vec<Vec2> {
         let gap = 2.5 * self.agent_radius;
         let y0 = self.center.y - (n as f32 - 1.0) * gap * 0.5;
-        (0..n)
-            .map(|i| Vec2::new(x, y0 + i as f32 * gap))
-            .collect()
+        (0..n).map(|i| Vec2::new(x, y0 + i as f32 * gap)).collect()
     }
 }
 
 /// Where `n` agents start for a formation run alone: scattered (circle), on the circle
 /// (swap, groups), in two blocks (blocks) or two lines (lines).
-pub fn formation_starts(kind: FormationKind, n: usize, area: FormationArea, seed: u64) -> Vec<Vec2> {
+pub fn formation_starts(
+    kind: FormationKind,
+    n: usize,
+    area: FormationArea,
+    seed: u64,
+) -> Vec<Vec2> {
     match kind {
         FormationKind::Circle => scatter(n, area, seed),
         FormationKind::Swap | FormationKind::Groups => area.circle_slots(n),
@@ -117,8 +121,8 @@ pub fn formation_starts(kind: FormationKind, n: usize, area: FormationArea, seed
 ///   centre so that nobody crosses the circle to get there;
 /// - swap: a random permutation of the agents' own positions (seeded), no one keeping
 ///   its place;
-/// - groups: the agents, split into three sectors by angle, each sector translated
-///   across the centre to the opposite side;
+/// - groups: the agents, split into three sectors by angle, each packing into a block
+///   on the opposite side of the circle;
 /// - blocks: the left half of the agents (by x) to a block on the right, the right half
 ///   to a block on the left;
 /// - lines: the left half to a line on the right and back, each line upside down.
@@ -157,11 +161,32 @@ pub fn formation_goals(
                 if members.is_empty() {
                     continue;
                 }
+                // The group's target: its centroid's direction, reversed, at 60 % of
+                // the circle's radius; the group packs into a block around it.
                 let centroid =
                     members.iter().map(|&i| positions[i]).sum::<Vec2>() / members.len() as f32;
-                let shift = 2.0 * (area.center - centroid);
-                for &i in &members {
-                    goals[i] = positions[i] + shift;
+                let away = (area.center - centroid).try_normalize().unwrap_or(Vec2::X);
+                let target = area.center + away * area.size * 0.6;
+                let slots = area.block_slots(members.len(), target);
+                // Members keep their order across the direction of travel, so the
+                // group does not cross itself.
+                let across = away.perp();
+                let mut by_side = members.clone();
+                by_side.sort_by(|&a, &b| {
+                    positions[a]
+                        .dot(across)
+                        .total_cmp(&positions[b].dot(across))
+                        .then(a.cmp(&b))
+                });
+                let mut slot_order: Vec<usize> = (0..slots.len()).collect();
+                slot_order.sort_by(|&a, &b| {
+                    slots[a]
+                        .dot(across)
+                        .total_cmp(&slots[b].dot(across))
+                        .then(a.cmp(&b))
+                });
+                for (&i, &s) in by_side.iter().zip(&slot_order) {
+                    goals[i] = slots[s];
                 }
             }
             goals
@@ -231,7 +256,11 @@ fn angle_about(p: Vec2, c: Vec2) -> f32 {
 /// Indices of `positions` sorted by `key`, ties by index.
 fn sorted_by(positions: &[Vec2], key: impl Fn(Vec2) -> f32) -> Vec<usize> {
     let mut order: Vec<usize> = (0..positions.len()).collect();
-    order.sort_by(|&a, &b| key(positions[a]).total_cmp(&key(positions[b])).then(a.cmp(&b)));
+    order.sort_by(|&a, &b| {
+        key(positions[a])
+            .total_cmp(&key(positions[b]))
+            .then(a.cmp(&b))
+    });
     order
 }
 
@@ -297,9 +326,15 @@ mod tests {
             let goals = formation_goals(kind, &starts, AREA, 3);
             assert_eq!(starts.len(), 32);
             assert_eq!(goals.len(), 32);
-            assert!(min_gap(&starts) >= 2.0 * AREA.agent_radius, "{kind:?} starts");
+            assert!(
+                min_gap(&starts) >= 2.0 * AREA.agent_radius,
+                "{kind:?} starts"
+            );
             assert!(min_gap(&goals) >= 2.0 * AREA.agent_radius, "{kind:?} goals");
-            let moved = starts.iter().zip(&goals).filter(|(s, g)| s.distance(**g) > 1.0);
+            let moved = starts
+                .iter()
+                .zip(&goals)
+                .filter(|(s, g)| s.distance(**g) > 1.0);
             assert!(moved.count() >= 16, "{kind:?}: most agents must travel");
         }
     }
@@ -325,16 +360,20 @@ mod tests {
     }
 
     #[test]
-    fn groups_cross_to_the_opposite_side_as_formations() {
+    fn groups_cross_to_the_opposite_side_as_three_blocks() {
         let starts = formation_starts(FormationKind::Groups, 30, AREA, 1);
         let goals = formation_goals(FormationKind::Groups, &starts, AREA, 1);
-        let shifts: Vec<Vec2> = starts.iter().zip(&goals).map(|(s, g)| *g - *s).collect();
-        let mut distinct: Vec<Vec2> = Vec::new();
-        for s in shifts {
-            if !distinct.iter().any(|d| d.distance(s) < 1e-3) {
-                distinct.push(s);
+        let order = sorted_by(&starts, |p| angle_about(p, AREA.center));
+        for g in 0..3 {
+            let members = &order[g * 10..(g + 1) * 10];
+            let mean = |v: &[Vec2]| members.iter().map(|&i| v[i]).sum::<Vec2>() / 10.0;
+            let (from, to) = (mean(&starts), mean(&goals));
+            assert!(from.dot(to) < 0.0, "group {g} stays on its side");
+            for &i in members {
+                // A block of ten at 4 radii (2 m): corners 3.6 m from its middle.
+                assert!(goals[i].distance(to) < 4.0, "group {g} is not a block");
+                assert!(goals[i].length() < AREA.size, "goal outside the circle");
             }
         }
-        assert_eq!(distinct.len(), 3, "three rigid groups");
     }
 }

@@ -69,7 +69,8 @@ const SEED_HORIZON_FRAMES: f32 = 120.0;
 const MIN_DISTANCE_FRACTION: f32 = 1.0e-3;
 
 /// Tuning of [`AntiGravity`].
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct AntiGravityParams {
     /// Strength of the push: at centre distance `d` from a body whose radius plus the
     /// agent's is `R`, the push has length `personal_space · (R / d)²` against a pull

@@ -26,7 +26,8 @@ use super::{clamp_speed, SteerContext, SteerDebug, Steering};
 use glam::{Vec2, Vec3};
 
 /// Tuning of [`Swarm`].
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct SwarmParams {
     /// An obstacle pushes only while the gap between its surface and the agent's is
     /// below this many agent radii. \[Limit: >= 0\] Default 3.
