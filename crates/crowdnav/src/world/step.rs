@@ -6,7 +6,9 @@ use crate::collide::{Body, CollideParams, Collider, CollisionEvent, Resolver};
 use crate::geom::{closest_point_on_segment, Segment};
 use crate::mesh::{Location, NavMesh};
 use crate::path::{Path, PathError, PathPiece};
-use crate::steer::{clamp_speed, Neighbor, NeighborKind, SteerAgent, SteerContext, Steering};
+use crate::steer::{
+    clamp_speed, Neighbor, NeighborKind, SteerAgent, SteerContext, SteerDebug, Steering,
+};
 use glam::Vec2;
 use rayon::prelude::*;
 use std::collections::BTreeSet;
@@ -153,6 +155,8 @@ pub struct World {
     pairs: Vec<(u32, u32)>,
     wall_pairs: Vec<(u32, u32)>,
     events: Vec<CollisionEvent>,
+    record_debug: bool,
+    debug: Vec<SteerDebug>,
 }
 
 /// One agent's share of the step's measurements: deepest penetration, smallest gap,
@@ -204,6 +208,8 @@ impl World {
             pairs: Vec::new(),
             wall_pairs: Vec::new(),
             events: Vec::new(),
+            record_debug: false,
+            debug: Vec::new(),
         }
     }
 
@@ -412,6 +418,34 @@ impl World {
         &self.events
     }
 
+    /// Asks the steering method to record its debug vectors for every agent from the
+    /// next step on (or stops it). Costs time and memory; for viewers and tests.
+    pub fn set_record_debug(&mut self, on: bool) {
+        self.record_debug = on;
+    }
+
+    /// The debug vectors the steering method recorded for `id` in the last step, when
+    /// [`World::set_record_debug`] is on (for anti-gravity: `"raw"`, `"adjusted"`,
+    /// `"sum"`, `"final"`; for ORCA: `"orca_line"`, `"preferred"`, `"final"`).
+    pub fn steer_debug(&self, id: AgentId) -> Option<&SteerDebug> {
+        self.debug.get(id.index())
+    }
+
+    /// Replaces the navigation mesh (a level edited live: an obstacle dragged, added
+    /// or removed): walls are rebuilt and every agent plans its path again at the next
+    /// step. Agents now inside an obstacle are put back on the mesh by the step.
+    pub fn set_mesh(&mut self, mesh: Option<NavMesh>) {
+        self.walls = mesh
+            .as_ref()
+            .map(|m| m.walls().collect())
+            .unwrap_or_default();
+        self.wall_grid = WallGrid::new(&self.walls, wall_cell_size(&self.walls));
+        self.mesh = mesh;
+        for a in &mut self.agents {
+            a.needs_plan = true;
+        }
+    }
+
     /// Whether every agent is at its goal now.
     pub fn all_arrived(&self) -> bool {
         self.agents.iter().all(Agent::is_arrived)
@@ -568,36 +602,55 @@ impl World {
         let params = self.params;
         self.new_velocities.clear();
         self.new_velocities.resize(agents.len(), Vec2::ZERO);
-        self.new_velocities
-            .par_iter_mut()
-            .enumerate()
-            .for_each_init(SteerScratch::default, |s, (i, out)| {
-                let a = &agents[i];
-                gather_neighbors(i, agents, obstacles, grid, &params, s);
-                wall_grid.walls_near(a.position, params.wall_dist + a.radius, &mut s.wall_ids);
-                s.walls.clear();
-                let reach = params.wall_dist + a.radius;
-                s.walls.extend(
-                    s.wall_ids
-                        .iter()
-                        .map(|&w| walls[w as usize])
-                        .filter(|w| w.distance_squared(a.position) <= reach * reach),
-                );
-                let ctx = SteerContext {
-                    agent: SteerAgent {
-                        position: a.position,
-                        velocity: a.velocity,
-                        radius: a.radius,
-                        max_speed: a.max_speed,
-                        preferred_velocity: a.preferred_velocity,
-                        target: a.next_waypoint().unwrap_or(a.position),
-                    },
-                    neighbors: &s.sorted,
-                    walls: &s.walls,
-                    dt,
-                };
-                *out = clamp_speed(steering.steer(&ctx, None), a.max_speed);
-            });
+        if self.record_debug {
+            self.debug.resize_with(agents.len(), SteerDebug::default);
+        } else {
+            self.debug.clear();
+        }
+        let steer_one = |s: &mut SteerScratch, i: usize, debug: Option<&mut SteerDebug>| {
+            let a = &agents[i];
+            gather_neighbors(i, agents, obstacles, grid, &params, s);
+            let reach = params.wall_dist + a.radius;
+            wall_grid.walls_near(a.position, reach, &mut s.wall_ids);
+            s.walls.clear();
+            s.walls.extend(
+                s.wall_ids
+                    .iter()
+                    .map(|&w| walls[w as usize])
+                    .filter(|w| w.distance_squared(a.position) <= reach * reach),
+            );
+            let ctx = SteerContext {
+                agent: SteerAgent {
+                    position: a.position,
+                    velocity: a.velocity,
+                    radius: a.radius,
+                    max_speed: a.max_speed,
+                    preferred_velocity: a.preferred_velocity,
+                    target: a.next_waypoint().unwrap_or(a.position),
+                },
+                neighbors: &s.sorted,
+                walls: &s.walls,
+                dt,
+            };
+            clamp_speed(steering.steer(&ctx, debug), a.max_speed)
+        };
+        if self.record_debug {
+            self.new_velocities
+                .par_iter_mut()
+                .zip(self.debug.par_iter_mut())
+                .enumerate()
+                .for_each_init(SteerScratch::default, |s, (i, (out, debug))| {
+                    debug.vectors.clear();
+                    *out = steer_one(s, i, Some(debug));
+                });
+        } else {
+            self.new_velocities
+                .par_iter_mut()
+                .enumerate()
+                .for_each_init(SteerScratch::default, |s, (i, out)| {
+                    *out = steer_one(s, i, None);
+                });
+        }
     }
 
     /// Phase: move every agent with its new velocity.

@@ -182,3 +182,54 @@ fn unreachable_goal_sends_the_agent_straight_without_panicking() {
         "{p} off the mesh"
     );
 }
+
+#[test]
+fn debug_vectors_are_recorded_per_agent_when_asked() {
+    use crate::steer::AntiGravity;
+    let mut world = World::new(
+        None,
+        Box::new(AntiGravity::default()),
+        WorldParams::default(),
+    );
+    let a = world
+        .add_agent(AgentParams::new(Vec2::new(0.0, 0.0), Vec2::new(10.0, 0.0)))
+        .expect("valid agent");
+    world
+        .add_agent(AgentParams::new(Vec2::new(2.0, 0.3), Vec2::new(-10.0, 0.3)))
+        .expect("valid agent");
+    world.step(0.05).expect("valid step");
+    assert!(world.steer_debug(a).is_none(), "off by default");
+    world.set_record_debug(true);
+    world.step(0.05).expect("valid step");
+    let debug = world.steer_debug(a).expect("recorded");
+    for label in ["raw", "adjusted", "sum", "final"] {
+        assert!(
+            debug.with_label(label).next().is_some(),
+            "no {label} vector"
+        );
+    }
+}
+
+#[test]
+fn replacing_the_mesh_replans_every_agent_around_the_new_obstacle() {
+    let open = Level::from_json(r#"{"boundary": [[0,0],[20,0],[20,10],[0,10]]}"#).expect("level");
+    let mut world = World::new(
+        Some(NavMesh::from_level(&open).expect("mesh")),
+        Box::new(Seek),
+        WorldParams::default(),
+    );
+    let id = world
+        .add_agent(AgentParams::new(Vec2::new(2.0, 2.0), Vec2::new(18.0, 2.0)))
+        .expect("valid agent");
+    world.step(0.05).expect("valid step");
+    let straight = world.agent(id).path().expect("planned").length();
+    assert!((straight - 16.0).abs() < 0.1, "{straight}");
+    world.set_mesh(Some(room_with_pillar()));
+    run(&mut world, 0.05, 2000);
+    let a = world.agent(id);
+    assert!(a.is_arrived());
+    assert!(
+        a.path().expect("replanned").length() > 19.0,
+        "went through the pillar"
+    );
+}
