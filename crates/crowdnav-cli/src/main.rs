@@ -58,7 +58,10 @@ enum Failure {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     let result = match cli.command {
         Command::Mesh(args) => mesh(&args),
         Command::Path(args) => path_cmd::run(&args),
@@ -76,6 +79,30 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Help and version go out as clap prints them; a usage error becomes one line on
+/// stderr and exit code 2, like every other bad input.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = e.print();
+        return if e.use_stderr() {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        };
+    }
+    let text = e.render().to_string();
+    let first = text.lines().next().unwrap_or("invalid arguments");
+    let message = first.strip_prefix("error: ").unwrap_or(first);
+    eprintln!("crowdnav: {message} (see crowdnav --help)");
+    ExitCode::from(2)
 }
 
 /// The error and its causes on one line; a cause already spelled out by the message

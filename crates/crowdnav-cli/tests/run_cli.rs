@@ -1,0 +1,165 @@
+//! End-to-end tests of `crowdnav run` and `crowdnav demo`: the report's fields, the
+//! pictures, and exit code 2 with one line for bad input.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn crowdnav(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_crowdnav"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .expect("the binary runs")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("crowdnav-run-test-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+const REPORT_FIELDS: [&str; 13] = [
+    "name",
+    "method",
+    "agents",
+    "steps",
+    "arrived",
+    "collisions",
+    "overlapping_pairs",
+    "max_penetration",
+    "min_separation",
+    "mean_time_to_goal",
+    "max_time_to_goal",
+    "path_length_ratio",
+    "ms_per_step",
+];
+
+fn assert_report(value: &serde_json::Value, name: &str, method: &str) {
+    for field in REPORT_FIELDS {
+        assert!(value.get(field).is_some(), "report lacks {field}: {value}");
+    }
+    assert_eq!(value["name"], name);
+    assert_eq!(value["method"], method);
+    assert_eq!(value["agents"], 32);
+    assert_eq!(value["arrived"], 32, "{value}");
+    assert_eq!(value["overlapping_pairs"], 0, "{value}");
+}
+
+#[test]
+fn run_writes_the_report_an_svg_and_a_gif() {
+    let dir = temp_dir("run");
+    let (report, svg, gif) = (dir.join("r.json"), dir.join("s.svg"), dir.join("a.gif"));
+    let out = crowdnav(&[
+        "run",
+        "scenarios/swap.json",
+        "--method",
+        "antigravity",
+        "--report",
+        report.to_str().expect("utf-8"),
+        "--svg",
+        svg.to_str().expect("utf-8"),
+        "--gif",
+        gif.to_str().expect("utf-8"),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("arrived 32/32"), "{stdout}");
+    let value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).expect("report")).expect("json");
+    assert_report(&value, "swap", "antigravity");
+    let drawing = std::fs::read_to_string(&svg).expect("svg");
+    assert!(drawing.starts_with("<svg"));
+    assert!(
+        drawing.matches("<circle").count() >= 64,
+        "agents and goals drawn"
+    );
+    let bytes = std::fs::read(&gif).expect("gif");
+    assert!(bytes.starts_with(b"GIF89a"), "not a GIF");
+    // Several frames: the image descriptor separator appears once per frame.
+    assert!(bytes.iter().filter(|&&b| b == 0x2c).count() > 10);
+}
+
+#[test]
+fn run_steps_override_stops_early_and_reports_it() {
+    let dir = temp_dir("steps");
+    let report = dir.join("r.json");
+    let out = crowdnav(&[
+        "run",
+        "scenarios/circle.json",
+        "--steps",
+        "5",
+        "--report",
+        report.to_str().expect("utf-8"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).expect("report")).expect("json");
+    assert_eq!(value["steps"], 5);
+    assert_eq!(value["method"], "orca");
+    assert_eq!(value["completed"], false);
+}
+
+#[test]
+fn demo_runs_every_formation_and_writes_gif_and_reports() {
+    let dir = temp_dir("demo");
+    let out = crowdnav(&["demo", "--out", dir.to_str().expect("utf-8")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).expect("report"))
+            .expect("json");
+    let reports = value.as_array().expect("an array of reports");
+    let names: Vec<&str> = reports.iter().filter_map(|r| r["name"].as_str()).collect();
+    assert_eq!(names, ["circle", "swap", "groups", "blocks", "lines"]);
+    for (r, name) in reports.iter().zip(names) {
+        assert_report(r, name, "orca");
+    }
+    let bytes = std::fs::read(dir.join("demo.gif")).expect("gif");
+    assert!(bytes.starts_with(b"GIF89a"));
+}
+
+#[test]
+fn bad_scenarios_exit_2_with_one_line() {
+    let dir = temp_dir("bad");
+    let broken = dir.join("broken.json");
+    std::fs::write(
+        &broken,
+        r#"{"name": "x", "dt": 0.1, "steps": 10, "agents": [}"#,
+    )
+    .expect("write");
+    let negative = dir.join("negative.json");
+    std::fs::write(
+        &negative,
+        r#"{"name": "x", "dt": 0.1, "steps": 10,
+            "agents": [{"pos": [0, 0], "goal": [1, 0], "radius": 0.5, "max_speed": -1}]}"#,
+    )
+    .expect("write");
+    let cases: [(&[&str], &str); 4] = [
+        (&["run", "no/such/scenario.json"], "cannot read"),
+        (&["run", broken.to_str().expect("utf-8")], "line 1"),
+        (&["run", negative.to_str().expect("utf-8")], "max_speed"),
+        (
+            &["run", "scenarios/swap.json", "--method", "teleport"],
+            "teleport",
+        ),
+    ];
+    for (args, needle) in cases {
+        let out = crowdnav(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(needle),
+            "{args:?}: {stderr:?} lacks {needle:?}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
