@@ -233,3 +233,87 @@ fn replacing_the_mesh_replans_every_agent_around_the_new_obstacle() {
         "went through the pillar"
     );
 }
+
+#[test]
+fn velocities_do_not_depend_on_agent_order() {
+    use crate::steer::Orca;
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    let specs: Vec<(Vec2, Vec2)> = (0..40)
+        .map(|i| {
+            let start = Vec2::new((i % 8) as f32 * 2.5, (i / 8) as f32 * 2.5);
+            let goal = Vec2::new(rng.gen_range(0.0..20.0), rng.gen_range(0.0..12.0));
+            (start, goal)
+        })
+        .collect();
+    let params = WorldParams {
+        collisions: false,
+        ..WorldParams::default()
+    };
+    let run_in = |order: &[usize]| {
+        let mut world = World::new(None, Box::new(Orca::default()), params);
+        for &i in order {
+            let (s, g) = specs[i];
+            world
+                .add_agent(AgentParams::new(s, g))
+                .expect("valid agent");
+        }
+        for _ in 0..60 {
+            world.step(0.1).expect("valid step");
+        }
+        let mut out = vec![Vec2::ZERO; specs.len()];
+        for (k, &i) in order.iter().enumerate() {
+            out[i] = world.agents()[k].position;
+        }
+        out
+    };
+    let forward: Vec<usize> = (0..specs.len()).collect();
+    let backward: Vec<usize> = forward.iter().rev().copied().collect();
+    let (a, b) = (run_in(&forward), run_in(&backward));
+    for (p, q) in a.iter().zip(&b) {
+        assert_eq!(
+            (p.x.to_bits(), p.y.to_bits()),
+            (q.x.to_bits(), q.y.to_bits())
+        );
+    }
+}
+
+#[test]
+fn agents_avoid_and_bounce_off_a_moving_obstacle_without_overlap() {
+    use crate::steer::Orca;
+    let mut world = World::new(None, Box::new(Orca::default()), WorldParams::default());
+    let o = world
+        .add_obstacle(
+            1.5,
+            Motion::Patrol {
+                from: Vec2::new(0.0, -8.0),
+                to: Vec2::new(0.0, 8.0),
+                speed: 1.5,
+            },
+        )
+        .expect("valid obstacle");
+    for k in 0..8 {
+        let y = -7.0 + 2.0 * k as f32;
+        world
+            .add_agent(AgentParams::new(Vec2::new(-10.0, y), Vec2::new(10.0, y)))
+            .expect("valid agent");
+    }
+    let mut worst = 0.0f32;
+    for _ in 0..800 {
+        world.step(0.05).expect("valid step");
+        let ob = world.obstacles()[o.index()];
+        for a in world.agents() {
+            let pen = a.radius + ob.radius - a.position.distance(ob.position);
+            worst = worst.max(pen / a.radius);
+        }
+        if world.all_arrived() {
+            break;
+        }
+    }
+    assert!(world.all_arrived());
+    assert!(
+        worst <= 0.01,
+        "an agent overlapped the obstacle by {worst} radii"
+    );
+    assert!(world.metrics().overlapping_pairs.is_empty());
+}
