@@ -4,6 +4,8 @@
 use crate::crowd::Crowd;
 use crate::edge::to_mq2;
 use crowdnav::path::PathPiece;
+use crowdnav::scenario::Method;
+use crowdnav::world::Agent;
 use glam::Vec2;
 use macroquad::prelude as mq;
 
@@ -49,6 +51,31 @@ pub fn debug_colour(label: &str) -> mq::Color {
         "orca_line" => mq::Color::new(0.75, 0.35, 0.95, 1.0),
         _ => mq::Color::new(0.85, 0.85, 0.85, 1.0),
     }
+}
+
+/// The steering debug vectors of agent `a` in world space, as (label, from, to):
+/// anti-gravity and swarm record them at the agent; ORCA records velocities (drawn
+/// from the agent) and its half-planes in velocity space (left out). Long vectors are
+/// cut to 4 m.
+pub fn debug_vectors<'w>(
+    crowd: &'w Crowd,
+    a: &'w Agent,
+) -> impl Iterator<Item = (&'static str, Vec2, Vec2)> + 'w {
+    let orca = crowd.method == Method::Orca;
+    crowd
+        .world
+        .steer_debug(a.id)
+        .into_iter()
+        .flat_map(|d| d.vectors.iter())
+        .filter(move |v| !(orca && v.label == "orca_line"))
+        .map(move |v| {
+            let from = if orca {
+                a.position + v.origin
+            } else {
+                v.origin
+            };
+            (v.label, from, from + v.vector.clamp_length_max(4.0))
+        })
 }
 
 /// The 2D camera: the world point at the screen's centre and pixels per metre.
@@ -102,12 +129,12 @@ pub fn draw(crowd: &Crowd, view: &View2, debug: bool, hover: Option<usize>) {
     let s = |p: Vec2| to_mq2(view.to_screen(p, scr));
     let world = &crowd.world;
     if let Some(mesh) = world.mesh() {
-        for t in mesh.triangles() {
+        for t in mesh.walkable_triangles() {
             let [a, b, c] = mesh.triangle_points(t);
             mq::draw_triangle(s(a), s(b), s(c), colour::FLOOR);
         }
         if debug {
-            for t in mesh.triangles() {
+            for t in mesh.walkable_triangles() {
                 let [a, b, c] = mesh.triangle_points(t);
                 for (p, q) in [(a, b), (b, c), (c, a)] {
                     line(s(p), s(q), 1.0, colour::MESH);
@@ -176,11 +203,8 @@ pub fn draw(crowd: &Crowd, view: &View2, debug: bool, hover: Option<usize>) {
     }
     if debug {
         for a in world.agents() {
-            if let Some(dbg) = world.steer_debug(a.id) {
-                for v in &dbg.vectors {
-                    let vec = v.vector.clamp_length_max(4.0);
-                    arrow(s(v.origin), s(v.origin + vec), debug_colour(v.label));
-                }
+            for (label, from, to) in debug_vectors(crowd, a) {
+                arrow(s(from), s(to), debug_colour(label));
             }
         }
     }

@@ -4,7 +4,7 @@
 //! [`ray_plane_intersection`]).
 
 use crate::crowd::Crowd;
-use crate::draw2d::{colour, debug_colour};
+use crate::draw2d::{colour, debug_colour, debug_vectors};
 use crate::edge::{from_ground, from_mq3, ground};
 use crowdnav::geom::{ray_plane_intersection, Plane, Ray};
 use crowdnav::path::PathPiece;
@@ -100,7 +100,7 @@ pub fn floor_meshes(crowd: &Crowd) -> Vec<Mesh> {
         texture: None,
     };
     let c: [u8; 4] = colour::FLOOR.into();
-    for t in navmesh.triangles() {
+    for t in navmesh.walkable_triangles() {
         if mesh.vertices.len() + 3 > u16::MAX as usize {
             out.push(std::mem::replace(
                 &mut mesh,
@@ -135,7 +135,7 @@ pub fn draw(crowd: &Crowd, orbit: &Orbit, floor: &[Mesh], debug: bool) {
     }
     if debug {
         if let Some(mesh) = world.mesh() {
-            for t in mesh.triangles() {
+            for t in mesh.walkable_triangles() {
                 let [a, b, c] = mesh.triangle_points(t);
                 for (p, q) in [(a, b), (b, c), (c, a)] {
                     mq::draw_line_3d(ground(p, 0.01), ground(q, 0.01), colour::MESH);
@@ -201,21 +201,19 @@ pub fn draw(crowd: &Crowd, orbit: &Orbit, floor: &[Mesh], debug: bool) {
             ground(a.position, 1.6 * a.radius),
             a.radius * 0.55,
             None,
-            fill,
+            mq::Color::new(
+                fill.r * 0.6 + 0.4,
+                fill.g * 0.6 + 0.4,
+                fill.b * 0.6 + 0.4,
+                1.0,
+            ),
         );
         if crowd.selection.contains(&a.id) {
             ring(a.position, a.radius + 0.15, colour::HIGHLIGHT);
         }
         if debug {
-            if let Some(dbg) = world.steer_debug(a.id) {
-                for v in &dbg.vectors {
-                    let tip = v.origin + v.vector.clamp_length_max(4.0);
-                    mq::draw_line_3d(
-                        ground(v.origin, 0.5),
-                        ground(tip, 0.5),
-                        debug_colour(v.label),
-                    );
-                }
+            for (label, from, to) in debug_vectors(crowd, a) {
+                mq::draw_line_3d(ground(from, 0.5), ground(to, 0.5), debug_colour(label));
             }
         }
     }
