@@ -6,7 +6,7 @@ use crate::crowd::Crowd;
 use crate::draw2d::{self, colour, screen, View2};
 use crate::draw3d::{self, Orbit};
 use crate::edge::{from_mq2, ground};
-use crate::input::{action_for, Action, HELP};
+use crate::input::{action_for, Action, HELP, SPACE_HELP};
 use crate::space::Space;
 use glam::Vec2;
 use macroquad::models::Mesh;
@@ -333,8 +333,13 @@ impl App {
         }
         if self.help {
             let h = mq::screen_height();
-            mq::draw_text(HELP[0], 10.0, h - 28.0, 16.0, colour::TEXT);
-            mq::draw_text(HELP[1], 10.0, h - 10.0, 16.0, colour::TEXT);
+            let help = if self.scene == Scene::Space {
+                SPACE_HELP
+            } else {
+                HELP
+            };
+            mq::draw_text(help[0], 10.0, h - 28.0, 16.0, colour::TEXT);
+            mq::draw_text(help[1], 10.0, h - 10.0, 16.0, colour::TEXT);
         }
     }
 }

@@ -93,7 +93,7 @@ impl View2 {
         let size = (hi - lo).max(Vec2::splat(1.0)) * 1.08;
         View2 {
             center: (lo + hi) * 0.5,
-            zoom: (screen.x / size.x).min((screen.y - 40.0) / size.y),
+            zoom: (screen.x / size.x).min((screen.y - 110.0).max(50.0) / size.y),
         }
     }
 

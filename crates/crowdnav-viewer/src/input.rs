@@ -66,6 +66,12 @@ pub fn keys_this_frame(script: &[ScriptKey], frame: u64, keyboard: bool) -> Vec<
     keys
 }
 
+/// The help of the space scene.
+pub const SPACE_HELP: [&str; 2] = [
+    "ships fly planet to planet with swarm steering in 3D, avoiding planets and each other",
+    "X back to the crowd | Space pause  N step  H help | drag: orbit  wheel: zoom",
+];
+
 /// The one-line help.
 pub const HELP: [&str; 2] = [
     "any key: load | R circle  B swap  T groups  G blocks  P lines | M method  D debug  V 3D  X space  Space pause  N step  H help",

@@ -148,7 +148,7 @@ impl Space {
                 target: mq::Vec3::ZERO,
                 yaw: -0.5,
                 pitch: 0.75,
-                distance: 75.0,
+                distance: 95.0,
             },
             swarm: Swarm::new(SwarmParams::default()),
             resolver: Resolver::new(CollideParams::default()),
