@@ -48,6 +48,8 @@ pub struct App {
     help: bool,
     drag: Drag,
     last_mouse: Vec2,
+    was_down: bool,
+    was_left: bool,
     hover: Option<usize>,
 }
 
@@ -74,6 +76,8 @@ impl App {
             help: true,
             drag: Drag::None,
             last_mouse: Vec2::ZERO,
+            was_down: false,
+            was_left: false,
             hover: None,
         };
         if scene == Scene::Space {
@@ -146,14 +150,21 @@ impl App {
         self.last_mouse = m;
         let wheel = mq::mouse_wheel().1;
         use mq::MouseButton::{Left, Middle, Right};
-        let camera_drag = mq::is_mouse_button_down(Right) || mq::is_mouse_button_down(Middle);
+        // A camera drag moves by the pointer's motion since the last frame, counted
+        // only while a button was already down then (no jump at the press).
+        let down = mq::is_mouse_button_down(Right) || mq::is_mouse_button_down(Middle);
+        let camera_drag = down && self.was_down;
+        self.was_down = down;
+        let left_down = mq::is_mouse_button_down(Left);
+        let left_drag = left_down && self.was_left;
+        self.was_left = left_down;
         match self.scene {
             Scene::Space => {
                 let Some(space) = &mut self.space else { return };
                 if wheel != 0.0 {
                     space.orbit.zoom(wheel);
                 }
-                if camera_drag || mq::is_mouse_button_down(Left) {
+                if camera_drag || left_drag {
                     space.orbit.rotate(crate::edge::to_mq2(delta));
                 }
             }
