@@ -8,6 +8,7 @@ use crate::draw3d::{self, Orbit};
 use crate::edge::{from_mq2, ground};
 use crate::input::{action_for, Action, HELP, SPACE_HELP};
 use crate::space::Space;
+use crowdnav::scenario::Method;
 use glam::Vec2;
 use macroquad::models::Mesh;
 use macroquad::prelude as mq;
@@ -327,12 +328,17 @@ impl App {
         }
         if self.debug && self.scene != Scene::Space {
             let mut x = 10.0;
-            for (label, name) in [
-                ("raw", "raw repulsion"),
-                ("adjusted", "adjusted"),
-                ("sum", "sum"),
-                ("final", "final"),
-            ] {
+            let legend: &[(&str, &str)] = match self.crowd.method {
+                Method::Antigravity => &[
+                    ("raw", "raw repulsion"),
+                    ("adjusted", "adjusted"),
+                    ("sum", "sum"),
+                    ("final", "final"),
+                ],
+                Method::Orca => &[("preferred", "preferred"), ("final", "final")],
+                Method::Swarm => &[("pull", "pull"), ("push", "push"), ("final", "final")],
+            };
+            for &(label, name) in legend {
                 let d = mq::draw_text(name, x, 44.0, 18.0, draw2d::debug_colour(label));
                 x += d.width + 14.0;
             }
