@@ -11,7 +11,6 @@ use crowdnav::path::PathPiece;
 use glam::Vec2;
 use macroquad::models::{Mesh, Vertex};
 use macroquad::prelude as mq;
-use macroquad::prelude::Camera;
 
 /// Height of the extruded walls, metres.
 const WALL_HEIGHT: f32 = 1.0;
@@ -58,6 +57,14 @@ impl Orbit {
         }
     }
 
+    /// The camera's view-projection matrix for a screen of this aspect ratio (as
+    /// macroquad's `Camera3D::matrix`, without needing a window).
+    pub fn view_projection(&self, aspect: f32) -> mq::Mat4 {
+        let c = self.camera();
+        mq::Mat4::perspective_rh_gl(c.fovy, aspect, c.z_near, c.z_far)
+            * mq::Mat4::look_at_rh(c.position, c.target, c.up)
+    }
+
     /// Turns the camera by a mouse drag of `d` pixels.
     pub fn rotate(&mut self, d: mq::Vec2) {
         self.yaw -= d.x * 0.008;
@@ -71,12 +78,14 @@ impl Orbit {
 
     /// The ray from the eye through screen point `s` (pixels).
     pub fn ray(&self, s: mq::Vec2) -> Ray {
-        let cam = self.camera();
-        let inv = cam.matrix().inverse();
-        let ndc = mq::vec2(
-            2.0 * s.x / mq::screen_width() - 1.0,
-            1.0 - 2.0 * s.y / mq::screen_height(),
-        );
+        self.ray_on(s, mq::vec2(mq::screen_width(), mq::screen_height()))
+    }
+
+    /// [`Orbit::ray`] on a screen of `size` pixels: the cursor to normalised device
+    /// coordinates, through the inverse view-projection at the near and far planes.
+    pub fn ray_on(&self, s: mq::Vec2, size: mq::Vec2) -> Ray {
+        let inv = self.view_projection(size.x / size.y).inverse();
+        let ndc = mq::vec2(2.0 * s.x / size.x - 1.0, 1.0 - 2.0 * s.y / size.y);
         let near = inv.project_point3(mq::vec3(ndc.x, ndc.y, -1.0));
         let far = inv.project_point3(mq::vec3(ndc.x, ndc.y, 1.0));
         Ray::new(from_mq3(near), from_mq3((far - near).normalize_or_zero()))
@@ -85,6 +94,15 @@ impl Orbit {
     /// The 2D world point under screen point `s`, if the ray hits the ground.
     pub fn pick(&self, s: mq::Vec2) -> Option<Vec2> {
         ray_plane_intersection(self.ray(s), Plane::GROUND).map(from_ground)
+    }
+
+    /// Where the 2D world point `p` on the ground appears on a screen of `size` pixels.
+    #[cfg(test)]
+    pub fn project_on(&self, p: Vec2, size: mq::Vec2) -> mq::Vec2 {
+        let ndc = self
+            .view_projection(size.x / size.y)
+            .project_point3(ground(p, 0.0));
+        mq::vec2((ndc.x + 1.0) * 0.5 * size.x, (1.0 - ndc.y) * 0.5 * size.y)
     }
 }
 
@@ -230,5 +248,30 @@ fn ring(c: Vec2, r: f32, colour: mq::Color) {
         let a = Vec2::from_angle(k as f32 / n as f32 * std::f32::consts::TAU);
         let b = Vec2::from_angle((k + 1) as f32 / n as f32 * std::f32::consts::TAU);
         mq::draw_line_3d(ground(c + a * r, 0.02), ground(c + b * r, 0.02), colour);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn picking_finds_the_ground_point_under_the_cursor() {
+        let orbit = Orbit::new(mq::Vec3::ZERO, 35.0);
+        let size = mq::vec2(1024.0, 768.0);
+        for p in [Vec2::ZERO, Vec2::new(-5.0, 4.0), Vec2::new(12.0, -13.0)] {
+            let s = orbit.project_on(p, size);
+            let hit = ray_plane_intersection(orbit.ray_on(s, size), Plane::GROUND)
+                .map(from_ground)
+                .expect("a ray towards the ground hits it");
+            assert!(hit.distance(p) < 1e-3, "{p} picked as {hit}");
+        }
+        // Above the horizon there is no ground.
+        let up = Orbit {
+            pitch: 0.1,
+            ..orbit
+        };
+        let sky = ray_plane_intersection(up.ray_on(mq::vec2(512.0, 0.0), size), Plane::GROUND);
+        assert!(sky.is_none());
     }
 }
