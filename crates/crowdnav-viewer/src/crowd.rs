@@ -1,0 +1,541 @@
+//! The crowd the 2D and 3D views show: a [`World`] with the level it was built from,
+//! the seed demo's formation keys, selection, goals and live obstacle edits.
+
+use crowdnav::mesh::{read_walls, Level, NavMesh};
+use crowdnav::scenario::{
+    formation_goals, formation_starts, FormationArea, FormationKind, Method, Scenario, WorldSpec,
+};
+use crowdnav::steer::OrcaParams;
+use crowdnav::world::{AgentId, AgentParams, Goal, World};
+use glam::Vec2;
+use std::path::Path;
+
+/// Seconds of simulation per step (the demo's and most scenarios' step).
+pub const DEMO_DT: f32 = 0.05;
+/// How long a collision point stays on screen, seconds of simulation.
+const HIT_LIFETIME: f64 = 1.0;
+/// At most this many steps per frame, so a slow frame cannot snowball.
+const MAX_STEPS_PER_FRAME: u32 = 8;
+
+/// Where the crowd came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The seed demo: empty until a key loads the 32 entities.
+    Demo,
+    /// A scenario file: its agents are there from the start.
+    Scenario,
+    /// A level file: empty until a key scatters agents on it.
+    Level,
+}
+
+/// The crowd, its level and the viewer's figures about it.
+pub struct Crowd {
+    /// The simulation.
+    pub world: World,
+    /// Steering parameters per method (and, for the demo, the level).
+    scenario: Scenario,
+    /// The steering method in use.
+    pub method: Method,
+    /// The level with its static obstacles, when it can be edited (a `.json` world).
+    pub level: Option<Level>,
+    /// Where the crowd came from.
+    pub origin: Origin,
+    /// Its name, for the status line.
+    pub name: String,
+    /// Whether the entities have been loaded.
+    pub loaded: bool,
+    /// Selected agents (empty: all).
+    pub selection: Vec<AgentId>,
+    /// Milliseconds per step, smoothed.
+    pub step_ms: f64,
+    /// Step, seconds.
+    pub dt: f32,
+    /// Unsimulated time, seconds.
+    acc: f32,
+    /// Recent collision points and when they happened.
+    pub hits: Vec<(Vec2, f64)>,
+    /// Where formations are laid out.
+    area: FormationArea,
+    /// Formations started so far (seeds each one).
+    formations: u64,
+    /// Lower-left and upper-right corners of the level.
+    pub bounds: (Vec2, Vec2),
+    /// Whether the simulation is paused.
+    pub paused: bool,
+}
+
+/// The seed demo's room, 28 m across, with two pillars to drag around.
+pub fn demo_level() -> Level {
+    let h = 14.0;
+    let square = |c: Vec2, s: f32| {
+        vec![
+            c + Vec2::new(-s, -s),
+            c + Vec2::new(s, -s),
+            c + Vec2::new(s, s),
+            c + Vec2::new(-s, s),
+        ]
+    };
+    Level {
+        boundary: square(Vec2::ZERO, h),
+        obstacles: vec![
+            square(Vec2::new(-5.0, 4.0), 0.9),
+            square(Vec2::new(5.0, -4.0), 0.9),
+        ],
+    }
+}
+
+/// The demo's scenario: its level, ORCA tuned as the CLI's demo.
+fn demo_scenario(method: Method) -> Scenario {
+    Scenario {
+        name: "demo".to_owned(),
+        description: None,
+        method,
+        dt: DEMO_DT,
+        steps: 1200,
+        world: Some(WorldSpec::Inline(demo_level())),
+        agents: Vec::new(),
+        formation: None,
+        obstacles: Vec::new(),
+        orca: Some(OrcaParams {
+            neighbor_dist: 8.0,
+            max_neighbors: 10,
+            time_horizon: 2.0,
+            time_horizon_obst: 2.0,
+        }),
+        antigravity: None,
+        swarm: None,
+        world_params: None,
+    }
+}
+
+fn err(e: impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
+impl Crowd {
+    /// The seed demo, with `method` (ORCA by default).
+    pub fn demo(method: Option<Method>) -> Result<Crowd, String> {
+        let method = method.unwrap_or(Method::Orca);
+        let scenario = demo_scenario(method);
+        let world = scenario.build(None).map_err(err)?;
+        let area = FormationArea {
+            center: Vec2::ZERO,
+            size: 10.0,
+            agent_radius: 0.5,
+        };
+        Ok(Self::with(
+            world,
+            scenario,
+            Some(demo_level()),
+            Origin::Demo,
+            area,
+        ))
+    }
+
+    /// A scenario file, or a level file (`.json` world, `.mesh`, `.map`).
+    ///
+    /// A `.json` file is a scenario when it parses as one, else a level.
+    pub fn open(path: &Path, method: Option<Method>) -> Result<Crowd, String> {
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        let shown = path.display();
+        if ext.as_deref() == Some("json") {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+            let level = match Scenario::from_json(&text) {
+                Ok(_) => {
+                    // Again from the file, which resolves a level path beside it.
+                    let scenario =
+                        Scenario::from_file(path).map_err(|e| format!("{shown}: {e}"))?;
+                    return Self::from_scenario(scenario, path, method)
+                        .map_err(|e| format!("{shown}: {e}"));
+                }
+                // A world file is no scenario: try it as a level, and if it is neither,
+                // name the fault of what it looks most like.
+                Err(scenario_err) => match Level::from_json(&text) {
+                    Ok(level) => level,
+                    Err(level_err) if text.contains("\"boundary\"") => {
+                        return Err(format!("{shown}: {level_err}"))
+                    }
+                    Err(_) => return Err(format!("{shown}: {scenario_err}")),
+                },
+            };
+            let mesh = NavMesh::from_level(&level);
+            return Self::from_level(Some(level), mesh, path, method);
+        }
+        let walls = read_walls(path).map_err(err)?;
+        Self::from_level(None, NavMesh::from_walls(&walls), path, method)
+    }
+
+    fn from_scenario(
+        scenario: Scenario,
+        path: &Path,
+        method: Option<Method>,
+    ) -> Result<Crowd, String> {
+        // An editable level: inline, or a `.json` world file beside the scenario.
+        let level = match &scenario.world {
+            Some(WorldSpec::Inline(l)) => Some(l.clone()),
+            Some(WorldSpec::File(f)) => std::fs::read_to_string(f)
+                .ok()
+                .and_then(|t| Level::from_json(&t).ok()),
+            None => None,
+        };
+        let mut world = scenario.build(method).map_err(err)?;
+        let method = method.unwrap_or(scenario.method);
+        world.set_steering(scenario.steering(method));
+        let radius = world.agents().first().map_or(0.5, |a| a.radius);
+        let mut crowd = Self::with(
+            world,
+            scenario,
+            level,
+            Origin::Scenario,
+            FormationArea {
+                center: Vec2::ZERO,
+                size: 1.0,
+                agent_radius: radius,
+            },
+        );
+        crowd.method = method;
+        crowd.dt = crowd.scenario.dt;
+        crowd.area = crowd.area_from_bounds(radius);
+        crowd.loaded = true;
+        crowd.name = path.display().to_string();
+        if let Some(f) = &crowd.scenario.formation {
+            crowd.area = f.area();
+        }
+        Ok(crowd)
+    }
+
+    fn from_level<E: std::fmt::Display>(
+        level: Option<Level>,
+        mesh: Result<NavMesh, E>,
+        path: &Path,
+        method: Option<Method>,
+    ) -> Result<Crowd, String> {
+        let mesh = mesh.map_err(|e| format!("{}: {e}", path.display()))?;
+        let method = method.unwrap_or(Method::Orca);
+        let mut scenario = demo_scenario(method);
+        scenario.world = None;
+        scenario.name = path.display().to_string();
+        let world = World::new(
+            Some(mesh),
+            scenario.steering(method),
+            scenario.world_params(method),
+        );
+        let mut crowd = Self::with(
+            world,
+            scenario,
+            level,
+            Origin::Level,
+            FormationArea {
+                center: Vec2::ZERO,
+                size: 1.0,
+                agent_radius: 0.5,
+            },
+        );
+        crowd.area = crowd.area_from_bounds(0.5);
+        crowd.name = path.display().to_string();
+        Ok(crowd)
+    }
+
+    fn with(
+        mut world: World,
+        scenario: Scenario,
+        level: Option<Level>,
+        origin: Origin,
+        area: FormationArea,
+    ) -> Crowd {
+        world.set_record_debug(true);
+        let method = scenario.method;
+        let mut c = Crowd {
+            world,
+            name: scenario.name.clone(),
+            scenario,
+            method,
+            level,
+            origin,
+            loaded: false,
+            selection: Vec::new(),
+            step_ms: 0.0,
+            dt: DEMO_DT,
+            acc: 0.0,
+            hits: Vec::new(),
+            area,
+            formations: 0,
+            bounds: (Vec2::splat(-1.0), Vec2::splat(1.0)),
+            paused: false,
+        };
+        c.bounds = c.compute_bounds();
+        c
+    }
+
+    /// The level's bounding box (the agents' when there is no level).
+    fn compute_bounds(&self) -> (Vec2, Vec2) {
+        let mut lo = Vec2::splat(f32::INFINITY);
+        let mut hi = Vec2::splat(f32::NEG_INFINITY);
+        if let Some(m) = self.world.mesh() {
+            for &v in m.vertices() {
+                lo = lo.min(v);
+                hi = hi.max(v);
+            }
+        }
+        for a in self.world.agents() {
+            lo = lo.min(a.position - a.radius);
+            hi = hi.max(a.position + a.radius);
+        }
+        if !(lo.is_finite() && hi.is_finite()) {
+            return (Vec2::splat(-15.0), Vec2::splat(15.0));
+        }
+        (lo, hi)
+    }
+
+    fn area_from_bounds(&self, radius: f32) -> FormationArea {
+        let (lo, hi) = self.bounds;
+        FormationArea {
+            center: (lo + hi) * 0.5,
+            size: ((hi - lo).min_element() * 0.35).max(radius * 4.0),
+            agent_radius: radius,
+        }
+    }
+
+    /// Loads the entities: the demo's 32 scattered on a circle, or agents scattered on
+    /// a level's walkable floor. Does nothing once loaded.
+    pub fn load(&mut self) {
+        if self.loaded {
+            return;
+        }
+        self.loaded = true;
+        let r = self.area.agent_radius;
+        let starts: Vec<Vec2> = match self.origin {
+            Origin::Demo => formation_starts(FormationKind::Circle, 32, self.area, 1),
+            _ => self.scatter(32, r),
+        };
+        for p in starts {
+            // The world refuses only bad numbers; these are finite and positive.
+            let _ = self
+                .world
+                .add_agent(AgentParams::new(p, p).with_radius(r).with_speeds(2.0, 1.4));
+        }
+    }
+
+    /// Up to `n` points on the walkable floor, with room for radius `r`, spread over
+    /// the level (a fixed sequence, so runs repeat).
+    fn scatter(&self, n: usize, r: f32) -> Vec<Vec2> {
+        let Some(mesh) = self.world.mesh() else {
+            return formation_starts(FormationKind::Circle, n, self.area, 1);
+        };
+        let (lo, hi) = self.bounds;
+        let mut out: Vec<Vec2> = Vec::new();
+        let mut seed = 0x9e37_79b9_u32;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed as f32 / u32::MAX as f32
+        };
+        for _ in 0..n * 400 {
+            if out.len() == n {
+                break;
+            }
+            let p = lo + (hi - lo) * Vec2::new(next(), next());
+            let roomy = mesh.clearance(p).is_some_and(|c| c >= r * 1.05);
+            if roomy && out.iter().all(|q| q.distance(p) > 2.2 * r) {
+                out.push(p);
+            }
+        }
+        out
+    }
+
+    /// Sends everyone to a formation chosen from where they stand now.
+    pub fn formation(&mut self, kind: FormationKind) {
+        self.load();
+        self.formations += 1;
+        let now: Vec<Vec2> = self.world.agents().iter().map(|a| a.position).collect();
+        let goals = formation_goals(kind, &now, self.area, self.formations);
+        for (i, g) in goals.into_iter().enumerate() {
+            let _ = self.world.set_goal(AgentId(i as u32), Goal::Point(g));
+        }
+    }
+
+    /// The agents a goal click moves: the selection, or everyone.
+    pub fn targets(&self) -> Vec<AgentId> {
+        if self.selection.is_empty() {
+            self.world.agents().iter().map(|a| a.id).collect()
+        } else {
+            self.selection.clone()
+        }
+    }
+
+    /// Sends the selected agents (all when none is) to `at`, packed around it on a
+    /// sunflower spiral so that they do not fight for one point.
+    pub fn set_goal(&mut self, at: Vec2) {
+        let ids = self.targets();
+        let spacing = 2.4 * self.area.agent_radius;
+        // The closest agent takes the centre, and so on outwards.
+        let mut order: Vec<AgentId> = ids;
+        order.sort_by(|a, b| {
+            let da = self.world.agent(*a).position.distance_squared(at);
+            let db = self.world.agent(*b).position.distance_squared(at);
+            da.total_cmp(&db)
+        });
+        let golden = std::f32::consts::PI * (3.0 - 5f32.sqrt());
+        for (k, id) in order.into_iter().enumerate() {
+            let rho = spacing * 0.6 * (k as f32).sqrt() * 1.2;
+            let g = at + Vec2::from_angle(k as f32 * golden) * rho;
+            let _ = self.world.set_goal(id, Goal::Point(g));
+        }
+    }
+
+    /// Selects the agents whose centre lies in the box between `a` and `b`.
+    pub fn select_box(&mut self, a: Vec2, b: Vec2) {
+        let (lo, hi) = (a.min(b), a.max(b));
+        self.selection = self
+            .world
+            .agents()
+            .iter()
+            .filter(|ag| ag.position.cmpge(lo).all() && ag.position.cmple(hi).all())
+            .map(|ag| ag.id)
+            .collect();
+    }
+
+    /// The next steering method: ORCA → anti-gravity → swarm → ORCA.
+    pub fn cycle_method(&mut self) {
+        self.method = match self.method {
+            Method::Orca => Method::Antigravity,
+            Method::Antigravity => Method::Swarm,
+            Method::Swarm => Method::Orca,
+        };
+        self.world.set_steering(self.scenario.steering(self.method));
+    }
+
+    /// The static obstacle under `p`, if the level can be edited.
+    pub fn obstacle_at(&self, p: Vec2) -> Option<usize> {
+        self.level
+            .as_ref()?
+            .obstacles
+            .iter()
+            .position(|poly| point_in_polygon(p, poly))
+    }
+
+    /// Moves static obstacle `k` by `delta` and rebuilds the mesh (every agent
+    /// re-plans). A move that breaks the level (the obstacle out of the room, or over
+    /// another) is refused. Returns whether it moved.
+    pub fn move_obstacle(&mut self, k: usize, delta: Vec2) -> bool {
+        let Some(level) = &self.level else {
+            return false;
+        };
+        let mut moved = level.clone();
+        let Some(poly) = moved.obstacles.get_mut(k) else {
+            return false;
+        };
+        for v in poly.iter_mut() {
+            *v += delta;
+        }
+        match NavMesh::from_level(&moved) {
+            Ok(mesh) => {
+                self.world.set_mesh(Some(mesh));
+                self.level = Some(moved);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Advances the simulation by `frame_dt` seconds of wall (or scripted) time in
+    /// fixed steps of [`Crowd::dt`].
+    pub fn update(&mut self, frame_dt: f32) {
+        if self.paused {
+            return;
+        }
+        self.acc += frame_dt;
+        let mut n = 0;
+        while self.acc >= self.dt && n < MAX_STEPS_PER_FRAME {
+            self.acc -= self.dt;
+            n += 1;
+            self.step_once();
+        }
+        if n == MAX_STEPS_PER_FRAME {
+            self.acc = 0.0;
+        }
+    }
+
+    /// One step, timed, with its collision points recorded.
+    pub fn step_once(&mut self) {
+        let t0 = crate::edge::seconds();
+        // Only a non-positive dt fails; ours is the scenario's, checked positive.
+        let _ = self.world.step(self.dt);
+        let ms = (crate::edge::seconds() - t0) * 1000.0;
+        self.step_ms = if self.step_ms == 0.0 {
+            ms
+        } else {
+            0.9 * self.step_ms + 0.1 * ms
+        };
+        let now = self.world.time();
+        self.hits.retain(|&(_, t)| now - t < HIT_LIFETIME);
+        self.hits
+            .extend(self.world.events().iter().map(|e| (e.point, now)));
+    }
+
+    /// Collisions so far.
+    pub fn collisions(&self) -> u64 {
+        self.world.metrics().collisions
+    }
+}
+
+/// Even-odd test of `p` against a polygon.
+pub fn point_in_polygon(p: Vec2, poly: &[Vec2]) -> bool {
+    let mut inside = false;
+    let n = poly.len();
+    for i in 0..n {
+        let (a, b) = (poly[i], poly[(i + n - 1) % n]);
+        if (a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x {
+            inside = !inside;
+        }
+    }
+    inside
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_demo_loads_32_entities_and_runs_formations() {
+        let mut c = Crowd::demo(None).expect("demo builds");
+        assert_eq!(c.world.agents().len(), 0);
+        c.load();
+        assert_eq!(c.world.agents().len(), 32);
+        for kind in FormationKind::ALL {
+            c.formation(kind);
+            for _ in 0..20 {
+                c.step_once();
+            }
+        }
+        c.cycle_method();
+        assert_eq!(c.method, Method::Antigravity);
+        c.step_once();
+    }
+
+    #[test]
+    fn dragging_a_pillar_rebuilds_the_mesh_and_refuses_leaving_the_room() {
+        let mut c = Crowd::demo(None).expect("demo builds");
+        let k = c.obstacle_at(Vec2::new(-5.0, 4.0)).expect("pillar there");
+        assert!(c.move_obstacle(k, Vec2::new(1.0, 0.0)));
+        assert!(c.obstacle_at(Vec2::new(-4.0, 4.0)).is_some());
+        assert!(!c.move_obstacle(k, Vec2::new(40.0, 0.0)));
+    }
+
+    #[test]
+    fn goals_and_selection() {
+        let mut c = Crowd::demo(None).expect("demo builds");
+        c.load();
+        c.select_box(Vec2::new(0.0, 0.0), Vec2::new(20.0, 20.0));
+        assert!(!c.selection.is_empty() && c.selection.len() < 32);
+        c.set_goal(Vec2::new(-8.0, -8.0));
+        let first = c.selection[0];
+        assert!(
+            matches!(c.world.agent(first).goal, Goal::Point(g) if g.distance(Vec2::new(-8.0, -8.0)) < 5.0)
+        );
+    }
+}

@@ -1,0 +1,277 @@
+//! The 3D view: the same world on a ground plane under a perspective camera that
+//! orbits and zooms, and mouse picking by un-projecting the cursor to a ray and
+//! hitting the ground plane (the swarm seed's picking, with the library's
+//! [`ray_plane_intersection`]).
+
+use crate::crowd::Crowd;
+use crate::draw2d::{colour, debug_colour, debug_vectors};
+use crate::edge::{from_ground, from_mq3, ground};
+use crowdnav::geom::{ray_plane_intersection, Plane, Ray};
+use crowdnav::path::PathPiece;
+use glam::Vec2;
+use macroquad::models::{Mesh, Vertex};
+use macroquad::prelude as mq;
+
+/// Height of the extruded walls, metres.
+const WALL_HEIGHT: f32 = 1.0;
+
+/// A camera orbiting a target point.
+#[derive(Clone, Copy, Debug)]
+pub struct Orbit {
+    /// The point looked at.
+    pub target: mq::Vec3,
+    /// Angle around the vertical axis, radians.
+    pub yaw: f32,
+    /// Angle above the ground, radians.
+    pub pitch: f32,
+    /// Distance to the target.
+    pub distance: f32,
+}
+
+impl Orbit {
+    /// A camera looking at `target` from `distance` away, 50° above the ground.
+    pub fn new(target: mq::Vec3, distance: f32) -> Orbit {
+        Orbit {
+            target,
+            yaw: -0.6,
+            pitch: 0.9,
+            distance,
+        }
+    }
+
+    /// The macroquad camera.
+    pub fn camera(&self) -> mq::Camera3D {
+        let dir = mq::vec3(
+            self.pitch.cos() * self.yaw.sin(),
+            self.pitch.sin(),
+            self.pitch.cos() * self.yaw.cos(),
+        );
+        mq::Camera3D {
+            position: self.target + dir * self.distance,
+            target: self.target,
+            up: mq::Vec3::Y,
+            fovy: 45f32.to_radians(),
+            z_near: (self.distance * 0.01).max(0.01),
+            z_far: self.distance * 20.0 + 1000.0,
+            ..Default::default()
+        }
+    }
+
+    /// The camera's view-projection matrix for a screen of this aspect ratio (as
+    /// macroquad's `Camera3D::matrix`, without needing a window).
+    pub fn view_projection(&self, aspect: f32) -> mq::Mat4 {
+        let c = self.camera();
+        mq::Mat4::perspective_rh_gl(c.fovy, aspect, c.z_near, c.z_far)
+            * mq::Mat4::look_at_rh(c.position, c.target, c.up)
+    }
+
+    /// Turns the camera by a mouse drag of `d` pixels.
+    pub fn rotate(&mut self, d: mq::Vec2) {
+        self.yaw -= d.x * 0.008;
+        self.pitch = (self.pitch + d.y * 0.008).clamp(0.08, 1.55);
+    }
+
+    /// Zooms in (wheel up) or out.
+    pub fn zoom(&mut self, wheel: f32) {
+        self.distance = (self.distance * (1.0 - 0.1 * wheel.signum())).clamp(1.0, 5000.0);
+    }
+
+    /// The ray from the eye through screen point `s` (pixels).
+    pub fn ray(&self, s: mq::Vec2) -> Ray {
+        self.ray_on(s, mq::vec2(mq::screen_width(), mq::screen_height()))
+    }
+
+    /// [`Orbit::ray`] on a screen of `size` pixels: the cursor to normalised device
+    /// coordinates, through the inverse view-projection at the near and far planes.
+    pub fn ray_on(&self, s: mq::Vec2, size: mq::Vec2) -> Ray {
+        let inv = self.view_projection(size.x / size.y).inverse();
+        let ndc = mq::vec2(2.0 * s.x / size.x - 1.0, 1.0 - 2.0 * s.y / size.y);
+        let near = inv.project_point3(mq::vec3(ndc.x, ndc.y, -1.0));
+        let far = inv.project_point3(mq::vec3(ndc.x, ndc.y, 1.0));
+        Ray::new(from_mq3(near), from_mq3((far - near).normalize_or_zero()))
+    }
+
+    /// The 2D world point under screen point `s`, if the ray hits the ground.
+    pub fn pick(&self, s: mq::Vec2) -> Option<Vec2> {
+        ray_plane_intersection(self.ray(s), Plane::GROUND).map(from_ground)
+    }
+
+    /// Where the 2D world point `p` on the ground appears on a screen of `size` pixels.
+    #[cfg(test)]
+    pub fn project_on(&self, p: Vec2, size: mq::Vec2) -> mq::Vec2 {
+        let ndc = self
+            .view_projection(size.x / size.y)
+            .project_point3(ground(p, 0.0));
+        mq::vec2((ndc.x + 1.0) * 0.5 * size.x, (1.0 - ndc.y) * 0.5 * size.y)
+    }
+}
+
+/// The walkable floor as triangle meshes (chunked for 16-bit indices).
+pub fn floor_meshes(crowd: &Crowd) -> Vec<Mesh> {
+    let Some(navmesh) = crowd.world.mesh() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut mesh = Mesh {
+        vertices: Vec::new(),
+        indices: Vec::new(),
+        texture: None,
+    };
+    let c: [u8; 4] = colour::FLOOR.into();
+    for t in navmesh.walkable_triangles() {
+        if mesh.vertices.len() + 3 > u16::MAX as usize {
+            out.push(std::mem::replace(
+                &mut mesh,
+                Mesh {
+                    vertices: Vec::new(),
+                    indices: Vec::new(),
+                    texture: None,
+                },
+            ));
+        }
+        for p in navmesh.triangle_points(t) {
+            mesh.indices.push(mesh.vertices.len() as u16);
+            mesh.vertices.push(Vertex {
+                position: ground(p, 0.0),
+                uv: mq::Vec2::ZERO,
+                color: c,
+                normal: mq::Vec4::ZERO,
+            });
+        }
+    }
+    out.push(mesh);
+    out
+}
+
+/// Draws the crowd in 3D under `orbit`. `floor` is [`floor_meshes`] of the crowd's
+/// current mesh.
+pub fn draw(crowd: &Crowd, orbit: &Orbit, floor: &[Mesh], debug: bool) {
+    let world = &crowd.world;
+    mq::set_camera(&orbit.camera());
+    for m in floor {
+        mq::draw_mesh(m);
+    }
+    if debug {
+        if let Some(mesh) = world.mesh() {
+            for t in mesh.walkable_triangles() {
+                let [a, b, c] = mesh.triangle_points(t);
+                for (p, q) in [(a, b), (b, c), (c, a)] {
+                    mq::draw_line_3d(ground(p, 0.01), ground(q, 0.01), colour::MESH);
+                }
+            }
+        }
+    }
+    let wall_face = mq::Color::new(0.55, 0.56, 0.62, 1.0);
+    for w in world.walls() {
+        let a = ground(w.a, 0.0);
+        let b = ground(w.b, 0.0);
+        mq::draw_affine_parallelogram(a, b - a, mq::vec3(0.0, WALL_HEIGHT, 0.0), None, wall_face);
+        mq::draw_line_3d(
+            ground(w.a, WALL_HEIGHT),
+            ground(w.b, WALL_HEIGHT),
+            colour::WALL,
+        );
+    }
+    for o in world.obstacles() {
+        mq::draw_cylinder(
+            ground(o.position, 0.0),
+            o.radius,
+            o.radius,
+            1.2,
+            None,
+            colour::OBSTACLE,
+        );
+    }
+    if debug {
+        for a in world.agents() {
+            let Some(path) = a.path() else { continue };
+            for piece in path.pieces() {
+                match *piece {
+                    PathPiece::Line { from, to } => {
+                        mq::draw_line_3d(ground(from, 0.03), ground(to, 0.03), colour::PATH)
+                    }
+                    PathPiece::Arc { .. } => {
+                        for k in 0..12 {
+                            let p = piece.point_at(k as f32 / 12.0);
+                            let q = piece.point_at((k + 1) as f32 / 12.0);
+                            mq::draw_line_3d(ground(p, 0.03), ground(q, 0.03), colour::ARC);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for a in world.agents() {
+        let fill = if a.has_collided() {
+            colour::COLLIDED
+        } else {
+            colour::AGENT
+        };
+        mq::draw_cylinder(
+            ground(a.position, 0.0),
+            a.radius,
+            a.radius,
+            1.6 * a.radius,
+            None,
+            fill,
+        );
+        mq::draw_sphere(
+            ground(a.position, 1.6 * a.radius),
+            a.radius * 0.55,
+            None,
+            mq::Color::new(
+                fill.r * 0.6 + 0.4,
+                fill.g * 0.6 + 0.4,
+                fill.b * 0.6 + 0.4,
+                1.0,
+            ),
+        );
+        if crowd.selection.contains(&a.id) {
+            ring(a.position, a.radius + 0.15, colour::HIGHLIGHT);
+        }
+        if debug {
+            for (label, from, to) in debug_vectors(crowd, a) {
+                mq::draw_line_3d(ground(from, 0.5), ground(to, 0.5), debug_colour(label));
+            }
+        }
+    }
+    for &(p, _) in &crowd.hits {
+        mq::draw_sphere(ground(p, 0.5), 0.12, None, colour::HIT);
+    }
+    mq::set_default_camera();
+}
+
+/// A ring on the ground.
+fn ring(c: Vec2, r: f32, colour: mq::Color) {
+    let n = 24;
+    for k in 0..n {
+        let a = Vec2::from_angle(k as f32 / n as f32 * std::f32::consts::TAU);
+        let b = Vec2::from_angle((k + 1) as f32 / n as f32 * std::f32::consts::TAU);
+        mq::draw_line_3d(ground(c + a * r, 0.02), ground(c + b * r, 0.02), colour);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn picking_finds_the_ground_point_under_the_cursor() {
+        let orbit = Orbit::new(mq::Vec3::ZERO, 35.0);
+        let size = mq::vec2(1024.0, 768.0);
+        for p in [Vec2::ZERO, Vec2::new(-5.0, 4.0), Vec2::new(12.0, -13.0)] {
+            let s = orbit.project_on(p, size);
+            let hit = ray_plane_intersection(orbit.ray_on(s, size), Plane::GROUND)
+                .map(from_ground)
+                .expect("a ray towards the ground hits it");
+            assert!(hit.distance(p) < 1e-3, "{p} picked as {hit}");
+        }
+        // Above the horizon there is no ground.
+        let up = Orbit {
+            pitch: 0.1,
+            ..orbit
+        };
+        let sky = ray_plane_intersection(up.ray_on(mq::vec2(512.0, 0.0), size), Plane::GROUND);
+        assert!(sky.is_none());
+    }
+}
