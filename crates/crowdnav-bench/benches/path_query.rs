@@ -35,7 +35,10 @@ fn bench_paths(c: &mut Criterion) {
     let reference: Vec<Option<f64>> = world.queries.iter().map(|q| world.theirs(q)).collect();
     let ours_r0: Vec<Option<f64>> = world.queries.iter().map(|q| world.ours(q, 0.0)).collect();
     for (i, (a, b)) in ours_r0.iter().zip(&reference).enumerate() {
-        assert!(agree(*a, *b), "aurora query {i}: ours {a:?}, polyanya {b:?}");
+        assert!(
+            agree(*a, *b),
+            "aurora query {i}: ours {a:?}, polyanya {b:?}"
+        );
     }
 
     let mut group = c.benchmark_group("aurora_r0");

@@ -119,7 +119,13 @@ pub struct PerQuery {
 ///
 /// # Errors
 /// The first query on which the two sides disagree at r = 0.
-pub fn time_each(world: &PathWorld, reps: usize, every: usize) -> Result<PerQuery, String> {
+/// `with_r1: false` skips the r = 1 runs.
+pub fn time_each(
+    world: &PathWorld,
+    reps: usize,
+    every: usize,
+    with_r1: bool,
+) -> Result<PerQuery, String> {
     let mut out = PerQuery {
         ours_r0: Vec::new(),
         theirs: Vec::new(),
@@ -134,7 +140,11 @@ pub fn time_each(world: &PathWorld, reps: usize, every: usize) -> Result<PerQuer
                 world.name, q.start, q.goal
             ));
         }
-        let (t_r1, r1) = time_median(reps, || world.ours(q, 1.0));
+        let (t_r1, r1) = if with_r1 {
+            time_median(reps, || world.ours(q, 1.0))
+        } else {
+            (0.0, None)
+        };
         if let (Some(r1), Some(r0)) = (r1, ours) {
             // A wider agent never finds a shorter path.
             if r1 < r0 * (1.0 - 1e-9) {

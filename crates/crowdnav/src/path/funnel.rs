@@ -18,6 +18,7 @@
 
 use crate::geom::{tangent_between, Circle, Side};
 use glam::{DVec2, Vec2};
+use smallvec::SmallVec;
 
 /// A corner the funnel may bend around.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -49,8 +50,21 @@ pub(crate) struct Funnel {
     /// Index of the current apex's record in the caller's arena.
     pub apex: u32,
     pub apex_wrap: Wrap,
-    left: Vec<FunnelPoint>,
-    right: Vec<FunnelPoint>,
+    left: Chain,
+    right: Chain,
+}
+
+/// A chain of the funnel: short in practice, so kept inline (a search clones one
+/// funnel per node).
+type Chain = SmallVec<[Link; 6]>;
+
+/// A chain corner with the length of the path that reaches it along the chain, from
+/// the start, measured between circle centres: exact for a point agent (all radii 0),
+/// where it is what [`Funnel::end_lengths`] reports.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Link {
+    p: FunnelPoint,
+    g: f64,
 }
 
 /// Records of wraps, shared by all the funnels of a search: each record points to the
@@ -138,8 +152,8 @@ impl Funnel {
         Funnel {
             apex,
             apex_wrap: wrap,
-            left: Vec::new(),
-            right: Vec::new(),
+            left: Chain::new(),
+            right: Chain::new(),
         }
     }
 
@@ -169,9 +183,9 @@ impl Funnel {
         } else {
             (std::mem::take(&mut self.right), Side::Right)
         };
-        for p in chain {
-            if p != self.apex_wrap.point {
-                self.advance_to(p, side, arena)?;
+        for link in chain {
+            if link.p != self.apex_wrap.point {
+                self.advance_to(link.p, side, arena)?;
             }
         }
         Ok(arena.history(self.apex))
@@ -184,7 +198,21 @@ impl Funnel {
         &self.apex_wrap
     }
 
-    fn chain(&mut self, side: Side) -> &mut Vec<FunnelPoint> {
+    /// For a point agent, the exact path lengths within the channel to the last
+    /// portal's ends `left` and `right` (as pushed last); `None` when an end is not
+    /// where this funnel records it.
+    pub fn end_lengths(&self, left: FunnelPoint, right: FunnelPoint) -> Option<(f64, f64)> {
+        let end = |chain: &[Link], p: FunnelPoint| {
+            if p.id == self.apex_wrap.point.id && p == self.apex_wrap.point {
+                Some(self.apex_wrap.g)
+            } else {
+                chain.last().filter(|q| q.p == p).map(|q| q.g)
+            }
+        };
+        Some((end(&self.left, left)?, end(&self.right, right)?))
+    }
+
+    fn chain(&mut self, side: Side) -> &mut Chain {
         match side {
             Side::Left => &mut self.left,
             Side::Right => &mut self.right,
@@ -250,19 +278,19 @@ impl Funnel {
         if self
             .chain(side)
             .last()
-            .is_some_and(|q| q.id == p.id && p.id != u32::MAX)
+            .is_some_and(|q| q.p.id == p.id && p.id != u32::MAX)
         {
             return Ok(());
         }
         // Drop corners of this chain that the new end makes redundant.
         loop {
             let chain = self.chain(side);
-            let Some(&corner) = chain.last() else {
+            let Some(&Link { p: corner, .. }) = chain.last() else {
                 break;
             };
             let n = chain.len();
             let (prev, prev_side) = if n >= 2 {
-                (chain[n - 2], side)
+                (chain[n - 2].p, side)
             } else {
                 (self.apex_wrap.point, self.apex_wrap.side)
             };
@@ -275,7 +303,7 @@ impl Funnel {
         // advances along the other chain.
         let other = side.flipped();
         while self.chain(side).is_empty() {
-            let Some(&first) = self.chain(other).first() else {
+            let Some(&Link { p: first, .. }) = self.chain(other).first() else {
                 break;
             };
             let apex = self.apex_wrap;
@@ -285,7 +313,12 @@ impl Funnel {
             self.chain(other).remove(0);
             self.advance_to(first, other, arena)?;
         }
-        self.chain(side).push(p);
+        let (from, g) = match self.chain(side).last() {
+            Some(q) => (q.p.circle.center, q.g),
+            None => (self.apex_wrap.point.circle.center, self.apex_wrap.g),
+        };
+        let g = g + from.as_dvec2().distance(p.circle.center.as_dvec2());
+        self.chain(side).push(Link { p, g });
         Ok(())
     }
 

@@ -8,6 +8,29 @@ use glam::{DVec2, Vec2};
 use rayon::prelude::*;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A map keyed by small integer ids (vertices, triangles, directed edges), hashed by
+/// one multiplication: the search's maps are hot and their keys not adversarial.
+type IdMap<V> = HashMap<u32, V, BuildHasherDefault<IdHasher>>;
+
+/// Fibonacci hashing of a `u32` key.
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.0 = (self.0 ^ u64::from(n)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
 
 /// One path query, for [`NavMesh::find_paths`].
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -20,12 +43,26 @@ pub struct PathQuery {
     pub radius: f32,
 }
 
-/// A search node: the channel so far ends by entering `tri` through edge `entry`.
+/// A search node: the channel so far ends by entering triangle `links[i].tri` through
+/// edge `entry`, with its funnel.
 struct Node {
-    tri: u32,
     entry: u8,
+    /// Taken when the node is expanded (each node is expanded once).
+    funnel: Option<Funnel>,
+}
+
+/// A search node's place in the tree of channels, kept apart from the funnels so that
+/// channel walks stay in cache.
+#[derive(Clone, Copy)]
+struct Link {
+    tri: u32,
     parent: u32,
-    funnel: Funnel,
+    /// Number of ancestors.
+    depth: u32,
+    /// An ancestor for skew-binary jumps (level ancestor in O(log depth)).
+    jump: u32,
+    /// The previous node in the same triangle (`NONE_NODE` when none).
+    same_tri: u32,
 }
 
 /// Open-list entry, ordered by lower bound (smallest first), then by insertion.
@@ -171,11 +208,27 @@ struct Search<'m> {
     goal: Vec2,
     radius: f32,
     nodes: Vec<Node>,
+    links: Vec<Link>,
     arena: WrapArena,
     open: BinaryHeap<Open>,
     seq: u64,
     /// Best arrivals recorded per corner vertex, for dominance pruning.
-    arrivals: HashMap<u32, Vec<Arrival>>,
+    arrivals: IdMap<Vec<Arrival>>,
+    /// Funnels recorded per directed portal (`3 * triangle + exit edge`), for
+    /// dominance pruning of whole portals (point agents).
+    portals: IdMap<Vec<PortalRecord>>,
+    /// The newest node per triangle; older ones follow `Node::same_tri`.
+    last_in: IdMap<u32>,
+}
+
+/// A funnel that reached a portal: exact path lengths within its channel to the
+/// portal's ends, and its apex.
+#[derive(Clone, Copy, Debug)]
+struct PortalRecord {
+    left: f64,
+    right: f64,
+    apex: DVec2,
+    g: f64,
 }
 
 /// A path prefix reaching corner `side` of a vertex at point `at` with length `g`.
@@ -194,10 +247,13 @@ impl<'m> Search<'m> {
             goal,
             radius,
             nodes: Vec::new(),
+            links: Vec::new(),
             arena: WrapArena::default(),
             open: BinaryHeap::new(),
             seq: 0,
-            arrivals: HashMap::new(),
+            arrivals: IdMap::default(),
+            portals: IdMap::default(),
+            last_in: IdMap::default(),
         }
     }
 
@@ -220,9 +276,12 @@ impl<'m> Search<'m> {
             if let Some(wraps) = open.done {
                 return Ok(self.build_path(&wraps, open.f));
             }
-            let node = &self.nodes[open.node as usize];
-            let (t, entry) = (TriangleId(node.tri), node.entry as usize);
-            let funnel = node.funnel.clone();
+            let node = &mut self.nodes[open.node as usize];
+            let entry = node.entry as usize;
+            let Some(funnel) = node.funnel.take() else {
+                continue;
+            };
+            let t = TriangleId(self.links[open.node as usize].tri);
             for exit in 0..3 {
                 if exit != entry && self.mesh.can_cross(t, entry, exit, self.radius) {
                     self.extend(open.node, t, exit, &funnel, tg);
@@ -243,9 +302,6 @@ impl<'m> Search<'m> {
         let Some(next) = mesh.neighbor(t, exit) else {
             return;
         };
-        if self.in_channel(parent, next.0) {
-            return;
-        }
         let ids = mesh.triangles[t.index()];
         // Walking out of a counter-clockwise triangle, the edge's end is on the left.
         let (right, left) = (ids[exit], ids[(exit + 1) % 3]);
@@ -263,23 +319,50 @@ impl<'m> Search<'m> {
         if self.dominated(*funnel.apex()) {
             return;
         }
+        if self.radius == 0.0 {
+            if let Some((dl, dr)) = funnel.end_lengths(lp, rp) {
+                let rec = PortalRecord {
+                    left: dl,
+                    right: dr,
+                    apex: funnel.apex().point.circle.center.as_dvec2(),
+                    g: funnel.apex().g,
+                };
+                let (l, r) = (lp.circle.center.as_dvec2(), rp.circle.center.as_dvec2());
+                if self.portal_dominated(3 * t.0 + exit as u32, rec, l, r) {
+                    return;
+                }
+            }
+        }
+        // Checked last: it walks the channel, and pruning usually decides first. A
+        // record left by a channel that loops is still a real path (the funnel's path
+        // through the channel's triangles in order), so it prunes soundly.
+        if self.in_channel(parent, next.0) {
+            return;
+        }
         let Some(back) = (0..3).find(|&k| mesh.neighbors[next.index()][k] == t.0) else {
             return;
         };
         let f = funnel.apex().g + self.heuristic(funnel.apex(), lp, rp);
-        self.nodes.push(Node {
+        let (depth, jump) = self.depth_and_jump(parent);
+        let same_tri = self.last_in.insert(next.0, self.nodes.len() as u32);
+        self.links.push(Link {
             tri: next.0,
-            entry: back as u8,
             parent,
-            funnel: funnel.clone(),
+            depth,
+            jump,
+            same_tri: same_tri.unwrap_or(NONE_NODE),
         });
-        let index = (self.nodes.len() - 1) as u32;
+        let index = self.nodes.len() as u32;
         if next == tg {
-            if let Ok(wraps) = funnel.finish(self.goal, &mut self.arena) {
+            if let Ok(wraps) = funnel.clone().finish(self.goal, &mut self.arena) {
                 let len = wraps.last().map_or(f64::INFINITY, |w| w.g);
                 self.push_open(len, index, Some(wraps));
             }
         }
+        self.nodes.push(Node {
+            entry: back as u8,
+            funnel: Some(funnel),
+        });
         self.push_open(f, index, None);
     }
 
@@ -338,16 +421,83 @@ impl<'m> Search<'m> {
         false
     }
 
-    /// Does the channel ending at `node` already pass through triangle `tri`?
-    fn in_channel(&self, mut node: u32, tri: u32) -> bool {
-        while node != NONE_NODE {
-            let n = &self.nodes[node as usize];
-            if n.tri == tri {
+    /// Dominance pruning on whole portals, for a point agent. Within one channel the
+    /// path length to a point `x` of a portal is a convex function of `x` (geodesic
+    /// distance in a simple polygon is convex along segments), so it lies below the
+    /// chord between its exact values at the portal's ends; and it is at least the
+    /// apex's length plus the straight distance from the apex to `x`. A funnel whose
+    /// lower bound exceeds a recorded funnel's chord on the whole portal is beaten at
+    /// every point of it: any path through it can be shortened by following the
+    /// recorded channel up to the portal, so it is never on a shortest path. Strict
+    /// comparison keeps this exact however pruning rules combine. Records that pass are
+    /// kept.
+    fn portal_dominated(&mut self, key: u32, rec: PortalRecord, l: DVec2, r: DVec2) -> bool {
+        let list = self.portals.entry(key).or_default();
+        let tolerance = 1e-7 * (1.0 + rec.g + rec.left.min(rec.right));
+        for old in list.iter() {
+            if min_gap(old, &rec, l, r) > tolerance {
                 return true;
             }
-            node = n.parent;
+        }
+        list.push(rec);
+        false
+    }
+
+    /// Does the channel ending at `node` already pass through triangle `tri`? Checks
+    /// whether any node in `tri` is an ancestor of `node`: the nodes per triangle are
+    /// few (pruning keeps them so), and each test is a level-ancestor jump.
+    fn in_channel(&self, node: u32, tri: u32) -> bool {
+        if node == NONE_NODE {
+            return false;
+        }
+        let mut m = self.last_in.get(&tri).copied().unwrap_or(NONE_NODE);
+        while m != NONE_NODE {
+            let candidate = &self.links[m as usize];
+            if self.ancestor_at(node, candidate.depth) == m {
+                return true;
+            }
+            m = candidate.same_tri;
         }
         false
+    }
+
+    /// Depth and jump pointer of a new child of `parent`.
+    fn depth_and_jump(&self, parent: u32) -> (u32, u32) {
+        if parent == NONE_NODE {
+            return (0, NONE_NODE);
+        }
+        let p = &self.links[parent as usize];
+        let jump = if p.jump != NONE_NODE {
+            let j = &self.links[p.jump as usize];
+            if j.jump != NONE_NODE
+                && p.depth - j.depth == j.depth - self.links[j.jump as usize].depth
+            {
+                j.jump
+            } else {
+                parent
+            }
+        } else {
+            parent
+        };
+        (p.depth + 1, jump)
+    }
+
+    /// The ancestor-or-self of `node` at depth `depth`, `NONE_NODE` when deeper than it.
+    fn ancestor_at(&self, mut node: u32, depth: u32) -> u32 {
+        loop {
+            let n = &self.links[node as usize];
+            if n.depth == depth {
+                return node;
+            }
+            if n.depth < depth {
+                return NONE_NODE;
+            }
+            node = if n.jump != NONE_NODE && self.links[n.jump as usize].depth >= depth {
+                n.jump
+            } else {
+                n.parent
+            };
+        }
     }
 
     /// Admissible estimate of the rest: from the apex circle's centre through the last
@@ -417,6 +567,29 @@ impl<'m> Search<'m> {
             radius: self.radius,
         }
     }
+}
+
+/// The least, over points `x = l + t (r - l)` of a portal, of `new`'s lower bound
+/// (`g + |apex - x|`) minus `old`'s chord (`old.left + t (old.right - old.left)`).
+fn min_gap(old: &PortalRecord, new: &PortalRecord, l: DVec2, r: DVec2) -> f64 {
+    let d = r - l;
+    let len = d.length();
+    let gap =
+        |t: f64| new.g + new.apex.distance(l + d * t) - (old.left + t * (old.right - old.left));
+    let mut best = gap(0.0).min(gap(1.0));
+    if len > 0.0 {
+        // The gap is convex in t: its minimum is where the distance's slope equals the
+        // chord's, clamped to the portal.
+        let slope = (old.right - old.left) / len;
+        if slope.abs() < 1.0 {
+            let u = d / len;
+            let t0 = (new.apex - l).dot(u) / len;
+            let h = (new.apex - l).perp_dot(u).abs();
+            let t = t0 + h * slope / (1.0 - slope * slope).sqrt() / len;
+            best = best.min(gap(t.clamp(0.0, 1.0)));
+        }
+    }
+    best
 }
 
 /// Shortest distance from `c` to `g` through a point of segment `a b`.
