@@ -44,9 +44,11 @@ pub struct PathQuery {
 }
 
 /// A search node: the channel so far ends by entering triangle `links[i].tri` through
-/// edge `entry`, with its funnel.
+/// the edge shared with triangle `from`, with its funnel.
 struct Node {
-    entry: u8,
+    /// The triangle before (the entry edge is found when the node is expanded: most
+    /// nodes never are).
+    from: u32,
     /// Taken when the node is expanded (each node is expanded once).
     funnel: Option<Funnel>,
 }
@@ -277,11 +279,14 @@ impl<'m> Search<'m> {
                 return Ok(self.build_path(&wraps, open.f));
             }
             let node = &mut self.nodes[open.node as usize];
-            let entry = node.entry as usize;
+            let from = node.from;
             let Some(funnel) = node.funnel.take() else {
                 continue;
             };
             let t = TriangleId(self.links[open.node as usize].tri);
+            let Some(entry) = (0..3).find(|&k| self.mesh.neighbors[t.index()][k] == from) else {
+                continue;
+            };
             for exit in 0..3 {
                 if exit != entry && self.mesh.can_cross(t, entry, exit, self.radius) {
                     self.extend(open.node, t, exit, &funnel, tg);
@@ -339,9 +344,6 @@ impl<'m> Search<'m> {
         if self.in_channel(parent, next.0) {
             return;
         }
-        let Some(back) = (0..3).find(|&k| mesh.neighbors[next.index()][k] == t.0) else {
-            return;
-        };
         let f = funnel.apex().g + self.heuristic(funnel.apex(), lp, rp);
         let (depth, jump) = self.depth_and_jump(parent);
         let same_tri = self.last_in.insert(next.0, self.nodes.len() as u32);
@@ -360,7 +362,7 @@ impl<'m> Search<'m> {
             }
         }
         self.nodes.push(Node {
-            entry: back as u8,
+            from: t.0,
             funnel: Some(funnel),
         });
         self.push_open(f, index, None);
