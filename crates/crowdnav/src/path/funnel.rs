@@ -103,6 +103,13 @@ fn tangent_dir(from: &Wrap, to: FunnelPoint, to_side: Side) -> Result<(Vec2, Vec
 
 /// Direction of the tangent from `a` (side `sa`) to `b` (side `sb`), in `f64`.
 fn direction(a: FunnelPoint, sa: Side, b: FunnelPoint, sb: Side) -> Result<DVec2, Blocked> {
+    if a.circle.radius == 0.0 && b.circle.radius == 0.0 {
+        // Between points the tangent is the segment itself (the common case at r = 0).
+        let d = b.circle.center.as_dvec2() - a.circle.center.as_dvec2();
+        if d != DVec2::ZERO {
+            return Ok(d);
+        }
+    }
     let t = tangent_between(a.circle, sa, b.circle, sb).ok_or(Blocked)?;
     let d = t.b.as_dvec2() - t.a.as_dvec2();
     if d == DVec2::ZERO {
@@ -332,8 +339,12 @@ impl Funnel {
     ) -> Result<(), Blocked> {
         let old = self.apex_wrap;
         let (leave, arrive) = tangent_dir(&old, p, side)?;
-        let arc = f64::from(old.point.circle.radius)
-            * sweep(old.point.circle.center, old.arrive, leave, old.side);
+        let arc = if old.point.circle.radius == 0.0 {
+            0.0
+        } else {
+            f64::from(old.point.circle.radius)
+                * sweep(old.point.circle.center, old.arrive, leave, old.side)
+        };
         let g = old.g + arc + arrive.as_dvec2().distance(leave.as_dvec2());
         let wrap = Wrap {
             point: p,

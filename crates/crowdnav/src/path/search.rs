@@ -317,36 +317,37 @@ impl<'m> Search<'m> {
         if width < lp.circle.radius + rp.circle.radius {
             return;
         }
-        let mut funnel = funnel.clone();
+        // The new node's funnel is built in place (funnels are large to move); pruned
+        // nodes are popped again.
+        let index = self.nodes.len() as u32;
+        self.nodes.push(Node {
+            from: t.0,
+            funnel: Some(funnel.clone()),
+        });
+        let Some(funnel) = self.nodes[index as usize].funnel.as_mut() else {
+            return;
+        };
         if funnel.push_portal(lp, rp, &mut self.arena).is_err() {
+            self.nodes.pop();
             return;
         }
-        if self.dominated(*funnel.apex()) {
+        let apex = *funnel.apex();
+        let ends = if self.radius == 0.0 {
+            funnel.end_lengths(lp, rp)
+        } else {
+            None
+        };
+        if self.pruned(apex, ends, t, exit, lp, rp) || self.in_channel(parent, next.0) {
+            // The loop check comes last: it walks the channel, and pruning usually
+            // decides first. A record left by a channel that loops is still a real path
+            // (the funnel's path through the channel's triangles in order), so it
+            // prunes soundly.
+            self.nodes.pop();
             return;
         }
-        if self.radius == 0.0 {
-            if let Some((dl, dr)) = funnel.end_lengths(lp, rp) {
-                let rec = PortalRecord {
-                    left: dl,
-                    right: dr,
-                    apex: funnel.apex().point.circle.center.as_dvec2(),
-                    g: funnel.apex().g,
-                };
-                let (l, r) = (lp.circle.center.as_dvec2(), rp.circle.center.as_dvec2());
-                if self.portal_dominated(3 * t.0 + exit as u32, rec, l, r) {
-                    return;
-                }
-            }
-        }
-        // Checked last: it walks the channel, and pruning usually decides first. A
-        // record left by a channel that loops is still a real path (the funnel's path
-        // through the channel's triangles in order), so it prunes soundly.
-        if self.in_channel(parent, next.0) {
-            return;
-        }
-        let f = funnel.apex().g + self.heuristic(funnel.apex(), lp, rp);
+        let f = apex.g + self.heuristic(&apex, lp, rp);
         let (depth, jump) = self.depth_and_jump(parent);
-        let same_tri = self.last_in.insert(next.0, self.nodes.len() as u32);
+        let same_tri = self.last_in.insert(next.0, index);
         self.links.push(Link {
             tri: next.0,
             parent,
@@ -354,18 +355,44 @@ impl<'m> Search<'m> {
             jump,
             same_tri: same_tri.unwrap_or(NONE_NODE),
         });
-        let index = self.nodes.len() as u32;
         if next == tg {
-            if let Ok(wraps) = funnel.clone().finish(self.goal, &mut self.arena) {
+            let done = self.nodes[index as usize]
+                .funnel
+                .clone()
+                .map(|funnel| funnel.finish(self.goal, &mut self.arena));
+            if let Some(Ok(wraps)) = done {
                 let len = wraps.last().map_or(f64::INFINITY, |w| w.g);
                 self.push_open(len, index, Some(wraps));
             }
         }
-        self.nodes.push(Node {
-            from: t.0,
-            funnel: Some(funnel),
-        });
         self.push_open(f, index, None);
+    }
+
+    /// Dominance pruning of a new node whose funnel has apex `apex` and, for a point
+    /// agent, path lengths `ends` to the ends of portal `exit` of `t`.
+    fn pruned(
+        &mut self,
+        apex: Wrap,
+        ends: Option<(f64, f64)>,
+        t: TriangleId,
+        exit: usize,
+        lp: FunnelPoint,
+        rp: FunnelPoint,
+    ) -> bool {
+        if self.dominated(apex) {
+            return true;
+        }
+        let Some((dl, dr)) = ends else {
+            return false;
+        };
+        let rec = PortalRecord {
+            left: dl,
+            right: dr,
+            apex: apex.point.circle.center.as_dvec2(),
+            g: apex.g,
+        };
+        let (l, r) = (lp.circle.center.as_dvec2(), rp.circle.center.as_dvec2());
+        self.portal_dominated(3 * t.0 + exit as u32, rec, l, r)
     }
 
     fn push_open(&mut self, f: f64, node: u32, done: Option<Vec<Wrap>>) {
