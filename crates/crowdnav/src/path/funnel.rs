@@ -56,7 +56,7 @@ pub(crate) struct Funnel {
 
 /// A chain of the funnel: short in practice, so kept inline (a search clones one
 /// funnel per node).
-type Chain = SmallVec<[Link; 6]>;
+type Chain = SmallVec<[Link; 4]>;
 
 /// A chain corner with the length of the path that reaches it along the chain, from
 /// the start, measured between circle centres: exact for a point agent (all radii 0),

@@ -72,8 +72,9 @@ struct Open {
     f: f64,
     seq: u64,
     node: u32,
-    /// A complete path: `f` is its exact length.
-    done: Option<Vec<Wrap>>,
+    /// A complete path (an index into `Search::done`, `NONE_NODE` for none): `f` is
+    /// its exact length.
+    done: u32,
 }
 
 impl PartialEq for Open {
@@ -93,12 +94,37 @@ impl Ord for Open {
         other
             .f
             .total_cmp(&self.f)
-            .then_with(|| other.done.is_none().cmp(&self.done.is_none()).reverse())
+            .then_with(|| {
+                (other.done == NONE_NODE)
+                    .cmp(&(self.done == NONE_NODE))
+                    .reverse()
+            })
             .then_with(|| other.seq.cmp(&self.seq))
     }
 }
 
 const NONE_NODE: u32 = u32::MAX;
+
+/// Buffers of a search, kept per thread between queries: a query then allocates (and
+/// touches fresh pages) only when it outgrows the ones before it.
+#[derive(Default)]
+struct Scratch {
+    nodes: Vec<Node>,
+    links: Vec<Link>,
+    arena: WrapArena,
+    open: BinaryHeap<Open>,
+    done: Vec<Vec<Wrap>>,
+    arrivals: IdMap<Vec<Arrival>>,
+    portals: IdMap<Vec<PortalRecord>>,
+    last_in: IdMap<u32>,
+}
+
+/// Searches with more nodes than this hand their buffers back to the allocator.
+const KEEP_NODES: usize = 1 << 16;
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
 
 impl NavMesh {
     /// The shortest path for a disc of radius `radius` from `start` to `goal`: the
@@ -133,7 +159,16 @@ impl NavMesh {
         }
         let ts = self.endpoint_triangle(start, radius, Endpoint::Start)?;
         let tg = self.endpoint_triangle(goal, radius, Endpoint::Goal)?;
-        Search::new(self, start, goal, radius).run(ts, tg)
+        SCRATCH.with(|cell| {
+            let mut search = Search::new(self, start, goal, radius, cell.take());
+            let result = search.run(ts, tg);
+            let scratch = search.into_scratch();
+            // Keep the buffers for the next query unless one grew unusually large.
+            if scratch.nodes.capacity() <= KEEP_NODES {
+                cell.replace(scratch);
+            }
+            result
+        })
     }
 
     /// [`NavMesh::find_path`] for many queries in parallel; results in input order.
@@ -213,6 +248,8 @@ struct Search<'m> {
     links: Vec<Link>,
     arena: WrapArena,
     open: BinaryHeap<Open>,
+    /// Complete paths waiting in the open list.
+    done: Vec<Vec<Wrap>>,
     seq: u64,
     /// Best arrivals recorded per corner vertex, for dominance pruning.
     arrivals: IdMap<Vec<Arrival>>,
@@ -242,24 +279,56 @@ struct Arrival {
 }
 
 impl<'m> Search<'m> {
-    fn new(mesh: &'m NavMesh, start: Vec2, goal: Vec2, radius: f32) -> Self {
+    fn new(mesh: &'m NavMesh, start: Vec2, goal: Vec2, radius: f32, scratch: Scratch) -> Self {
+        let Scratch {
+            mut nodes,
+            mut links,
+            mut arena,
+            mut open,
+            mut done,
+            mut arrivals,
+            mut portals,
+            mut last_in,
+        } = scratch;
+        nodes.clear();
+        links.clear();
+        arena.records.clear();
+        open.clear();
+        done.clear();
+        arrivals.clear();
+        portals.clear();
+        last_in.clear();
         Search {
             mesh,
             start,
             goal,
             radius,
-            nodes: Vec::new(),
-            links: Vec::new(),
-            arena: WrapArena::default(),
-            open: BinaryHeap::new(),
+            nodes,
+            links,
+            arena,
+            open,
+            done,
             seq: 0,
-            arrivals: IdMap::default(),
-            portals: IdMap::default(),
-            last_in: IdMap::default(),
+            arrivals,
+            portals,
+            last_in,
         }
     }
 
-    fn run(mut self, ts: TriangleId, tg: TriangleId) -> Result<Path, PathError> {
+    fn into_scratch(self) -> Scratch {
+        Scratch {
+            nodes: self.nodes,
+            links: self.links,
+            arena: self.arena,
+            open: self.open,
+            done: self.done,
+            arrivals: self.arrivals,
+            portals: self.portals,
+            last_in: self.last_in,
+        }
+    }
+
+    fn run(&mut self, ts: TriangleId, tg: TriangleId) -> Result<Path, PathError> {
         let funnel = Funnel::new(self.start, &mut self.arena);
         if ts == tg {
             if let Ok(wraps) = funnel.clone().finish(self.goal, &mut self.arena) {
@@ -275,7 +344,8 @@ impl<'m> Search<'m> {
             self.extend(NONE_NODE, ts, e, &funnel, tg);
         }
         while let Some(open) = self.open.pop() {
-            if let Some(wraps) = open.done {
+            if open.done != NONE_NODE {
+                let wraps = std::mem::take(&mut self.done[open.done as usize]);
                 return Ok(self.build_path(&wraps, open.f));
             }
             let node = &mut self.nodes[open.node as usize];
@@ -397,6 +467,13 @@ impl<'m> Search<'m> {
 
     fn push_open(&mut self, f: f64, node: u32, done: Option<Vec<Wrap>>) {
         self.seq += 1;
+        let done = match done {
+            Some(wraps) => {
+                self.done.push(wraps);
+                (self.done.len() - 1) as u32
+            }
+            None => NONE_NODE,
+        };
         self.open.push(Open {
             f,
             seq: self.seq,
