@@ -6,6 +6,7 @@ use crate::geom::{orient2d_value, Circle, Side};
 use crate::mesh::{Location, NavMesh, TriangleId, VertexId};
 use glam::{DVec2, Vec2};
 use rayon::prelude::*;
+use smallvec::SmallVec;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -114,8 +115,8 @@ struct Scratch {
     arena: WrapArena,
     open: BinaryHeap<Open>,
     done: Vec<Vec<Wrap>>,
-    arrivals: IdMap<Vec<Arrival>>,
-    portals: IdMap<Vec<PortalRecord>>,
+    arrivals: IdMap<SmallVec<[Arrival; 2]>>,
+    portals: IdMap<SmallVec<[PortalRecord; 2]>>,
     last_in: IdMap<u32>,
 }
 
@@ -252,10 +253,10 @@ struct Search<'m> {
     done: Vec<Vec<Wrap>>,
     seq: u64,
     /// Best arrivals recorded per corner vertex, for dominance pruning.
-    arrivals: IdMap<Vec<Arrival>>,
+    arrivals: IdMap<SmallVec<[Arrival; 2]>>,
     /// Funnels recorded per directed portal (`3 * triangle + exit edge`), for
     /// dominance pruning of whole portals (point agents).
-    portals: IdMap<Vec<PortalRecord>>,
+    portals: IdMap<SmallVec<[PortalRecord; 2]>>,
     /// The newest node per triangle; older ones follow `Node::same_tri`.
     last_in: IdMap<u32>,
 }
