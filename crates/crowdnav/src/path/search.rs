@@ -68,10 +68,11 @@ struct Link {
     same_tri: u32,
 }
 
-/// Open-list entry, ordered by lower bound (smallest first), then by insertion.
+/// Open-list entry, ordered by lower bound (smallest first); on ties complete paths
+/// first, then the newest node (depth first among equals: along a straight line to
+/// the goal, every node has the same bound).
 struct Open {
     f: f64,
-    seq: u64,
     node: u32,
     /// A complete path (an index into `Search::done`, `NONE_NODE` for none): `f` is
     /// its exact length.
@@ -100,7 +101,7 @@ impl Ord for Open {
                     .cmp(&(self.done == NONE_NODE))
                     .reverse()
             })
-            .then_with(|| other.seq.cmp(&self.seq))
+            .then_with(|| self.node.cmp(&other.node))
     }
 }
 
@@ -251,7 +252,6 @@ struct Search<'m> {
     open: BinaryHeap<Open>,
     /// Complete paths waiting in the open list.
     done: Vec<Vec<Wrap>>,
-    seq: u64,
     /// Best arrivals recorded per corner vertex, for dominance pruning.
     arrivals: IdMap<SmallVec<[Arrival; 2]>>,
     /// Funnels recorded per directed portal (`3 * triangle + exit edge`), for
@@ -309,7 +309,6 @@ impl<'m> Search<'m> {
             arena,
             open,
             done,
-            seq: 0,
             arrivals,
             portals,
             last_in,
@@ -467,7 +466,6 @@ impl<'m> Search<'m> {
     }
 
     fn push_open(&mut self, f: f64, node: u32, done: Option<Vec<Wrap>>) {
-        self.seq += 1;
         let done = match done {
             Some(wraps) => {
                 self.done.push(wraps);
@@ -475,12 +473,7 @@ impl<'m> Search<'m> {
             }
             None => NONE_NODE,
         };
-        self.open.push(Open {
-            f,
-            seq: self.seq,
-            node,
-            done,
-        });
+        self.open.push(Open { f, node, done });
     }
 
     /// Dominance pruning on the funnel's apex (Polyanya's root-level pruning, extended
