@@ -45,13 +45,26 @@ pub(crate) struct Wrap {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Blocked;
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(crate) struct Funnel {
     /// Index of the current apex's record in the caller's arena.
     pub apex: u32,
     pub apex_wrap: Wrap,
     left: Chain,
     right: Chain,
+}
+
+impl Clone for Funnel {
+    fn clone(&self) -> Self {
+        // Chains hold `Copy` links: copy them as slices (the derived clone goes link by
+        // link, and a search clones one funnel per node).
+        Funnel {
+            apex: self.apex,
+            apex_wrap: self.apex_wrap,
+            left: Chain::from_slice(&self.left),
+            right: Chain::from_slice(&self.right),
+        }
+    }
 }
 
 /// A chain of the funnel: short in practice, so kept inline (a search clones one

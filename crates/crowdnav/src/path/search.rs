@@ -341,25 +341,45 @@ impl<'m> Search<'m> {
             if self.mesh.is_wall(ts, e) {
                 continue;
             }
-            self.extend(NONE_NODE, ts, e, &funnel, tg);
+            if let Some(child) = self.extend(NONE_NODE, ts, e, &funnel, tg) {
+                self.open.push(child);
+            }
         }
         while let Some(open) = self.open.pop() {
             if open.done != NONE_NODE {
                 let wraps = std::mem::take(&mut self.done[open.done as usize]);
                 return Ok(self.build_path(&wraps, open.f));
             }
-            let node = &mut self.nodes[open.node as usize];
-            let from = node.from;
-            let Some(funnel) = node.funnel.take() else {
-                continue;
-            };
-            let t = TriangleId(self.links[open.node as usize].tri);
-            let Some(entry) = (0..3).find(|&k| self.mesh.neighbors[t.index()][k] == from) else {
-                continue;
-            };
-            for exit in 0..3 {
-                if exit != entry && self.mesh.can_cross(t, entry, exit, self.radius) {
-                    self.extend(open.node, t, exit, &funnel, tg);
+            // Along a corridor (one successor that would be popped next anyway), go on
+            // expanding without the round trip through the open list.
+            let mut current = Some(open.node);
+            while let Some(index) = current.take() {
+                let node = &mut self.nodes[index as usize];
+                let from = node.from;
+                let Some(funnel) = node.funnel.take() else {
+                    continue;
+                };
+                let t = TriangleId(self.links[index as usize].tri);
+                let Some(entry) = (0..3).find(|&k| self.mesh.neighbors[t.index()][k] == from)
+                else {
+                    continue;
+                };
+                let mut children: [Option<Open>; 2] = [None, None];
+                for exit in 0..3 {
+                    if exit != entry && self.mesh.can_cross(t, entry, exit, self.radius) {
+                        let child = self.extend(index, t, exit, &funnel, tg);
+                        if children[0].is_none() {
+                            children[0] = child;
+                        } else {
+                            children[1] = child;
+                        }
+                    }
+                }
+                match children {
+                    [Some(only), None] if self.open.peek().is_none_or(|top| only >= *top) => {
+                        current = Some(only.node);
+                    }
+                    _ => self.open.extend(children.into_iter().flatten()),
                 }
             }
         }
@@ -371,11 +391,19 @@ impl<'m> Search<'m> {
     }
 
     /// Crosses edge `exit` of triangle `t` (the end of `parent`'s channel), pushing the
-    /// node for the triangle beyond — or the complete path if it holds the goal.
-    fn extend(&mut self, parent: u32, t: TriangleId, exit: usize, funnel: &Funnel, tg: TriangleId) {
+    /// node for the triangle beyond (pushing the complete path too if it holds the
+    /// goal); returns the node's open-list entry for the caller to push.
+    fn extend(
+        &mut self,
+        parent: u32,
+        t: TriangleId,
+        exit: usize,
+        funnel: &Funnel,
+        tg: TriangleId,
+    ) -> Option<Open> {
         let mesh = self.mesh;
         let Some(next) = mesh.neighbor(t, exit) else {
-            return;
+            return None;
         };
         let ids = mesh.triangles[t.index()];
         // Walking out of a counter-clockwise triangle, the edge's end is on the left.
@@ -385,7 +413,7 @@ impl<'m> Search<'m> {
         // The portal itself must be wide enough between two obstacle corners.
         let width = lp.circle.center.distance(rp.circle.center);
         if width < lp.circle.radius + rp.circle.radius {
-            return;
+            return None;
         }
         // The new node's funnel is built in place (funnels are large to move); pruned
         // nodes are popped again.
@@ -395,11 +423,11 @@ impl<'m> Search<'m> {
             funnel: Some(funnel.clone()),
         });
         let Some(funnel) = self.nodes[index as usize].funnel.as_mut() else {
-            return;
+            return None;
         };
         if funnel.push_portal(lp, rp, &mut self.arena).is_err() {
             self.nodes.pop();
-            return;
+            return None;
         }
         let apex = *funnel.apex();
         let ends = if self.radius == 0.0 {
@@ -413,7 +441,7 @@ impl<'m> Search<'m> {
             // (the funnel's path through the channel's triangles in order), so it
             // prunes soundly.
             self.nodes.pop();
-            return;
+            return None;
         }
         let f = apex.g + self.heuristic(&apex, lp, rp);
         let (depth, jump) = self.depth_and_jump(parent);
@@ -435,7 +463,11 @@ impl<'m> Search<'m> {
                 self.push_open(len, index, Some(wraps));
             }
         }
-        self.push_open(f, index, None);
+        Some(Open {
+            f,
+            node: index,
+            done: NONE_NODE,
+        })
     }
 
     /// Dominance pruning of a new node whose funnel has apex `apex` and, for a point
