@@ -8,30 +8,7 @@ use glam::{DVec2, Vec2};
 use rayon::prelude::*;
 use smallvec::SmallVec;
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// A map keyed by small integer ids (vertices, triangles, directed edges), hashed by
-/// one multiplication: the search's maps are hot and their keys not adversarial.
-type IdMap<V> = HashMap<u32, V, BuildHasherDefault<IdHasher>>;
-
-/// Fibonacci hashing of a `u32` key.
-#[derive(Default)]
-struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-    fn write_u32(&mut self, n: u32) {
-        self.0 = (self.0 ^ u64::from(n)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
+use std::collections::BinaryHeap;
 
 /// One path query, for [`NavMesh::find_paths`].
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -116,9 +93,52 @@ struct Scratch {
     arena: WrapArena,
     open: BinaryHeap<Open>,
     done: Vec<Vec<Wrap>>,
-    arrivals: IdMap<SmallVec<[Arrival; 2]>>,
-    portals: IdMap<SmallVec<[PortalRecord; 2]>>,
-    last_in: IdMap<u32>,
+    arrivals: Stamped<SmallVec<[Arrival; 2]>>,
+    portals: Stamped<SmallVec<[PortalRecord; 2]>>,
+    last_in: Stamped<Option<u32>>,
+    generation: u32,
+}
+
+/// Per-id slots (vertices, triangles, directed edges) that read as empty in each new
+/// search without being cleared: each slot carries the generation of the search that
+/// last wrote it.
+struct Stamped<T> {
+    slots: Vec<(u32, T)>,
+}
+
+impl<T> Default for Stamped<T> {
+    fn default() -> Self {
+        Stamped { slots: Vec::new() }
+    }
+}
+
+impl<T: Default> Stamped<T> {
+    /// Makes room for `len` ids; with `fresh`, forgets every slot.
+    fn prepare(&mut self, len: usize, fresh: bool) {
+        if fresh {
+            self.slots.clear();
+        }
+        if self.slots.len() < len {
+            self.slots.resize_with(len, || (0, T::default()));
+        }
+    }
+
+    /// The slot of `id` in the search of generation `generation`.
+    fn get_mut(&mut self, generation: u32, id: u32) -> &mut T {
+        let slot = &mut self.slots[id as usize];
+        if slot.0 != generation {
+            *slot = (generation, T::default());
+        }
+        &mut slot.1
+    }
+
+    /// The slot of `id` if written in this search.
+    fn get(&self, generation: u32, id: u32) -> Option<&T> {
+        self.slots
+            .get(id as usize)
+            .filter(|slot| slot.0 == generation)
+            .map(|slot| &slot.1)
+    }
 }
 
 /// Searches with more nodes than this hand their buffers back to the allocator.
@@ -253,12 +273,14 @@ struct Search<'m> {
     /// Complete paths waiting in the open list.
     done: Vec<Vec<Wrap>>,
     /// Best arrivals recorded per corner vertex, for dominance pruning.
-    arrivals: IdMap<SmallVec<[Arrival; 2]>>,
+    arrivals: Stamped<SmallVec<[Arrival; 2]>>,
     /// Funnels recorded per directed portal (`3 * triangle + exit edge`), for
     /// dominance pruning of whole portals (point agents).
-    portals: IdMap<SmallVec<[PortalRecord; 2]>>,
+    portals: Stamped<SmallVec<[PortalRecord; 2]>>,
     /// The newest node per triangle; older ones follow `Node::same_tri`.
-    last_in: IdMap<u32>,
+    last_in: Stamped<Option<u32>>,
+    /// This search's generation in the stamped slots.
+    generation: u32,
 }
 
 /// A funnel that reached a portal: exact path lengths within its channel to the
@@ -290,15 +312,18 @@ impl<'m> Search<'m> {
             mut arrivals,
             mut portals,
             mut last_in,
+            generation,
         } = scratch;
+        let generation = generation.wrapping_add(1).max(1);
+        let fresh = generation == 1;
         nodes.clear();
         links.clear();
         arena.records.clear();
         open.clear();
         done.clear();
-        arrivals.clear();
-        portals.clear();
-        last_in.clear();
+        arrivals.prepare(mesh.vertices.len(), fresh);
+        portals.prepare(3 * mesh.triangles.len(), fresh);
+        last_in.prepare(mesh.triangles.len(), fresh);
         Search {
             mesh,
             start,
@@ -312,6 +337,7 @@ impl<'m> Search<'m> {
             arrivals,
             portals,
             last_in,
+            generation,
         }
     }
 
@@ -325,6 +351,7 @@ impl<'m> Search<'m> {
             arrivals: self.arrivals,
             portals: self.portals,
             last_in: self.last_in,
+            generation: self.generation,
         }
     }
 
@@ -445,7 +472,7 @@ impl<'m> Search<'m> {
         }
         let f = apex.g + self.heuristic(&apex, lp, rp);
         let (depth, jump) = self.depth_and_jump(parent);
-        let same_tri = self.last_in.insert(next.0, index);
+        let same_tri = self.last_in.get_mut(self.generation, next.0).replace(index);
         self.links.push(Link {
             tri: next.0,
             parent,
@@ -525,7 +552,7 @@ impl<'m> Search<'m> {
         let rolls = r == 0.0 || f64::from(self.mesh.corner_gap[v as usize]) >= 2.0 * r;
         let center = apex.point.circle.center;
         let tolerance = 1e-9 * (1.0 + apex.g);
-        let list = self.arrivals.entry(v).or_default();
+        let list = self.arrivals.get_mut(self.generation, v);
         for rec in list.iter() {
             let roll = if r == 0.0 {
                 0.0
@@ -564,7 +591,7 @@ impl<'m> Search<'m> {
     /// comparison keeps this exact however pruning rules combine. Records that pass are
     /// kept.
     fn portal_dominated(&mut self, key: u32, rec: PortalRecord, l: DVec2, r: DVec2) -> bool {
-        let list = self.portals.entry(key).or_default();
+        let list = self.portals.get_mut(self.generation, key);
         let tolerance = 1e-7 * (1.0 + rec.g + rec.left.min(rec.right));
         for old in list.iter() {
             if min_gap(old, &rec, l, r) > tolerance {
@@ -582,7 +609,12 @@ impl<'m> Search<'m> {
         if node == NONE_NODE {
             return false;
         }
-        let mut m = self.last_in.get(&tri).copied().unwrap_or(NONE_NODE);
+        let mut m = self
+            .last_in
+            .get(self.generation, tri)
+            .copied()
+            .flatten()
+            .unwrap_or(NONE_NODE);
         while m != NONE_NODE {
             let candidate = &self.links[m as usize];
             if self.ancestor_at(node, candidate.depth) == m {
