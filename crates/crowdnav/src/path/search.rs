@@ -429,9 +429,7 @@ impl<'m> Search<'m> {
         tg: TriangleId,
     ) -> Option<Open> {
         let mesh = self.mesh;
-        let Some(next) = mesh.neighbor(t, exit) else {
-            return None;
-        };
+        let next = mesh.neighbor(t, exit)?;
         let ids = mesh.triangles[t.index()];
         // Walking out of a counter-clockwise triangle, the edge's end is on the left.
         let (right, left) = (ids[exit], ids[(exit + 1) % 3]);
@@ -449,9 +447,7 @@ impl<'m> Search<'m> {
             from: t.0,
             funnel: Some(funnel.clone()),
         });
-        let Some(funnel) = self.nodes[index as usize].funnel.as_mut() else {
-            return None;
-        };
+        let funnel = self.nodes[index as usize].funnel.as_mut()?;
         if funnel.push_portal(lp, rp, &mut self.arena).is_err() {
             self.nodes.pop();
             return None;
