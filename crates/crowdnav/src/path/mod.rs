@@ -8,6 +8,7 @@
 //! bound — so the path returned is the optimum, not the first channel found.
 
 mod funnel;
+pub(crate) mod pockets;
 mod search;
 
 pub use search::PathQuery;

@@ -430,6 +430,9 @@ impl<'m> Search<'m> {
     ) -> Option<Open> {
         let mesh = self.mesh;
         let next = mesh.neighbor(t, exit)?;
+        if mesh.pockets.pointless(t.0, next.0, tg.0) {
+            return None;
+        }
         let ids = mesh.triangles[t.index()];
         // Walking out of a counter-clockwise triangle, the edge's end is on the left.
         let (right, left) = (ids[exit], ids[(exit + 1) % 3]);
