@@ -1,20 +1,22 @@
 //! `crowdnav-bench`: benchmark reports that criterion does not give.
 //!
 //! ```text
-//! crowdnav-bench paths [--map aurora] [--reps 5] [--every 1] [--no-r1]
+//! crowdnav-bench paths [--map aurora] [--reps 5] [--every 1] [--only I] [--no-r1]
 //! ```
 //!
 //! `paths` times every scenario query of a Polyanya v2 map individually (the median of
 //! `--reps` runs each), crowdnav at r = 0 and r = 1 and the `polyanya` crate, checks
 //! every answer against the other side's, and prints median/p95/max per side, the
 //! median of the per-query ratios ours/polyanya, and r = 1 against r = 0. `--every k`
-//! keeps every k-th query only; `--no-r1` skips the r = 1 runs. Without the benchmark data it says so and exits 0.
+//! keeps every k-th query only, `--only i` query `i` only; `--no-r1` skips the r = 1
+//! runs. Without the benchmark data it says so and exits 0.
 
 use crowdnav_bench::data::data_dir;
-use crowdnav_bench::paths::{summarize, time_each, PathWorld};
+use crowdnav_bench::paths::{summarize, time_each, PathWorld, Selection};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: crowdnav-bench paths [--map NAME] [--reps N] [--every K] [--no-r1]";
+const USAGE: &str =
+    "usage: crowdnav-bench paths [--map NAME] [--reps N] [--every K] [--only I] [--no-r1]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -34,7 +36,13 @@ fn main() -> ExitCode {
 }
 
 fn paths(args: &[String]) -> Result<(), String> {
-    let (mut map, mut reps, mut every, mut with_r1) = ("aurora".to_owned(), 5usize, 1usize, true);
+    let mut map = "aurora".to_owned();
+    let mut sel = Selection {
+        reps: 5,
+        every: 1,
+        only: None,
+        with_r1: true,
+    };
     let mut it = args.iter();
     while let Some(flag) = it.next() {
         let mut value = || {
@@ -44,9 +52,12 @@ fn paths(args: &[String]) -> Result<(), String> {
         };
         match flag.as_str() {
             "--map" => map = value()?,
-            "--reps" => reps = value()?.parse().map_err(|e| format!("--reps: {e}"))?,
-            "--no-r1" => with_r1 = false,
-            "--every" => every = value()?.parse().map_err(|e| format!("--every: {e}"))?,
+            "--reps" => sel.reps = value()?.parse().map_err(|e| format!("--reps: {e}"))?,
+            "--no-r1" => sel.with_r1 = false,
+            "--every" => sel.every = value()?.parse().map_err(|e| format!("--every: {e}"))?,
+            "--only" => {
+                sel.only = Some(value()?.parse().map_err(|e| format!("--only: {e}"))?);
+            }
             _ => return Err(format!("unknown argument {flag}\n{USAGE}")),
         }
     }
@@ -58,7 +69,7 @@ fn paths(args: &[String]) -> Result<(), String> {
         }
     };
     let world = PathWorld::load(&dir, &map)?;
-    let times = time_each(&world, reps, every, with_r1)?;
+    let times = time_each(&world, sel)?;
     print!("{}", summarize(&world, &times));
     Ok(())
 }

@@ -89,7 +89,8 @@ pub fn quantile(values: &mut [f64], q: f64) -> f64 {
     values[rank - 1]
 }
 
-/// Median wall time in seconds of `reps` runs of `f`, and its last result.
+/// Median wall time in seconds of `reps` runs of `f` (fewer once the runs pass one
+/// second in all), and its last result.
 pub fn time_median<T>(reps: usize, mut f: impl FnMut() -> T) -> (f64, T) {
     let mut times = Vec::with_capacity(reps.max(1));
     let mut last = None;
@@ -98,6 +99,9 @@ pub fn time_median<T>(reps: usize, mut f: impl FnMut() -> T) -> (f64, T) {
         let out = std::hint::black_box(f());
         times.push(t0.elapsed().as_secs_f64());
         last = Some(out);
+        if times.iter().sum::<f64>() > 1.0 {
+            break;
+        }
     }
     let out = last.expect("at least one run");
     (median(&mut times), out)
@@ -114,24 +118,35 @@ pub struct PerQuery {
     pub ours_r1: Vec<Option<f64>>,
 }
 
-/// Times every `every`-th query of `world` individually, `reps` runs each, checking
-/// every answer.
+/// Which queries [`time_each`] runs, and how.
+#[derive(Clone, Copy, Debug)]
+pub struct Selection {
+    /// Runs per query (the median is kept); a query whose runs pass one second in all
+    /// stops repeating.
+    pub reps: usize,
+    /// Every `every`-th query only.
+    pub every: usize,
+    /// This query only (its index in the scenario).
+    pub only: Option<usize>,
+    /// Also time r = 1.
+    pub with_r1: bool,
+}
+
+/// Times the selected queries of `world` individually, checking every answer.
 ///
 /// # Errors
 /// The first query on which the two sides disagree at r = 0.
-/// `with_r1: false` skips the r = 1 runs.
-pub fn time_each(
-    world: &PathWorld,
-    reps: usize,
-    every: usize,
-    with_r1: bool,
-) -> Result<PerQuery, String> {
+pub fn time_each(world: &PathWorld, sel: Selection) -> Result<PerQuery, String> {
     let mut out = PerQuery {
         ours_r0: Vec::new(),
         theirs: Vec::new(),
         ours_r1: Vec::new(),
     };
-    for (i, q) in world.queries.iter().enumerate().step_by(every.max(1)) {
+    let reps = sel.reps;
+    for (i, q) in world.queries.iter().enumerate().step_by(sel.every.max(1)) {
+        if sel.only.is_some_and(|only| only != i) {
+            continue;
+        }
         let (t_ours, ours) = time_median(reps, || world.ours(q, 0.0));
         let (t_theirs, theirs) = time_median(reps, || world.theirs(q));
         if !agree(ours, theirs) {
@@ -140,7 +155,7 @@ pub fn time_each(
                 world.name, q.start, q.goal
             ));
         }
-        let (t_r1, r1) = if with_r1 {
+        let (t_r1, r1) = if sel.with_r1 {
             time_median(reps, || world.ours(q, 1.0))
         } else {
             (0.0, None)
