@@ -43,6 +43,24 @@ struct Link {
     jump: u32,
     /// The previous node in the same triangle (`NONE_NODE` when none).
     same_tri: u32,
+    /// Bloom filter of the triangles of this node's segment of the channel: the
+    /// channel is cut into segments of [`SEGMENT`] nodes by depth.
+    bloom: u128,
+    /// The last node before this node's segment (`NONE_NODE` for the first segment).
+    segment_before: u32,
+}
+
+/// Nodes of a triangle tested one by one by the loop check before it walks the
+/// channel instead.
+const MAX_CANDIDATES: usize = 4;
+
+/// Channel segment length for [`Link::bloom`].
+const SEGMENT: u32 = 16;
+
+/// The Bloom filter bits of a triangle (two of 128).
+fn bloom_bit(tri: u32) -> u128 {
+    let h = tri.wrapping_mul(0x9E37_79B1);
+    (1u128 << (h >> 25)) | (1u128 << ((h >> 18) & 127))
 }
 
 /// Open-list entry, ordered by lower bound (smallest first); on ties complete paths
@@ -472,12 +490,20 @@ impl<'m> Search<'m> {
         let f = apex.g + self.heuristic(&apex, lp, rp);
         let (depth, jump) = self.depth_and_jump(parent);
         let same_tri = self.last_in.get_mut(self.generation, next.0).replace(index);
+        let (bloom, segment_before) = if parent == NONE_NODE || depth % SEGMENT == 0 {
+            (bloom_bit(next.0), parent)
+        } else {
+            let p = &self.links[parent as usize];
+            (p.bloom | bloom_bit(next.0), p.segment_before)
+        };
         self.links.push(Link {
             tri: next.0,
             parent,
             depth,
             jump,
             same_tri: same_tri.unwrap_or(NONE_NODE),
+            bloom,
+            segment_before,
         });
         if next == tg {
             let done = self.nodes[index as usize]
@@ -614,12 +640,37 @@ impl<'m> Search<'m> {
             .copied()
             .flatten()
             .unwrap_or(NONE_NODE);
-        while m != NONE_NODE {
+        // Few nodes in the triangle: test each for being an ancestor. Many (wide
+        // agents can reach a triangle through many funnels): walk the channel by
+        // segments instead, looking into those whose filter may hold the triangle.
+        for _ in 0..MAX_CANDIDATES {
+            if m == NONE_NODE {
+                return false;
+            }
             let candidate = &self.links[m as usize];
             if self.ancestor_at(node, candidate.depth) == m {
                 return true;
             }
             m = candidate.same_tri;
+        }
+        if m == NONE_NODE {
+            return false;
+        }
+        let bit = bloom_bit(tri);
+        let mut segment = node;
+        while segment != NONE_NODE {
+            let link = &self.links[segment as usize];
+            if link.bloom & bit == bit {
+                let mut n = segment;
+                while n != link.segment_before {
+                    let l = &self.links[n as usize];
+                    if l.tri == tri {
+                        return true;
+                    }
+                    n = l.parent;
+                }
+            }
+            segment = link.segment_before;
         }
         false
     }
