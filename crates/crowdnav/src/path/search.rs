@@ -451,6 +451,15 @@ impl<'m> Search<'m> {
         if mesh.pockets.pointless(t.0, next.0, tg.0) {
             return None;
         }
+        // A triangle other than the goal's that this agent cannot leave again (its
+        // gates are too narrow) is a dead end too.
+        if next != tg {
+            let back = (0..3).find(|&k| mesh.neighbors[next.index()][k] == t.0)?;
+            let onward = |k: usize| mesh.can_cross(next, back, k, self.radius);
+            if !onward((back + 1) % 3) && !onward((back + 2) % 3) {
+                return None;
+            }
+        }
         let ids = mesh.triangles[t.index()];
         // Walking out of a counter-clockwise triangle, the edge's end is on the left.
         let (right, left) = (ids[exit], ids[(exit + 1) % 3]);
