@@ -111,10 +111,29 @@ struct Scratch {
     arena: WrapArena,
     open: BinaryHeap<Open>,
     done: Vec<Vec<Wrap>>,
-    arrivals: Stamped<SmallVec<[Arrival; 2]>>,
-    portals: Stamped<SmallVec<[PortalRecord; 2]>>,
+    arrivals: Stamped<u32>,
+    arrival_lists: Vec<SmallVec<[Arrival; 2]>>,
+    portals: Stamped<u32>,
+    portal_lists: Vec<SmallVec<[PortalRecord; 2]>>,
     last_in: Stamped<Option<u32>>,
     generation: u32,
+}
+
+/// The list of id `id` in `lists`, through its handle in `slots` (0: none yet), made
+/// on first use in a search. Slots stay small (the per-id arrays are large and touched
+/// sparsely); the lists of one search sit together.
+fn list_of<'a, X>(
+    slots: &mut Stamped<u32>,
+    lists: &'a mut Vec<SmallVec<[X; 2]>>,
+    generation: u32,
+    id: u32,
+) -> &'a mut SmallVec<[X; 2]> {
+    let handle = slots.get_mut(generation, id);
+    if *handle == 0 {
+        lists.push(SmallVec::new());
+        *handle = lists.len() as u32;
+    }
+    &mut lists[*handle as usize - 1]
 }
 
 /// Per-id slots (vertices, triangles, directed edges) that read as empty in each new
@@ -291,10 +310,12 @@ struct Search<'m> {
     /// Complete paths waiting in the open list.
     done: Vec<Vec<Wrap>>,
     /// Best arrivals recorded per corner vertex, for dominance pruning.
-    arrivals: Stamped<SmallVec<[Arrival; 2]>>,
+    arrivals: Stamped<u32>,
+    arrival_lists: Vec<SmallVec<[Arrival; 2]>>,
     /// Funnels recorded per directed portal (`3 * triangle + exit edge`), for
     /// dominance pruning of whole portals (point agents).
-    portals: Stamped<SmallVec<[PortalRecord; 2]>>,
+    portals: Stamped<u32>,
+    portal_lists: Vec<SmallVec<[PortalRecord; 2]>>,
     /// The newest node per triangle; older ones follow `Node::same_tri`.
     last_in: Stamped<Option<u32>>,
     /// This search's generation in the stamped slots.
@@ -328,7 +349,9 @@ impl<'m> Search<'m> {
             mut open,
             mut done,
             mut arrivals,
+            mut arrival_lists,
             mut portals,
+            mut portal_lists,
             mut last_in,
             generation,
         } = scratch;
@@ -340,6 +363,8 @@ impl<'m> Search<'m> {
         open.clear();
         done.clear();
         arrivals.prepare(mesh.vertices.len(), fresh);
+        arrival_lists.clear();
+        portal_lists.clear();
         portals.prepare(3 * mesh.triangles.len(), fresh);
         last_in.prepare(mesh.triangles.len(), fresh);
         Search {
@@ -353,7 +378,9 @@ impl<'m> Search<'m> {
             open,
             done,
             arrivals,
+            arrival_lists,
             portals,
+            portal_lists,
             last_in,
             generation,
         }
@@ -367,7 +394,9 @@ impl<'m> Search<'m> {
             open: self.open,
             done: self.done,
             arrivals: self.arrivals,
+            arrival_lists: self.arrival_lists,
             portals: self.portals,
+            portal_lists: self.portal_lists,
             last_in: self.last_in,
             generation: self.generation,
         }
@@ -586,7 +615,12 @@ impl<'m> Search<'m> {
         let rolls = r == 0.0 || f64::from(self.mesh.corner_gap[v as usize]) >= 2.0 * r;
         let center = apex.point.circle.center;
         let tolerance = 1e-9 * (1.0 + apex.g);
-        let list = self.arrivals.get_mut(self.generation, v);
+        let list = list_of(
+            &mut self.arrivals,
+            &mut self.arrival_lists,
+            self.generation,
+            v,
+        );
         for rec in list.iter() {
             let roll = if r == 0.0 {
                 0.0
@@ -625,7 +659,12 @@ impl<'m> Search<'m> {
     /// comparison keeps this exact however pruning rules combine. Records that pass are
     /// kept.
     fn portal_dominated(&mut self, key: u32, rec: PortalRecord, l: DVec2, r: DVec2) -> bool {
-        let list = self.portals.get_mut(self.generation, key);
+        let list = list_of(
+            &mut self.portals,
+            &mut self.portal_lists,
+            self.generation,
+            key,
+        );
         let tolerance = 1e-7 * (1.0 + rec.g + rec.left.min(rec.right));
         for old in list.iter() {
             if min_gap(old, &rec, l, r) > tolerance {
