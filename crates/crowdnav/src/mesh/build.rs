@@ -100,6 +100,7 @@ impl NavMesh {
         let mut mesh = assemble(topo, walkable)?;
         measure_and_refine(&mut mesh);
         mesh.corner_gap = corner_gaps(&mesh);
+        mesh.pockets = crate::path::pockets::Pockets::new(&mesh);
         mesh.locator = Locator::new(&mesh);
         Ok(mesh)
     }
@@ -350,6 +351,7 @@ fn assemble(topo: Topology, walkable: Vec<bool>) -> Result<NavMesh, BuildError> 
         widths: Vec::new(),
         corner_gap: Vec::new(),
         obstacle_vertex,
+        pockets: Default::default(),
         locator: Locator::default(),
         walkable_area,
     })

@@ -63,6 +63,8 @@ pub struct NavMesh {
     /// around the corner between its two walls' normals.
     pub(crate) corner_gap: Vec<f32>,
     pub(crate) obstacle_vertex: Vec<bool>,
+    /// Dead-end pockets, which path searches skip.
+    pub(crate) pockets: crate::path::pockets::Pockets,
     pub(crate) locator: Locator,
     pub(crate) walkable_area: f64,
 }

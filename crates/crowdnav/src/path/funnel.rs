@@ -18,6 +18,7 @@
 
 use crate::geom::{tangent_between, Circle, Side};
 use glam::{DVec2, Vec2};
+use smallvec::SmallVec;
 
 /// A corner the funnel may bend around.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -44,13 +45,39 @@ pub(crate) struct Wrap {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Blocked;
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(crate) struct Funnel {
     /// Index of the current apex's record in the caller's arena.
     pub apex: u32,
     pub apex_wrap: Wrap,
-    left: Vec<FunnelPoint>,
-    right: Vec<FunnelPoint>,
+    left: Chain,
+    right: Chain,
+}
+
+impl Clone for Funnel {
+    fn clone(&self) -> Self {
+        // Chains hold `Copy` links: copy them as slices (the derived clone goes link by
+        // link, and a search clones one funnel per node).
+        Funnel {
+            apex: self.apex,
+            apex_wrap: self.apex_wrap,
+            left: Chain::from_slice(&self.left),
+            right: Chain::from_slice(&self.right),
+        }
+    }
+}
+
+/// A chain of the funnel: short in practice, so kept inline (a search clones one
+/// funnel per node).
+type Chain = SmallVec<[Link; 4]>;
+
+/// A chain corner with the length of the path that reaches it along the chain, from
+/// the start, measured between circle centres: exact for a point agent (all radii 0),
+/// where it is what [`Funnel::end_lengths`] reports.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Link {
+    p: FunnelPoint,
+    g: f64,
 }
 
 /// Records of wraps, shared by all the funnels of a search: each record points to the
@@ -89,6 +116,13 @@ fn tangent_dir(from: &Wrap, to: FunnelPoint, to_side: Side) -> Result<(Vec2, Vec
 
 /// Direction of the tangent from `a` (side `sa`) to `b` (side `sb`), in `f64`.
 fn direction(a: FunnelPoint, sa: Side, b: FunnelPoint, sb: Side) -> Result<DVec2, Blocked> {
+    if a.circle.radius == 0.0 && b.circle.radius == 0.0 {
+        // Between points the tangent is the segment itself (the common case at r = 0).
+        let d = b.circle.center.as_dvec2() - a.circle.center.as_dvec2();
+        if d != DVec2::ZERO {
+            return Ok(d);
+        }
+    }
     let t = tangent_between(a.circle, sa, b.circle, sb).ok_or(Blocked)?;
     let d = t.b.as_dvec2() - t.a.as_dvec2();
     if d == DVec2::ZERO {
@@ -138,8 +172,8 @@ impl Funnel {
         Funnel {
             apex,
             apex_wrap: wrap,
-            left: Vec::new(),
-            right: Vec::new(),
+            left: Chain::new(),
+            right: Chain::new(),
         }
     }
 
@@ -169,9 +203,9 @@ impl Funnel {
         } else {
             (std::mem::take(&mut self.right), Side::Right)
         };
-        for p in chain {
-            if p != self.apex_wrap.point {
-                self.advance_to(p, side, arena)?;
+        for link in chain {
+            if link.p != self.apex_wrap.point {
+                self.advance_to(link.p, side, arena)?;
             }
         }
         Ok(arena.history(self.apex))
@@ -184,7 +218,21 @@ impl Funnel {
         &self.apex_wrap
     }
 
-    fn chain(&mut self, side: Side) -> &mut Vec<FunnelPoint> {
+    /// For a point agent, the exact path lengths within the channel to the last
+    /// portal's ends `left` and `right` (as pushed last); `None` when an end is not
+    /// where this funnel records it.
+    pub fn end_lengths(&self, left: FunnelPoint, right: FunnelPoint) -> Option<(f64, f64)> {
+        let end = |chain: &[Link], p: FunnelPoint| {
+            if p.id == self.apex_wrap.point.id && p == self.apex_wrap.point {
+                Some(self.apex_wrap.g)
+            } else {
+                chain.last().filter(|q| q.p == p).map(|q| q.g)
+            }
+        };
+        Some((end(&self.left, left)?, end(&self.right, right)?))
+    }
+
+    fn chain(&mut self, side: Side) -> &mut Chain {
         match side {
             Side::Left => &mut self.left,
             Side::Right => &mut self.right,
@@ -250,19 +298,19 @@ impl Funnel {
         if self
             .chain(side)
             .last()
-            .is_some_and(|q| q.id == p.id && p.id != u32::MAX)
+            .is_some_and(|q| q.p.id == p.id && p.id != u32::MAX)
         {
             return Ok(());
         }
         // Drop corners of this chain that the new end makes redundant.
         loop {
             let chain = self.chain(side);
-            let Some(&corner) = chain.last() else {
+            let Some(&Link { p: corner, .. }) = chain.last() else {
                 break;
             };
             let n = chain.len();
             let (prev, prev_side) = if n >= 2 {
-                (chain[n - 2], side)
+                (chain[n - 2].p, side)
             } else {
                 (self.apex_wrap.point, self.apex_wrap.side)
             };
@@ -275,7 +323,7 @@ impl Funnel {
         // advances along the other chain.
         let other = side.flipped();
         while self.chain(side).is_empty() {
-            let Some(&first) = self.chain(other).first() else {
+            let Some(&Link { p: first, .. }) = self.chain(other).first() else {
                 break;
             };
             let apex = self.apex_wrap;
@@ -285,7 +333,12 @@ impl Funnel {
             self.chain(other).remove(0);
             self.advance_to(first, other, arena)?;
         }
-        self.chain(side).push(p);
+        let (from, g) = match self.chain(side).last() {
+            Some(q) => (q.p.circle.center, q.g),
+            None => (self.apex_wrap.point.circle.center, self.apex_wrap.g),
+        };
+        let g = g + from.as_dvec2().distance(p.circle.center.as_dvec2());
+        self.chain(side).push(Link { p, g });
         Ok(())
     }
 
@@ -299,8 +352,12 @@ impl Funnel {
     ) -> Result<(), Blocked> {
         let old = self.apex_wrap;
         let (leave, arrive) = tangent_dir(&old, p, side)?;
-        let arc = f64::from(old.point.circle.radius)
-            * sweep(old.point.circle.center, old.arrive, leave, old.side);
+        let arc = if old.point.circle.radius == 0.0 {
+            0.0
+        } else {
+            f64::from(old.point.circle.radius)
+                * sweep(old.point.circle.center, old.arrive, leave, old.side)
+        };
         let g = old.g + arc + arrive.as_dvec2().distance(leave.as_dvec2());
         let wrap = Wrap {
             point: p,

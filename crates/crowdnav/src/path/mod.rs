@@ -6,8 +6,20 @@
 //! (exact length to the funnel's apex plus the straight distance through the last
 //! portal to the goal), and stops when a complete path is shorter than every open
 //! bound — so the path returned is the optimum, not the first channel found.
+//!
+//! What keeps the search small, each rule exact (it only drops channels that a strictly
+//! shorter path beats, or that cannot lead to the goal):
+//!
+//! - dead-end pockets (trees of triangles hanging off the rest by one edge) are not
+//!   entered unless they hold the goal (computed once per mesh, in `path::pockets`);
+//! - a funnel whose apex is reached more cheaply by another is dropped (for discs, when
+//!   rolling around the corner from the other arrival is shorter still);
+//! - for a point agent, a funnel beaten on the whole of a portal by another funnel
+//!   through the same portal is dropped (see `Search::portal_dominated`);
+//! - a channel never enters a triangle twice.
 
 mod funnel;
+pub(crate) mod pockets;
 mod search;
 
 pub use search::PathQuery;

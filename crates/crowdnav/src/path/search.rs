@@ -6,8 +6,9 @@ use crate::geom::{orient2d_value, Circle, Side};
 use crate::mesh::{Location, NavMesh, TriangleId, VertexId};
 use glam::{DVec2, Vec2};
 use rayon::prelude::*;
+use smallvec::SmallVec;
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 
 /// One path query, for [`NavMesh::find_paths`].
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -20,21 +21,57 @@ pub struct PathQuery {
     pub radius: f32,
 }
 
-/// A search node: the channel so far ends by entering `tri` through edge `entry`.
+/// A search node: the channel so far ends by entering triangle `links[i].tri` through
+/// the edge shared with triangle `from`, with its funnel.
 struct Node {
-    tri: u32,
-    entry: u8,
-    parent: u32,
-    funnel: Funnel,
+    /// The triangle before (the entry edge is found when the node is expanded: most
+    /// nodes never are).
+    from: u32,
+    /// Taken when the node is expanded (each node is expanded once).
+    funnel: Option<Funnel>,
 }
 
-/// Open-list entry, ordered by lower bound (smallest first), then by insertion.
+/// A search node's place in the tree of channels, kept apart from the funnels so that
+/// channel walks stay in cache.
+#[derive(Clone, Copy)]
+struct Link {
+    tri: u32,
+    parent: u32,
+    /// Number of ancestors.
+    depth: u32,
+    /// An ancestor for skew-binary jumps (level ancestor in O(log depth)).
+    jump: u32,
+    /// The previous node in the same triangle (`NONE_NODE` when none).
+    same_tri: u32,
+    /// Bloom filter of the triangles of this node's segment of the channel: the
+    /// channel is cut into segments of [`SEGMENT`] nodes by depth.
+    bloom: u128,
+    /// The last node before this node's segment (`NONE_NODE` for the first segment).
+    segment_before: u32,
+}
+
+/// Nodes of a triangle tested one by one by the loop check before it walks the
+/// channel instead.
+const MAX_CANDIDATES: usize = 4;
+
+/// Channel segment length for [`Link::bloom`].
+const SEGMENT: u32 = 16;
+
+/// The Bloom filter bits of a triangle (two of 128).
+fn bloom_bit(tri: u32) -> u128 {
+    let h = tri.wrapping_mul(0x9E37_79B1);
+    (1u128 << (h >> 25)) | (1u128 << ((h >> 18) & 127))
+}
+
+/// Open-list entry, ordered by lower bound (smallest first); on ties complete paths
+/// first, then the newest node (depth first among equals: along a straight line to
+/// the goal, every node has the same bound).
 struct Open {
     f: f64,
-    seq: u64,
     node: u32,
-    /// A complete path: `f` is its exact length.
-    done: Option<Vec<Wrap>>,
+    /// A complete path (an index into `Search::done`, `NONE_NODE` for none): `f` is
+    /// its exact length.
+    done: u32,
 }
 
 impl PartialEq for Open {
@@ -54,12 +91,99 @@ impl Ord for Open {
         other
             .f
             .total_cmp(&self.f)
-            .then_with(|| other.done.is_none().cmp(&self.done.is_none()).reverse())
-            .then_with(|| other.seq.cmp(&self.seq))
+            .then_with(|| {
+                (other.done == NONE_NODE)
+                    .cmp(&(self.done == NONE_NODE))
+                    .reverse()
+            })
+            .then_with(|| self.node.cmp(&other.node))
     }
 }
 
 const NONE_NODE: u32 = u32::MAX;
+
+/// Buffers of a search, kept per thread between queries: a query then allocates (and
+/// touches fresh pages) only when it outgrows the ones before it.
+#[derive(Default)]
+struct Scratch {
+    nodes: Vec<Node>,
+    links: Vec<Link>,
+    arena: WrapArena,
+    open: BinaryHeap<Open>,
+    done: Vec<Vec<Wrap>>,
+    arrivals: Stamped<u32>,
+    arrival_lists: Vec<SmallVec<[Arrival; 2]>>,
+    portals: Stamped<u32>,
+    portal_lists: Vec<SmallVec<[PortalRecord; 2]>>,
+    last_in: Stamped<Option<u32>>,
+    generation: u32,
+}
+
+/// The list of id `id` in `lists`, through its handle in `slots` (0: none yet), made
+/// on first use in a search. Slots stay small (the per-id arrays are large and touched
+/// sparsely); the lists of one search sit together.
+fn list_of<'a, X>(
+    slots: &mut Stamped<u32>,
+    lists: &'a mut Vec<SmallVec<[X; 2]>>,
+    generation: u32,
+    id: u32,
+) -> &'a mut SmallVec<[X; 2]> {
+    let handle = slots.get_mut(generation, id);
+    if *handle == 0 {
+        lists.push(SmallVec::new());
+        *handle = lists.len() as u32;
+    }
+    &mut lists[*handle as usize - 1]
+}
+
+/// Per-id slots (vertices, triangles, directed edges) that read as empty in each new
+/// search without being cleared: each slot carries the generation of the search that
+/// last wrote it.
+struct Stamped<T> {
+    slots: Vec<(u32, T)>,
+}
+
+impl<T> Default for Stamped<T> {
+    fn default() -> Self {
+        Stamped { slots: Vec::new() }
+    }
+}
+
+impl<T: Default> Stamped<T> {
+    /// Makes room for `len` ids; with `fresh`, forgets every slot.
+    fn prepare(&mut self, len: usize, fresh: bool) {
+        if fresh {
+            self.slots.clear();
+        }
+        if self.slots.len() < len {
+            self.slots.resize_with(len, || (0, T::default()));
+        }
+    }
+
+    /// The slot of `id` in the search of generation `generation`.
+    fn get_mut(&mut self, generation: u32, id: u32) -> &mut T {
+        let slot = &mut self.slots[id as usize];
+        if slot.0 != generation {
+            *slot = (generation, T::default());
+        }
+        &mut slot.1
+    }
+
+    /// The slot of `id` if written in this search.
+    fn get(&self, generation: u32, id: u32) -> Option<&T> {
+        self.slots
+            .get(id as usize)
+            .filter(|slot| slot.0 == generation)
+            .map(|slot| &slot.1)
+    }
+}
+
+/// Searches with more nodes than this hand their buffers back to the allocator.
+const KEEP_NODES: usize = 1 << 16;
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
 
 impl NavMesh {
     /// The shortest path for a disc of radius `radius` from `start` to `goal`: the
@@ -94,7 +218,16 @@ impl NavMesh {
         }
         let ts = self.endpoint_triangle(start, radius, Endpoint::Start)?;
         let tg = self.endpoint_triangle(goal, radius, Endpoint::Goal)?;
-        Search::new(self, start, goal, radius).run(ts, tg)
+        SCRATCH.with(|cell| {
+            let mut search = Search::new(self, start, goal, radius, cell.take());
+            let result = search.run(ts, tg);
+            let scratch = search.into_scratch();
+            // Keep the buffers for the next query unless one grew unusually large.
+            if scratch.nodes.capacity() <= KEEP_NODES {
+                cell.replace(scratch);
+            }
+            result
+        })
     }
 
     /// [`NavMesh::find_path`] for many queries in parallel; results in input order.
@@ -171,11 +304,32 @@ struct Search<'m> {
     goal: Vec2,
     radius: f32,
     nodes: Vec<Node>,
+    links: Vec<Link>,
     arena: WrapArena,
     open: BinaryHeap<Open>,
-    seq: u64,
+    /// Complete paths waiting in the open list.
+    done: Vec<Vec<Wrap>>,
     /// Best arrivals recorded per corner vertex, for dominance pruning.
-    arrivals: HashMap<u32, Vec<Arrival>>,
+    arrivals: Stamped<u32>,
+    arrival_lists: Vec<SmallVec<[Arrival; 2]>>,
+    /// Funnels recorded per directed portal (`3 * triangle + exit edge`), for
+    /// dominance pruning of whole portals (point agents).
+    portals: Stamped<u32>,
+    portal_lists: Vec<SmallVec<[PortalRecord; 2]>>,
+    /// The newest node per triangle; older ones follow `Node::same_tri`.
+    last_in: Stamped<Option<u32>>,
+    /// This search's generation in the stamped slots.
+    generation: u32,
+}
+
+/// A funnel that reached a portal: exact path lengths within its channel to the
+/// portal's ends, and its apex.
+#[derive(Clone, Copy, Debug)]
+struct PortalRecord {
+    left: f64,
+    right: f64,
+    apex: DVec2,
+    g: f64,
 }
 
 /// A path prefix reaching corner `side` of a vertex at point `at` with length `g`.
@@ -187,21 +341,68 @@ struct Arrival {
 }
 
 impl<'m> Search<'m> {
-    fn new(mesh: &'m NavMesh, start: Vec2, goal: Vec2, radius: f32) -> Self {
+    fn new(mesh: &'m NavMesh, start: Vec2, goal: Vec2, radius: f32, scratch: Scratch) -> Self {
+        let Scratch {
+            mut nodes,
+            mut links,
+            mut arena,
+            mut open,
+            mut done,
+            mut arrivals,
+            mut arrival_lists,
+            mut portals,
+            mut portal_lists,
+            mut last_in,
+            generation,
+        } = scratch;
+        let generation = generation.wrapping_add(1).max(1);
+        let fresh = generation == 1;
+        nodes.clear();
+        links.clear();
+        arena.records.clear();
+        open.clear();
+        done.clear();
+        arrivals.prepare(mesh.vertices.len(), fresh);
+        arrival_lists.clear();
+        portal_lists.clear();
+        portals.prepare(3 * mesh.triangles.len(), fresh);
+        last_in.prepare(mesh.triangles.len(), fresh);
         Search {
             mesh,
             start,
             goal,
             radius,
-            nodes: Vec::new(),
-            arena: WrapArena::default(),
-            open: BinaryHeap::new(),
-            seq: 0,
-            arrivals: HashMap::new(),
+            nodes,
+            links,
+            arena,
+            open,
+            done,
+            arrivals,
+            arrival_lists,
+            portals,
+            portal_lists,
+            last_in,
+            generation,
         }
     }
 
-    fn run(mut self, ts: TriangleId, tg: TriangleId) -> Result<Path, PathError> {
+    fn into_scratch(self) -> Scratch {
+        Scratch {
+            nodes: self.nodes,
+            links: self.links,
+            arena: self.arena,
+            open: self.open,
+            done: self.done,
+            arrivals: self.arrivals,
+            arrival_lists: self.arrival_lists,
+            portals: self.portals,
+            portal_lists: self.portal_lists,
+            last_in: self.last_in,
+            generation: self.generation,
+        }
+    }
+
+    fn run(&mut self, ts: TriangleId, tg: TriangleId) -> Result<Path, PathError> {
         let funnel = Funnel::new(self.start, &mut self.arena);
         if ts == tg {
             if let Ok(wraps) = funnel.clone().finish(self.goal, &mut self.arena) {
@@ -214,18 +415,45 @@ impl<'m> Search<'m> {
             if self.mesh.is_wall(ts, e) {
                 continue;
             }
-            self.extend(NONE_NODE, ts, e, &funnel, tg);
+            if let Some(child) = self.extend(NONE_NODE, ts, e, &funnel, tg) {
+                self.open.push(child);
+            }
         }
         while let Some(open) = self.open.pop() {
-            if let Some(wraps) = open.done {
+            if open.done != NONE_NODE {
+                let wraps = std::mem::take(&mut self.done[open.done as usize]);
                 return Ok(self.build_path(&wraps, open.f));
             }
-            let node = &self.nodes[open.node as usize];
-            let (t, entry) = (TriangleId(node.tri), node.entry as usize);
-            let funnel = node.funnel.clone();
-            for exit in 0..3 {
-                if exit != entry && self.mesh.can_cross(t, entry, exit, self.radius) {
-                    self.extend(open.node, t, exit, &funnel, tg);
+            // Along a corridor (one successor that would be popped next anyway), go on
+            // expanding without the round trip through the open list.
+            let mut current = Some(open.node);
+            while let Some(index) = current.take() {
+                let node = &mut self.nodes[index as usize];
+                let from = node.from;
+                let Some(funnel) = node.funnel.take() else {
+                    continue;
+                };
+                let t = TriangleId(self.links[index as usize].tri);
+                let Some(entry) = (0..3).find(|&k| self.mesh.neighbors[t.index()][k] == from)
+                else {
+                    continue;
+                };
+                let mut children: [Option<Open>; 2] = [None, None];
+                for exit in 0..3 {
+                    if exit != entry && self.mesh.can_cross(t, entry, exit, self.radius) {
+                        let child = self.extend(index, t, exit, &funnel, tg);
+                        if children[0].is_none() {
+                            children[0] = child;
+                        } else {
+                            children[1] = child;
+                        }
+                    }
+                }
+                match children {
+                    [Some(only), None] if self.open.peek().is_none_or(|top| only >= *top) => {
+                        current = Some(only.node);
+                    }
+                    _ => self.open.extend(children.into_iter().flatten()),
                 }
             }
         }
@@ -237,14 +465,29 @@ impl<'m> Search<'m> {
     }
 
     /// Crosses edge `exit` of triangle `t` (the end of `parent`'s channel), pushing the
-    /// node for the triangle beyond — or the complete path if it holds the goal.
-    fn extend(&mut self, parent: u32, t: TriangleId, exit: usize, funnel: &Funnel, tg: TriangleId) {
+    /// node for the triangle beyond (pushing the complete path too if it holds the
+    /// goal); returns the node's open-list entry for the caller to push.
+    fn extend(
+        &mut self,
+        parent: u32,
+        t: TriangleId,
+        exit: usize,
+        funnel: &Funnel,
+        tg: TriangleId,
+    ) -> Option<Open> {
         let mesh = self.mesh;
-        let Some(next) = mesh.neighbor(t, exit) else {
-            return;
-        };
-        if self.in_channel(parent, next.0) {
-            return;
+        let next = mesh.neighbor(t, exit)?;
+        if mesh.pockets.pointless(t.0, next.0, tg.0) {
+            return None;
+        }
+        // A triangle other than the goal's that this agent cannot leave again (its
+        // gates are too narrow) is a dead end too.
+        if next != tg {
+            let back = (0..3).find(|&k| mesh.neighbors[next.index()][k] == t.0)?;
+            let onward = |k: usize| mesh.can_cross(next, back, k, self.radius);
+            if !onward((back + 1) % 3) && !onward((back + 2) % 3) {
+                return None;
+            }
         }
         let ids = mesh.triangles[t.index()];
         // Walking out of a counter-clockwise triangle, the edge's end is on the left.
@@ -254,43 +497,105 @@ impl<'m> Search<'m> {
         // The portal itself must be wide enough between two obstacle corners.
         let width = lp.circle.center.distance(rp.circle.center);
         if width < lp.circle.radius + rp.circle.radius {
-            return;
+            return None;
         }
-        let mut funnel = funnel.clone();
-        if funnel.push_portal(lp, rp, &mut self.arena).is_err() {
-            return;
-        }
-        if self.dominated(*funnel.apex()) {
-            return;
-        }
-        let Some(back) = (0..3).find(|&k| mesh.neighbors[next.index()][k] == t.0) else {
-            return;
-        };
-        let f = funnel.apex().g + self.heuristic(funnel.apex(), lp, rp);
+        // The new node's funnel is built in place (funnels are large to move); pruned
+        // nodes are popped again.
+        let index = self.nodes.len() as u32;
         self.nodes.push(Node {
-            tri: next.0,
-            entry: back as u8,
-            parent,
-            funnel: funnel.clone(),
+            from: t.0,
+            funnel: Some(funnel.clone()),
         });
-        let index = (self.nodes.len() - 1) as u32;
+        let funnel = self.nodes[index as usize].funnel.as_mut()?;
+        if funnel.push_portal(lp, rp, &mut self.arena).is_err() {
+            self.nodes.pop();
+            return None;
+        }
+        let apex = *funnel.apex();
+        let ends = if self.radius == 0.0 {
+            funnel.end_lengths(lp, rp)
+        } else {
+            None
+        };
+        if self.pruned(apex, ends, t, exit, lp, rp) || self.in_channel(parent, next.0) {
+            // The loop check comes last: it walks the channel, and pruning usually
+            // decides first. A record left by a channel that loops is still a real path
+            // (the funnel's path through the channel's triangles in order), so it
+            // prunes soundly.
+            self.nodes.pop();
+            return None;
+        }
+        let f = apex.g + self.heuristic(&apex, lp, rp);
+        let (depth, jump) = self.depth_and_jump(parent);
+        let same_tri = self.last_in.get_mut(self.generation, next.0).replace(index);
+        let (bloom, segment_before) = if parent == NONE_NODE || depth % SEGMENT == 0 {
+            (bloom_bit(next.0), parent)
+        } else {
+            let p = &self.links[parent as usize];
+            (p.bloom | bloom_bit(next.0), p.segment_before)
+        };
+        self.links.push(Link {
+            tri: next.0,
+            parent,
+            depth,
+            jump,
+            same_tri: same_tri.unwrap_or(NONE_NODE),
+            bloom,
+            segment_before,
+        });
         if next == tg {
-            if let Ok(wraps) = funnel.finish(self.goal, &mut self.arena) {
+            let done = self.nodes[index as usize]
+                .funnel
+                .clone()
+                .map(|funnel| funnel.finish(self.goal, &mut self.arena));
+            if let Some(Ok(wraps)) = done {
                 let len = wraps.last().map_or(f64::INFINITY, |w| w.g);
                 self.push_open(len, index, Some(wraps));
             }
         }
-        self.push_open(f, index, None);
+        Some(Open {
+            f,
+            node: index,
+            done: NONE_NODE,
+        })
+    }
+
+    /// Dominance pruning of a new node whose funnel has apex `apex` and, for a point
+    /// agent, path lengths `ends` to the ends of portal `exit` of `t`.
+    fn pruned(
+        &mut self,
+        apex: Wrap,
+        ends: Option<(f64, f64)>,
+        t: TriangleId,
+        exit: usize,
+        lp: FunnelPoint,
+        rp: FunnelPoint,
+    ) -> bool {
+        if self.dominated(apex) {
+            return true;
+        }
+        let Some((dl, dr)) = ends else {
+            return false;
+        };
+        let rec = PortalRecord {
+            left: dl,
+            right: dr,
+            apex: apex.point.circle.center.as_dvec2(),
+            g: apex.g,
+        };
+        let (l, r) = (lp.circle.center.as_dvec2(), rp.circle.center.as_dvec2());
+        self.portal_dominated(3 * t.0 + exit as u32, rec, l, r)
     }
 
     fn push_open(&mut self, f: f64, node: u32, done: Option<Vec<Wrap>>) {
-        self.seq += 1;
-        self.open.push(Open {
-            f,
-            seq: self.seq,
-            node,
-            done,
-        });
+        let done = match done {
+            Some(wraps) => {
+                self.done.push(wraps);
+                (self.done.len() - 1) as u32
+            }
+            None => NONE_NODE,
+        };
+        self.open.push(Open { f, node, done });
     }
 
     /// Dominance pruning on the funnel's apex (Polyanya's root-level pruning, extended
@@ -310,7 +615,12 @@ impl<'m> Search<'m> {
         let rolls = r == 0.0 || f64::from(self.mesh.corner_gap[v as usize]) >= 2.0 * r;
         let center = apex.point.circle.center;
         let tolerance = 1e-9 * (1.0 + apex.g);
-        let list = self.arrivals.entry(v).or_default();
+        let list = list_of(
+            &mut self.arrivals,
+            &mut self.arrival_lists,
+            self.generation,
+            v,
+        );
         for rec in list.iter() {
             let roll = if r == 0.0 {
                 0.0
@@ -338,16 +648,118 @@ impl<'m> Search<'m> {
         false
     }
 
-    /// Does the channel ending at `node` already pass through triangle `tri`?
-    fn in_channel(&self, mut node: u32, tri: u32) -> bool {
-        while node != NONE_NODE {
-            let n = &self.nodes[node as usize];
-            if n.tri == tri {
+    /// Dominance pruning on whole portals, for a point agent. Within one channel the
+    /// path length to a point `x` of a portal is a convex function of `x` (geodesic
+    /// distance in a simple polygon is convex along segments), so it lies below the
+    /// chord between its exact values at the portal's ends; and it is at least the
+    /// apex's length plus the straight distance from the apex to `x`. A funnel whose
+    /// lower bound exceeds a recorded funnel's chord on the whole portal is beaten at
+    /// every point of it: any path through it can be shortened by following the
+    /// recorded channel up to the portal, so it is never on a shortest path. Strict
+    /// comparison keeps this exact however pruning rules combine. Records that pass are
+    /// kept.
+    fn portal_dominated(&mut self, key: u32, rec: PortalRecord, l: DVec2, r: DVec2) -> bool {
+        let list = list_of(
+            &mut self.portals,
+            &mut self.portal_lists,
+            self.generation,
+            key,
+        );
+        let tolerance = 1e-7 * (1.0 + rec.g + rec.left.min(rec.right));
+        for old in list.iter() {
+            if min_gap(old, &rec, l, r) > tolerance {
                 return true;
             }
-            node = n.parent;
+        }
+        list.push(rec);
+        false
+    }
+
+    /// Does the channel ending at `node` already pass through triangle `tri`? Checks
+    /// whether any node in `tri` is an ancestor of `node`: the nodes per triangle are
+    /// few (pruning keeps them so), and each test is a level-ancestor jump.
+    fn in_channel(&self, node: u32, tri: u32) -> bool {
+        if node == NONE_NODE {
+            return false;
+        }
+        let mut m = self
+            .last_in
+            .get(self.generation, tri)
+            .copied()
+            .flatten()
+            .unwrap_or(NONE_NODE);
+        // Few nodes in the triangle: test each for being an ancestor. Many (wide
+        // agents can reach a triangle through many funnels): walk the channel by
+        // segments instead, looking into those whose filter may hold the triangle.
+        for _ in 0..MAX_CANDIDATES {
+            if m == NONE_NODE {
+                return false;
+            }
+            let candidate = &self.links[m as usize];
+            if self.ancestor_at(node, candidate.depth) == m {
+                return true;
+            }
+            m = candidate.same_tri;
+        }
+        if m == NONE_NODE {
+            return false;
+        }
+        let bit = bloom_bit(tri);
+        let mut segment = node;
+        while segment != NONE_NODE {
+            let link = &self.links[segment as usize];
+            if link.bloom & bit == bit {
+                let mut n = segment;
+                while n != link.segment_before {
+                    let l = &self.links[n as usize];
+                    if l.tri == tri {
+                        return true;
+                    }
+                    n = l.parent;
+                }
+            }
+            segment = link.segment_before;
         }
         false
+    }
+
+    /// Depth and jump pointer of a new child of `parent`.
+    fn depth_and_jump(&self, parent: u32) -> (u32, u32) {
+        if parent == NONE_NODE {
+            return (0, NONE_NODE);
+        }
+        let p = &self.links[parent as usize];
+        let jump = if p.jump != NONE_NODE {
+            let j = &self.links[p.jump as usize];
+            if j.jump != NONE_NODE
+                && p.depth - j.depth == j.depth - self.links[j.jump as usize].depth
+            {
+                j.jump
+            } else {
+                parent
+            }
+        } else {
+            parent
+        };
+        (p.depth + 1, jump)
+    }
+
+    /// The ancestor-or-self of `node` at depth `depth`, `NONE_NODE` when deeper than it.
+    fn ancestor_at(&self, mut node: u32, depth: u32) -> u32 {
+        loop {
+            let n = &self.links[node as usize];
+            if n.depth == depth {
+                return node;
+            }
+            if n.depth < depth {
+                return NONE_NODE;
+            }
+            node = if n.jump != NONE_NODE && self.links[n.jump as usize].depth >= depth {
+                n.jump
+            } else {
+                n.parent
+            };
+        }
     }
 
     /// Admissible estimate of the rest: from the apex circle's centre through the last
@@ -417,6 +829,29 @@ impl<'m> Search<'m> {
             radius: self.radius,
         }
     }
+}
+
+/// The least, over points `x = l + t (r - l)` of a portal, of `new`'s lower bound
+/// (`g + |apex - x|`) minus `old`'s chord (`old.left + t (old.right - old.left)`).
+fn min_gap(old: &PortalRecord, new: &PortalRecord, l: DVec2, r: DVec2) -> f64 {
+    let d = r - l;
+    let len = d.length();
+    let gap =
+        |t: f64| new.g + new.apex.distance(l + d * t) - (old.left + t * (old.right - old.left));
+    let mut best = gap(0.0).min(gap(1.0));
+    if len > 0.0 {
+        // The gap is convex in t: its minimum is where the distance's slope equals the
+        // chord's, clamped to the portal.
+        let slope = (old.right - old.left) / len;
+        if slope.abs() < 1.0 {
+            let u = d / len;
+            let t0 = (new.apex - l).dot(u) / len;
+            let h = (new.apex - l).perp_dot(u).abs();
+            let t = t0 + h * slope / (1.0 - slope * slope).sqrt() / len;
+            best = best.min(gap(t.clamp(0.0, 1.0)));
+        }
+    }
+    best
 }
 
 /// Shortest distance from `c` to `g` through a point of segment `a b`.
