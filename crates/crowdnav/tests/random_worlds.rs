@@ -434,3 +434,35 @@ fn many_crossing_obstacles_give_a_valid_mesh_or_an_error() {
         mesh.check_invariants();
     }
 }
+
+/// Found by the `mesh_path` fuzz target: a boundary vertex at x = 1.58e-30, next to
+/// another at the origin (`build.rs` flushes only |x| < 1e-30 to zero), with an
+/// obstacle crossing the boundary. spade's `add_constraint_and_split` panics with
+/// "Failed to locate position. This is a bug in spade." (on `f64` points; the `f32`
+/// triangulation panics on other near-degenerate crossings, see
+/// [`crossing_quad_over_overlapping_squares_builds_without_panicking`]).
+///
+/// Fix (in `mesh/build.rs`): snap coordinates below a tolerance relative to the level's
+/// extent (say 1e-12 of it) to zero / merge points closer than that, and split crossing
+/// walls ourselves (exact intersections, snap-rounded to `f32`) so spade only ever
+/// bulk-loads non-crossing constraints.
+#[test]
+#[ignore = "frozen fuzz failure: spade panics on a vertex 1.6e-30 from another (fix in mesh/build.rs, see doc)"]
+fn a_vertex_a_hair_from_another_builds_without_panicking() {
+    let level = Level {
+        boundary: vec![
+            Vec2::new(f32::from_bits(0x0dff_ffff), 0.0),
+            Vec2::new(364.0, 297.156_25),
+            Vec2::new(0.0, 0.0),
+            Vec2::new(0.0, 0.0),
+        ],
+        obstacles: vec![vec![
+            Vec2::new(8.0, 0.031_25),
+            Vec2::new(132.031_25, 0.0),
+            Vec2::new(0.0, 296.0),
+        ]],
+    };
+    if let Ok(mesh) = NavMesh::from_level(&level) {
+        mesh.check_invariants();
+    }
+}
