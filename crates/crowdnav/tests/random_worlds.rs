@@ -466,3 +466,28 @@ fn a_vertex_a_hair_from_another_builds_without_panicking() {
         mesh.check_invariants();
     }
 }
+
+/// Found by the `world_json` fuzz target after the triangulation moved to `f64`: the
+/// same spade assertion as
+/// [`crossing_quad_over_overlapping_squares_builds_without_panicking`]
+/// (`!previous_region.is_empty() || from == final_vertex` in `add_constraint_and_split`)
+/// on other crossing obstacles with integer coordinates. The `f64` points fixed the
+/// first case, not the family; the fix is to split crossing walls ourselves before
+/// spade sees them (see [`a_vertex_a_hair_from_another_builds_without_panicking`]).
+#[test]
+#[ignore = "frozen fuzz failure: spade add_constraint_and_split assertion on crossing obstacles (fix in mesh/build.rs)"]
+fn crossing_obstacles_reaching_far_outside_build_without_panicking() {
+    let level = Level::from_json(
+        r#"{"boundary": [[0, 0], [40, 0], [80, 20], [0, 20]],
+            "obstacles": [[[18, -1], [21, -1], [20, 1], [30, 21], [18, 20]],
+                          [[6, 5], [93, 5], [10, 9], [6, 9]],
+                          [[8, 7], [2, 17], [122, 1], [8, 14]],
+                          [[28, 4], [33, 6], [30, 10], [27, 8]],
+                          [[30, 15], [32, 13], [36, 17], [32, 18.5]],
+                          [[2, 16], [13, 74], [28, 56.6], [4, 16.6]]]}"#,
+    )
+    .expect("valid level");
+    if let Ok(mesh) = NavMesh::from_level(&level) {
+        mesh.check_invariants();
+    }
+}
