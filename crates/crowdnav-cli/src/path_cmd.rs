@@ -156,57 +156,13 @@ fn corridor(mesh: &NavMesh, path: &Path) -> Vec<TriangleId> {
     out
 }
 
-/// Reads a batch CSV: header `sx,sy,gx,gy,radius`, then one query a line (blank lines
-/// skipped). Errors name the line.
+/// Reads a batch CSV (see [`crowdnav::queries::parse_query_csv`]). Errors name the
+/// file and the line.
 fn read_queries(file: &std::path::Path) -> Result<Vec<PathQuery>, Failure> {
     let text = std::fs::read_to_string(file)
         .with_context(|| format!("cannot read {}", file.display()))
         .map_err(Failure::BadInput)?;
-    let bad = |line: usize, what: String| {
-        Failure::BadInput(anyhow!("{}: line {line}: {what}", file.display()))
-    };
-    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
-    let header: Vec<String> = match lines.find(|(_, l)| !l.is_empty()) {
-        Some((_, l)) => l
-            .split(',')
-            .map(|c| c.trim().to_ascii_lowercase())
-            .collect(),
-        None => {
-            return Err(bad(
-                1,
-                "empty file, expected the header sx,sy,gx,gy,radius".into(),
-            ))
-        }
-    };
-    if header != ["sx", "sy", "gx", "gy", "radius"] {
-        return Err(bad(
-            1,
-            format!(
-                "header must be sx,sy,gx,gy,radius, found {}",
-                header.join(",")
-            ),
-        ));
-    }
-    let mut queries = Vec::new();
-    for (number, line) in lines.filter(|(_, l)| !l.is_empty()) {
-        let cols: Vec<&str> = line.split(',').map(str::trim).collect();
-        if cols.len() != 5 {
-            return Err(bad(
-                number,
-                format!("expected 5 columns, found {}", cols.len()),
-            ));
-        }
-        let mut v = [0f32; 5];
-        for (slot, col) in v.iter_mut().zip(&cols) {
-            *slot = col
-                .parse()
-                .map_err(|_| bad(number, format!("{col:?} is not a number")))?;
-        }
-        queries.push(PathQuery {
-            start: Vec2::new(v[0], v[1]),
-            goal: Vec2::new(v[2], v[3]),
-            radius: v[4],
-        });
-    }
-    Ok(queries)
+    crowdnav::queries::parse_query_csv(&text)
+        .with_context(|| format!("{}", file.display()))
+        .map_err(Failure::BadInput)
 }

@@ -5,6 +5,7 @@ pub mod collide;
 pub mod geom;
 pub mod mesh;
 pub mod path;
+pub mod queries;
 pub mod scenario;
 pub mod steer;
 pub mod world;

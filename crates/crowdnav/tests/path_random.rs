@@ -5,7 +5,10 @@
 //! - a path for a larger radius is also valid for a smaller one, so lengths never
 //!   decrease with the radius, and r = 0 is a lower bound for all.
 
-use crowdnav::geom::orient2d_value;
+#[path = "common/brute.rs"]
+mod brute;
+
+use brute::{visibility_graph_length, visible, wall_distance};
 use crowdnav::mesh::{Level, Location, NavMesh};
 use crowdnav::path::PathError;
 use glam::Vec2;
@@ -44,66 +47,8 @@ fn random_mesh(rng: &mut ChaCha8Rng) -> NavMesh {
     NavMesh::from_level(&level).expect("random world builds")
 }
 
-/// Can a point travel straight from `p` to `q`? No wall is crossed properly and the
-/// segment stays in walkable space (sampled, to catch runs through an obstacle from
-/// corner to corner). Within 1e-4 of a wall counts as touching it: refinement puts
-/// wall vertices at `f32`-rounded points, a hair off the original wall's line.
-fn visible(mesh: &NavMesh, p: Vec2, q: Vec2) -> bool {
-    const HAIR: f32 = 1e-4;
-    let walls: Vec<_> = mesh.walls().collect();
-    let pq = crowdnav::geom::Segment::new(p, q);
-    for w in &walls {
-        let (d1, d2) = (orient2d_value(w.a, w.b, p), orient2d_value(w.a, w.b, q));
-        let (d3, d4) = (orient2d_value(p, q, w.a), orient2d_value(p, q, w.b));
-        let clear_of_ends = [p, q].iter().all(|&x| w.distance(x) > HAIR)
-            && [w.a, w.b].iter().all(|&x| pq.distance(x) > HAIR);
-        if d1 * d2 < 0.0 && d3 * d4 < 0.0 && clear_of_ends {
-            return false;
-        }
-    }
-    (1..32).all(|k| {
-        let x = p.lerp(q, k as f32 / 32.0);
-        matches!(mesh.locate(x), Location::Walkable(_))
-            || walls.iter().any(|w| w.distance(x) <= HAIR)
-    })
-}
-
-/// Shortest point path by Dijkstra over start, goal and every wall vertex.
-fn visibility_graph_length(mesh: &NavMesh, start: Vec2, goal: Vec2) -> Option<f64> {
-    let mut nodes = vec![start, goal];
-    for w in mesh.walls() {
-        for v in [w.a, w.b] {
-            if !nodes.contains(&v) {
-                nodes.push(v);
-            }
-        }
-    }
-    let n = nodes.len();
-    let mut dist = vec![f64::INFINITY; n];
-    let mut done = vec![false; n];
-    dist[0] = 0.0;
-    for _ in 0..n {
-        let Some(u) = (0..n)
-            .filter(|&i| !done[i] && dist[i].is_finite())
-            .min_by(|&a, &b| dist[a].total_cmp(&dist[b]))
-        else {
-            break;
-        };
-        done[u] = true;
-        if u == 1 {
-            return Some(dist[1]);
-        }
-        for v in 0..n {
-            if !done[v] && visible(mesh, nodes[u], nodes[v]) {
-                let d = dist[u] + f64::from(nodes[u].distance(nodes[v]));
-                if d < dist[v] {
-                    dist[v] = d;
-                }
-            }
-        }
-    }
-    None
-}
+/// Touching distance for the brute-force checks (see [`brute::visible`]).
+const HAIR: f32 = 1e-4;
 
 fn random_walkable_point(mesh: &NavMesh, rng: &mut ChaCha8Rng) -> Vec2 {
     loop {
@@ -120,12 +65,13 @@ fn point_paths_equal_the_visibility_graph() {
     let mut compared = 0;
     for world in 0..6 {
         let mesh = random_mesh(&mut rng);
+        let walls: Vec<_> = mesh.walls().collect();
         for q in 0..6 {
             let (s, g) = (
                 random_walkable_point(&mesh, &mut rng),
                 random_walkable_point(&mesh, &mut rng),
             );
-            let brute = visibility_graph_length(&mesh, s, g);
+            let brute = visibility_graph_length(&mesh, s, g, HAIR);
             let ours = mesh.find_path(s, g, 0.0);
             match (brute, &ours) {
                 (Some(b), Ok(p)) => assert!(
@@ -133,7 +79,7 @@ fn point_paths_equal_the_visibility_graph() {
                     "world {world} query {q} {s}->{g}: ours {} {:?} (segments visible: {:?}), visibility graph {b}",
                     p.length(),
                     p.points(),
-                    p.points().windows(2).map(|w| visible(&mesh, w[0], w[1])).collect::<Vec<_>>()
+                    p.points().windows(2).map(|w| visible(&mesh, &walls, w[0], w[1], HAIR)).collect::<Vec<_>>()
                 ),
                 (None, Err(e)) => assert!(e.is_no_path(), "{e}"),
                 _ => panic!("world {world} query {q} {s}->{g}: ours {ours:?}, brute {brute:?}"),
@@ -182,10 +128,7 @@ fn disc_paths_keep_their_radius_and_grow_with_it() {
                     let n = ((piece.length() * 20.0).ceil() as usize).max(2);
                     for k in 0..=n {
                         let x = piece.point_at(k as f32 / n as f32);
-                        let d = walls
-                            .iter()
-                            .map(|w| w.distance(x))
-                            .fold(f32::INFINITY, f32::min);
+                        let d = wall_distance(&walls, x);
                         assert!(
                             d >= r - 1e-3,
                             "world {world} query {q} r={r}: {piece:?} passes {d} from a wall"

@@ -1,6 +1,7 @@
 //! The shipped scenarios in `scenarios/`: every formation finishes with every agent
 //! arrived and no overlapping pair, and runs are bit-identical run to run and across
-//! thread counts.
+//! thread counts — in open rooms (`swap`) and among walls, a pillar and moving
+//! obstacles (`obstacles`).
 
 use crowdnav::scenario::{run, Method, Report, RunOptions, Scenario};
 use glam::Vec2;
@@ -12,7 +13,8 @@ fn scenarios_dir() -> PathBuf {
 
 const FORMATIONS: [&str; 5] = ["circle", "swap", "groups", "blocks", "lines"];
 
-/// Runs a scenario to the end on a pool of `threads` threads.
+/// Runs a scenario to the end on a pool of `threads` threads; returns the report
+/// without timing, and the final agent positions followed by the moving obstacles'.
 fn run_file(name: &str, method: Option<Method>, threads: usize) -> (Report, Vec<Vec2>) {
     let path = scenarios_dir().join(format!("{name}.json"));
     let scenario = Scenario::from_file(&path).expect("shipped scenario parses");
@@ -28,7 +30,12 @@ fn run_file(name: &str, method: Option<Method>, threads: usize) -> (Report, Vec<
             stop_when_arrived: true,
         };
         let report = run(&scenario.name, &mut world, options, |_| {}).expect("valid dt");
-        let positions = world.agents().iter().map(|a| a.position).collect();
+        let positions = world
+            .agents()
+            .iter()
+            .map(|a| a.position)
+            .chain(world.obstacles().iter().map(|o| o.position))
+            .collect();
         (report.without_timing(), positions)
     })
 }
@@ -52,21 +59,41 @@ fn every_shipped_formation_finishes_with_all_arrived_and_no_overlap() {
     }
 }
 
-#[test]
-fn same_scenario_gives_identical_bits_across_runs_and_thread_counts() {
+/// Runs `name` with every steering method: twice on one thread and once on two, and
+/// checks that reports and final positions are bit-identical.
+fn assert_bit_identical(name: &str) {
     for method in [Method::Orca, Method::Antigravity, Method::Swarm] {
-        let (first, pos1) = run_file("swap", Some(method), 1);
-        let (again, pos_again) = run_file("swap", Some(method), 1);
-        let (two, pos2) = run_file("swap", Some(method), 2);
-        assert_eq!(first, again, "{method:?}: run to run");
-        assert_eq!(first, two, "{method:?}: 1 vs 2 threads");
+        let (first, pos1) = run_file(name, Some(method), 1);
+        let (again, pos_again) = run_file(name, Some(method), 1);
+        let (two, pos2) = run_file(name, Some(method), 2);
+        assert_eq!(first, again, "{name} {method:?}: run to run");
+        assert_eq!(first, two, "{name} {method:?}: 1 vs 2 threads");
         let bits = |v: &[Vec2]| {
             v.iter()
                 .map(|p| (p.x.to_bits(), p.y.to_bits()))
                 .collect::<Vec<_>>()
         };
-        assert_eq!(bits(&pos1), bits(&pos_again), "{method:?}");
-        assert_eq!(bits(&pos1), bits(&pos2), "{method:?}");
+        assert_eq!(bits(&pos1), bits(&pos_again), "{name} {method:?}");
+        assert_eq!(bits(&pos1), bits(&pos2), "{name} {method:?}");
+    }
+}
+
+#[test]
+fn same_scenario_gives_identical_bits_across_runs_and_thread_counts() {
+    assert_bit_identical("swap");
+}
+
+#[test]
+fn walls_pillar_and_moving_obstacles_give_identical_bits_across_runs_and_thread_counts() {
+    assert_bit_identical("obstacles");
+}
+
+#[test]
+fn obstacles_scenario_finishes_for_every_method_without_overlap() {
+    for method in [Method::Orca, Method::Antigravity, Method::Swarm] {
+        let (report, _) = run_file("obstacles", Some(method), 2);
+        assert_eq!(report.arrived, report.agents, "{method:?}");
+        assert_eq!(report.overlapping_pairs, 0, "{method:?}");
     }
 }
 

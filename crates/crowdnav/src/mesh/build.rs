@@ -40,7 +40,7 @@ pub enum BuildError {
     NoWalkableSpace,
 }
 
-type Cdt = ConstrainedDelaunayTriangulation<Point2<f32>>;
+type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
 
 impl NavMesh {
     /// Builds the mesh of a world-file level.
@@ -117,12 +117,12 @@ fn normalize_point(p: Vec2) -> Vec2 {
 /// cross or overlap others are then added one by one with splitting.
 fn triangulate(segments: &[Segment]) -> Result<Cdt, BuildError> {
     let mut index: HashMap<(u32, u32), u32> = HashMap::with_capacity(segments.len() * 2);
-    let mut points: Vec<Point2<f32>> = Vec::with_capacity(segments.len() + 1);
-    let mut id = |p: Vec2, points: &mut Vec<Point2<f32>>| {
+    let mut points: Vec<Point2<f64>> = Vec::with_capacity(segments.len() + 1);
+    let mut id = |p: Vec2, points: &mut Vec<Point2<f64>>| {
         *index
             .entry((p.x.to_bits(), p.y.to_bits()))
             .or_insert_with(|| {
-                points.push(Point2::new(p.x, p.y));
+                points.push(Point2::new(f64::from(p.x), f64::from(p.y)));
                 (points.len() - 1) as u32
             }) as usize
     };
@@ -166,7 +166,7 @@ impl Topology {
             .vertices()
             .map(|v| {
                 let p = v.position();
-                Vec2::new(p.x, p.y)
+                Vec2::new(p.x as f32, p.y as f32)
             })
             .collect();
         let mut face_id = vec![NONE; cdt.num_all_faces()];

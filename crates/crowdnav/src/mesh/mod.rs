@@ -14,6 +14,7 @@ mod level;
 mod load;
 mod locate;
 mod navmesh;
+mod reachable;
 mod refine;
 
 pub use build::BuildError;

@@ -1,0 +1,493 @@
+//! Seeded random worlds, degenerate ones included: collinear and duplicate vertices,
+//! touching and overlapping obstacles, slivers, obstacles crossing the boundary, and
+//! world sizes from 1e-3 to 1e6. Invariants:
+//!
+//! - the mesh's walkable area equals the boundary's area minus the union of the
+//!   obstacles (1e-6 relative), computed independently by vertical slabs;
+//! - paths keep clearance >= r along segments and arcs, are never shorter than the
+//!   straight line, and for r = 0 exist exactly when a brute-force visibility graph
+//!   finds one, with the same length.
+//!
+//! `CROWDNAV_RANDOM_WORLDS=N` runs N worlds per scale instead of the default few.
+
+#[path = "common/brute.rs"]
+mod brute;
+
+use brute::{visibility_graph_length, wall_distance};
+use crowdnav::mesh::{BuildError, Level, LevelError, Location, NavMesh};
+use crowdnav::path::PathError;
+use glam::{DVec2, Vec2};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const SEED: u64 = 0xdec0_de5e;
+
+/// World sizes: the level spans `100 * scale`.
+const SCALES: [f32; 5] = [1e-5, 1e-2, 1.0, 1e2, 1e4];
+
+fn worlds_per_scale() -> usize {
+    std::env::var("CROWDNAV_RANDOM_WORLDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(8)
+}
+
+// ---------------------------------------------------------------------------------
+// The area oracle: |boundary \ union(obstacles)| by vertical slabs. Every polygon is
+// read with the even-odd rule. Slab edges are at every vertex and every crossing of
+// two edges, so inside a slab no edges cross and the free length is linear in x:
+// the slab's area is its width times the free length at its middle.
+
+fn edges(poly: &[DVec2]) -> impl Iterator<Item = (DVec2, DVec2)> + '_ {
+    (0..poly.len()).map(move |i| (poly[i], poly[(i + 1) % poly.len()]))
+}
+
+/// Intervals of the vertical line at `x` inside `poly` (even-odd).
+fn intervals(poly: &[DVec2], x: f64) -> Vec<(f64, f64)> {
+    let mut ys: Vec<f64> = edges(poly)
+        .filter(|(a, b)| a.x.min(b.x) < x && x < a.x.max(b.x))
+        .map(|(a, b)| a.y + (x - a.x) * (b.y - a.y) / (b.x - a.x))
+        .collect();
+    ys.sort_by(f64::total_cmp);
+    ys.chunks_exact(2).map(|c| (c[0], c[1])).collect()
+}
+
+fn merge(mut v: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
+    v.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut out: Vec<(f64, f64)> = Vec::new();
+    for (lo, hi) in v {
+        match out.last_mut() {
+            Some(last) if lo <= last.1 => last.1 = last.1.max(hi),
+            _ => out.push((lo, hi)),
+        }
+    }
+    out
+}
+
+fn free_area(boundary: &[DVec2], obstacles: &[Vec<DVec2>]) -> f64 {
+    let all: Vec<&[DVec2]> = std::iter::once(boundary)
+        .chain(obstacles.iter().map(Vec::as_slice))
+        .collect();
+    let segs: Vec<(DVec2, DVec2)> = all.iter().flat_map(|p| edges(p)).collect();
+    let mut xs: Vec<f64> = all.iter().flat_map(|p| p.iter().map(|v| v.x)).collect();
+    for (i, &(a, b)) in segs.iter().enumerate() {
+        for &(c, d) in &segs[i + 1..] {
+            let (r, s) = (b - a, d - c);
+            let den = r.perp_dot(s);
+            if den == 0.0 {
+                continue;
+            }
+            let t = (c - a).perp_dot(s) / den;
+            let u = (c - a).perp_dot(r) / den;
+            if (0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u) {
+                xs.push(a.x + t * r.x);
+            }
+        }
+    }
+    xs.sort_by(f64::total_cmp);
+    xs.dedup();
+    let mut area = 0.0;
+    for w in xs.windows(2) {
+        let (x0, x1) = (w[0], w[1]);
+        if x1 <= x0 {
+            continue;
+        }
+        let xm = 0.5 * (x0 + x1);
+        let blocked = merge(obstacles.iter().flat_map(|o| intervals(o, xm)).collect());
+        let mut free = 0.0;
+        for (lo, hi) in intervals(boundary, xm) {
+            let covered: f64 = blocked
+                .iter()
+                .map(|&(a, b)| (b.min(hi) - a.max(lo)).max(0.0))
+                .sum();
+            free += (hi - lo) - covered;
+        }
+        area += (x1 - x0) * free;
+    }
+    area
+}
+
+#[test]
+fn the_area_oracle_agrees_with_hand_computed_areas() {
+    let sq = |x: f64, y: f64, w: f64| {
+        vec![
+            DVec2::new(x, y),
+            DVec2::new(x + w, y),
+            DVec2::new(x + w, y + w),
+            DVec2::new(x, y + w),
+        ]
+    };
+    let b = sq(0.0, 0.0, 10.0);
+    assert_eq!(free_area(&b, &[]), 100.0);
+    // Two overlapping 4x4 squares (union 28) and one crossing the boundary (half in).
+    let obstacles = [sq(1.0, 1.0, 4.0), sq(3.0, 3.0, 4.0), sq(8.0, 4.0, 4.0)];
+    assert!((free_area(&b, &obstacles) - (100.0 - 28.0 - 8.0)).abs() < 1e-9);
+    // A triangle: area 0.5.
+    let tri = vec![DVec2::ZERO, DVec2::X, DVec2::Y];
+    assert!((free_area(&tri, &[]) - 0.5).abs() < 1e-12);
+}
+
+// ---------------------------------------------------------------------------------
+// Random degenerate worlds.
+
+/// A point on a coarse grid half of the time, so that shapes touch and repeat points.
+fn coord(rng: &mut ChaCha8Rng, lo: f32, hi: f32) -> f32 {
+    if rng.gen_bool(0.5) {
+        (rng.gen_range(lo..hi) / 2.0).round() * 2.0
+    } else {
+        rng.gen_range(lo..hi)
+    }
+}
+
+/// A polygon with degenerate extras: a repeated vertex and a point in the middle of
+/// an edge, sometimes.
+fn decorate(rng: &mut ChaCha8Rng, mut poly: Vec<Vec2>) -> Vec<Vec2> {
+    if rng.gen_bool(0.3) {
+        let i = rng.gen_range(0..poly.len());
+        poly.insert(i, poly[i]);
+    }
+    if rng.gen_bool(0.3) {
+        let i = rng.gen_range(0..poly.len());
+        let mid = poly[i].lerp(poly[(i + 1) % poly.len()], 0.5);
+        poly.insert(i + 1, mid);
+    }
+    if rng.gen_bool(0.5) {
+        poly.reverse();
+    }
+    poly
+}
+
+fn random_obstacle(rng: &mut ChaCha8Rng) -> Vec<Vec2> {
+    let (x, y) = (coord(rng, -4.0, 96.0), coord(rng, -4.0, 96.0));
+    let (w, h) = (rng.gen_range(1.0..16.0f32), rng.gen_range(1.0..16.0f32));
+    match rng.gen_range(0..5) {
+        // Rectangle.
+        0 | 1 => vec![
+            Vec2::new(x, y),
+            Vec2::new(x + w, y),
+            Vec2::new(x + w, y + h),
+            Vec2::new(x, y + h),
+        ],
+        // Triangle.
+        2 => vec![
+            Vec2::new(x, y),
+            Vec2::new(x + w, y + rng.gen_range(-3.0..3.0)),
+            Vec2::new(x + rng.gen_range(0.0..w), y + h),
+        ],
+        // Sliver: a long, thin parallelogram (aspect up to 1000:1). Not a thin
+        // triangle: the brute-force visibility check treats anything within its hair
+        // (1e-6 of the world) of a wall as touching it, so it walks through the tip of
+        // a triangle thinner than that.
+        3 => vec![
+            Vec2::new(x, y),
+            Vec2::new(x + w * 3.0, y + h * 0.5),
+            Vec2::new(x + w * 3.0, y + h * 0.5 + 0.05),
+            Vec2::new(x, y + 0.05),
+        ],
+        // Wall crossing the boundary from outside.
+        _ => vec![
+            Vec2::new(-10.0, y),
+            Vec2::new(x + w, y),
+            Vec2::new(x + w, y + 1.0),
+            Vec2::new(-10.0, y + 1.0),
+        ],
+    }
+}
+
+fn random_level(rng: &mut ChaCha8Rng, scale: f32) -> Level {
+    let boundary = if rng.gen_bool(0.5) {
+        vec![
+            Vec2::new(0.0, 0.0),
+            Vec2::new(100.0, 0.0),
+            Vec2::new(100.0, 100.0),
+            Vec2::new(0.0, 100.0),
+        ]
+    } else {
+        // A star-shaped polygon around the centre: concave, irregular.
+        let n = rng.gen_range(5..12);
+        (0..n)
+            .map(|k| {
+                let a = std::f32::consts::TAU * (k as f32 + rng.gen_range(0.0..0.6)) / n as f32;
+                Vec2::new(50.0, 50.0) + Vec2::from_angle(a) * rng.gen_range(25.0..50.0)
+            })
+            .collect()
+    };
+    let count = rng.gen_range(0..10);
+    let mut obstacles: Vec<Vec<Vec2>> = Vec::new();
+    for _ in 0..count {
+        let o = random_obstacle(rng);
+        // Sometimes a neighbour sharing an edge exactly.
+        if rng.gen_bool(0.2) && o.len() == 4 {
+            let w = o[1].x - o[0].x;
+            obstacles.push(o.iter().map(|p| *p + Vec2::new(w, 0.0)).collect());
+        }
+        obstacles.push(o);
+    }
+    let s = |v: Vec<Vec2>| v.into_iter().map(|p| p * scale).collect::<Vec<_>>();
+    Level {
+        boundary: s(decorate(rng, boundary)),
+        obstacles: obstacles.into_iter().map(|o| s(decorate(rng, o))).collect(),
+    }
+}
+
+fn dv(poly: &[Vec2]) -> Vec<DVec2> {
+    poly.iter().map(|p| p.as_dvec2()).collect()
+}
+
+/// Builds the mesh and checks its area against the oracle; `None` when the level was
+/// rightly refused.
+fn build_and_check_area(level: &Level, what: &str) -> Option<NavMesh> {
+    let boundary = dv(&level.boundary);
+    let expected = free_area(
+        &boundary,
+        &level.obstacles.iter().map(|o| dv(o)).collect::<Vec<_>>(),
+    );
+    let total = free_area(&boundary, &[]);
+    match NavMesh::from_level(level) {
+        Ok(mesh) => {
+            mesh.check_invariants();
+            let got = mesh.walkable_area();
+            assert!(
+                (got - expected).abs() <= 1e-6 * total,
+                "{what}: walkable area {got}, expected {expected} (boundary {total}); level {level:?}"
+            );
+            Some(mesh)
+        }
+        Err(BuildError::NoWalkableSpace) => {
+            assert!(
+                expected <= 1e-6 * total,
+                "{what}: refused but {expected} is free"
+            );
+            None
+        }
+        // An obstacle wholly outside is refused by design (see LevelError).
+        Err(BuildError::Level(LevelError::ObstacleOutside { .. })) => None,
+        Err(e) => panic!("{what}: {e}; level {level:?}"),
+    }
+}
+
+fn random_point(mesh: &NavMesh, rng: &mut ChaCha8Rng, scale: f32) -> Option<Vec2> {
+    (0..200)
+        .map(|_| Vec2::new(rng.gen_range(0.0..100.0), rng.gen_range(0.0..100.0)) * scale)
+        .find(|&p| matches!(mesh.locate(p), Location::Walkable(_)))
+}
+
+#[test]
+fn walkable_area_is_boundary_minus_obstacle_union_at_every_scale() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    let mut built = 0;
+    for scale in SCALES {
+        for world in 0..worlds_per_scale() * 4 {
+            let level = random_level(&mut rng, scale);
+            if build_and_check_area(&level, &format!("scale {scale} world {world}")).is_some() {
+                built += 1;
+            }
+        }
+    }
+    // The rest were refused for a reason the level allows (an obstacle wholly
+    // outside a star-shaped boundary, or nothing left walkable).
+    let tried = SCALES.len() * worlds_per_scale() * 4;
+    println!("{built} of {tried} random worlds built and checked");
+    assert!(2 * built >= tried, "only {built} of {tried} built");
+}
+
+#[test]
+fn paths_on_degenerate_worlds_keep_clearance_and_match_brute_force() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED + 1);
+    let (mut compared, mut with_radius) = (0, 0);
+    for scale in SCALES {
+        for world in 0..worlds_per_scale() {
+            let what = format!("scale {scale} world {world}");
+            let level = random_level(&mut rng, scale);
+            let Some(mesh) = build_and_check_area(&level, &what) else {
+                continue;
+            };
+            let walls: Vec<_> = mesh.walls().collect();
+            let hair = 1e-4 * scale;
+            for q in 0..4 {
+                let (Some(s), Some(g)) = (
+                    random_point(&mesh, &mut rng, scale),
+                    random_point(&mesh, &mut rng, scale),
+                ) else {
+                    continue;
+                };
+                let what = format!("{what} query {q} {s} -> {g}");
+                // r = 0: existence and length against the visibility graph.
+                let brute = visibility_graph_length(&mesh, s, g, hair);
+                match (brute, mesh.find_path(s, g, 0.0)) {
+                    (Some(b), Ok(p)) => assert!(
+                        (p.length() - b).abs() <= 1e-4 * b.max(f64::from(scale)),
+                        "{what}: ours {} {:?} vs brute {b}; level {}",
+                        p.length(),
+                        p.points(),
+                        serde_json::to_string(&level).expect("json")
+                    ),
+                    (None, Err(e)) => assert!(e.is_no_path(), "{what}: {e}"),
+                    (b, ours) => panic!(
+                        "{what}: ours {ours:?}, brute {b:?}; level {}",
+                        serde_json::to_string(&level).expect("json")
+                    ),
+                }
+                compared += 1;
+                // r > 0: clearance along the pieces, never shorter than the line.
+                for r in [0.5 * scale, 2.0 * scale] {
+                    let path = match mesh.find_path(s, g, r) {
+                        Ok(p) => p,
+                        Err(PathError::NoRoom { .. } | PathError::NoPath(_)) => continue,
+                        Err(e) => panic!("{what} r={r}: {e}"),
+                    };
+                    let straight = f64::from(s.distance(g));
+                    assert!(
+                        path.length() >= straight * (1.0 - 1e-6),
+                        "{what} r={r}: {} shorter than the line {straight}",
+                        path.length()
+                    );
+                    for piece in path.pieces() {
+                        for k in 0..=16 {
+                            let x = piece.point_at(k as f32 / 16.0);
+                            let d = wall_distance(&walls, x);
+                            assert!(
+                                d >= r - 1e-3 * scale,
+                                "{what} r={r}: {piece:?} passes {d} from a wall"
+                            );
+                        }
+                    }
+                    with_radius += 1;
+                }
+            }
+        }
+    }
+    assert!(compared >= 40, "only {compared} r = 0 comparisons");
+    assert!(with_radius >= 40, "only {with_radius} r > 0 paths");
+}
+
+// ---------------------------------------------------------------------------------
+// Frozen failures.
+
+/// Found by the `world_json` fuzz target: a quadrilateral crossing the boundary and two
+/// overlapping squares. spade's `add_constraint_and_split` on `f32` points rounded a
+/// split point and tripped its assertion `!previous_region.is_empty() || from ==
+/// final_vertex` (a panic inside `NavMesh::from_level`); the triangulation now runs
+/// on `f64` points.
+#[test]
+fn crossing_quad_over_overlapping_squares_builds_without_panicking() {
+    let level = Level::from_json(
+        r#"{"boundary": [[1, 0], [40, 0], [40, 20], [0, 20]],
+            "obstacles": [[[6, 5], [10, 5], [10, 9], [6, 9]],
+                          [[7, 7], [12, 7], [12, 12], [8, 12]],
+                          [[28, 4], [33, 6], [30, 11], [-6, 8]]]}"#,
+    )
+    .expect("valid level");
+    build_and_check_area(&level, "fuzz crash 37c3b02b").expect("walkable space left");
+}
+
+/// Found by the `mesh_path` fuzz target: a boundary whose last two edges nearly
+/// overlap ((-1.9e-9, 0) -> (10, 10) -> (0, 0)) with an obstacle crossing both. The
+/// crossing points of the nearly overlapping walls round to the same `f32` point (or
+/// to points collinear with a corner), leaving a walkable triangle that is not
+/// counter-clockwise ((0, 0), (4, 4), (3.9999998, 3.9999998)) and a duplicated vertex
+/// (4, 4). Both the old `f32` and the current `f64` triangulation do it.
+///
+/// Fix (in `mesh/build.rs`): after triangulating, merge vertices that round to the
+/// same `f32` point and drop or flip triangles whose rounded corners are collinear or
+/// clockwise (re-triangulating the pocket), or snap the input to a grid before
+/// inserting constraints; failing that, refuse such levels with a `BuildError` rather
+/// than return a broken mesh.
+#[test]
+#[ignore = "frozen fuzz failure: near-overlapping boundary edges give a non-counter-clockwise triangle (fix in mesh/build.rs, see doc)"]
+fn nearly_overlapping_boundary_edges_give_a_valid_mesh_or_an_error() {
+    let level = Level {
+        boundary: vec![
+            Vec2::new(0.0, 0.0),
+            Vec2::new(0.0, -4.0),
+            Vec2::new(-1.899_081_6e-9, 0.0),
+            Vec2::new(10.0, 10.0),
+        ],
+        obstacles: vec![vec![
+            Vec2::new(0.0, 0.031_25),
+            Vec2::new(0.0, 4.031_25),
+            Vec2::new(4.0, 4.0),
+        ]],
+    };
+    if let Ok(mesh) = NavMesh::from_level(&level) {
+        mesh.check_invariants();
+    }
+}
+
+/// Found by the `world_json` fuzz target, integer coordinates only: obstacles that
+/// cross each other and the boundary at many points (one has a repeated vertex, one
+/// reaches x = 84). Rounding the crossing points to `f32` leaves a triangle that is not
+/// counter-clockwise, with `f32` and `f64` triangulation alike. Same fix as
+/// [`nearly_overlapping_boundary_edges_give_a_valid_mesh_or_an_error`].
+#[test]
+#[ignore = "frozen fuzz failure: crossing obstacles give a non-counter-clockwise triangle (fix in mesh/build.rs)"]
+fn many_crossing_obstacles_give_a_valid_mesh_or_an_error() {
+    let level = Level::from_json(
+        r#"{"boundary": [[0, 0], [20, 0], [40, 20], [0, 20]],
+            "obstacles": [[[21, 11], [21, 11], [21, 21], [19, 21]],
+                          [[6, 4], [33, 5], [10, 9], [6, 9]],
+                          [[84, 7], [12, 7], [12, 11], [8, 24]],
+                          [[28, 4], [33, 6], [30, 10], [26, 6], [4, 16.6]]]}"#,
+    )
+    .expect("valid level");
+    if let Ok(mesh) = NavMesh::from_level(&level) {
+        mesh.check_invariants();
+    }
+}
+
+/// Found by the `mesh_path` fuzz target: a boundary vertex at x = 1.58e-30, next to
+/// another at the origin (`build.rs` flushes only |x| < 1e-30 to zero), with an
+/// obstacle crossing the boundary. spade's `add_constraint_and_split` panics with
+/// "Failed to locate position. This is a bug in spade." (on `f64` points; the `f32`
+/// triangulation panics on other near-degenerate crossings, see
+/// [`crossing_quad_over_overlapping_squares_builds_without_panicking`]).
+///
+/// Fix (in `mesh/build.rs`): snap coordinates below a tolerance relative to the level's
+/// extent (say 1e-12 of it) to zero / merge points closer than that, and split crossing
+/// walls ourselves (exact intersections, snap-rounded to `f32`) so spade only ever
+/// bulk-loads non-crossing constraints.
+#[test]
+#[ignore = "frozen fuzz failure: spade panics on a vertex 1.6e-30 from another (fix in mesh/build.rs, see doc)"]
+fn a_vertex_a_hair_from_another_builds_without_panicking() {
+    let level = Level {
+        boundary: vec![
+            Vec2::new(f32::from_bits(0x0dff_ffff), 0.0),
+            Vec2::new(364.0, 297.156_25),
+            Vec2::new(0.0, 0.0),
+            Vec2::new(0.0, 0.0),
+        ],
+        obstacles: vec![vec![
+            Vec2::new(8.0, 0.031_25),
+            Vec2::new(132.031_25, 0.0),
+            Vec2::new(0.0, 296.0),
+        ]],
+    };
+    if let Ok(mesh) = NavMesh::from_level(&level) {
+        mesh.check_invariants();
+    }
+}
+
+/// Found by the `world_json` fuzz target after the triangulation moved to `f64`: the
+/// same spade assertion as
+/// [`crossing_quad_over_overlapping_squares_builds_without_panicking`]
+/// (`!previous_region.is_empty() || from == final_vertex` in `add_constraint_and_split`)
+/// on other crossing obstacles with integer coordinates. The `f64` points fixed the
+/// first case, not the family; the fix is to split crossing walls ourselves before
+/// spade sees them (see [`a_vertex_a_hair_from_another_builds_without_panicking`]).
+#[test]
+#[ignore = "frozen fuzz failure: spade add_constraint_and_split assertion on crossing obstacles (fix in mesh/build.rs)"]
+fn crossing_obstacles_reaching_far_outside_build_without_panicking() {
+    let level = Level::from_json(
+        r#"{"boundary": [[0, 0], [40, 0], [80, 20], [0, 20]],
+            "obstacles": [[[18, -1], [21, -1], [20, 1], [30, 21], [18, 20]],
+                          [[6, 5], [93, 5], [10, 9], [6, 9]],
+                          [[8, 7], [2, 17], [122, 1], [8, 14]],
+                          [[28, 4], [33, 6], [30, 10], [27, 8]],
+                          [[30, 15], [32, 13], [36, 17], [32, 18.5]],
+                          [[2, 16], [13, 74], [28, 56.6], [4, 16.6]]]}"#,
+    )
+    .expect("valid level");
+    if let Ok(mesh) = NavMesh::from_level(&level) {
+        mesh.check_invariants();
+    }
+}
