@@ -893,6 +893,7 @@ fn gather_neighbors(
     let a = &agents[i];
     let range = params.neighbor_dist;
     let k = params.max_neighbors;
+    let yields = a.is_arrived();
     s.neighbors.clear();
     grid.for_each_near(a.position, range, |j| {
         if j as usize == i || k == 0 {
@@ -912,9 +913,17 @@ fn gather_neighbors(
             }
         }
         let at = s.neighbors.partition_point(|e| (e.0, e.1) < key);
+        // An agent resting at its goal yields to one on its way (or on its way back):
+        // it sees the passer-by moving as it wants to, not as it is blocked, and makes
+        // way; pushed off its goal, it walks back.
+        let velocity = if yields && !b.is_arrived() {
+            b.preferred_velocity
+        } else {
+            b.velocity
+        };
         let nb = Neighbor {
             position: b.position,
-            velocity: b.velocity,
+            velocity,
             radius: b.radius,
             preferred_velocity: b.preferred_velocity,
             kind: NeighborKind::Agent,
