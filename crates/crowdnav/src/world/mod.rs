@@ -18,8 +18,12 @@ mod step;
 
 pub use agent::{Agent, AgentId, AgentParams, Goal, Motion, MovingObstacle, ObstacleId};
 pub use grid::{PointGrid, WallGrid};
-pub use step::{Metrics, World, WorldError, WorldParams};
+pub use step::{Metrics, World, WorldError, WorldParams, COLLISION_DEPTH};
 
 #[cfg(test)]
 #[path = "world_test.rs"]
 mod test;
+
+#[cfg(test)]
+#[path = "crowd_test.rs"]
+mod crowd_test;

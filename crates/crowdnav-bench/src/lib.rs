@@ -1,0 +1,1 @@
+//! Side-by-side comparisons of crowdnav with peer crates (benches only).
