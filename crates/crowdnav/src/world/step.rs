@@ -195,7 +195,7 @@ struct Candidates {
 /// Per-thread scratch for the steering phase.
 #[derive(Default)]
 struct SteerScratch {
-    neighbors: Vec<(f32, u32, Neighbor)>,
+    neighbors: Vec<(f32, u32)>,
     sorted: Vec<Neighbor>,
     wall_ids: Vec<u32>,
     walls: Vec<Segment>,
@@ -951,62 +951,65 @@ fn gather_neighbors(
     let a = &agents[i];
     let range = params.neighbor_dist;
     let k = params.max_neighbors;
+    // An agent resting at its goal yields to one on its way (or on its way back): it
+    // sees the passer-by moving as it wants to, not as it is blocked, and makes way;
+    // pushed off its goal, it walks back.
     let yields = a.is_arrived();
+    // Keys (squared distance, index) sorted; obstacles are indexed `u32::MAX - j`.
     s.neighbors.clear();
-    grid.for_each_near(a.position, range, |j| {
-        if j as usize == i || k == 0 {
-            return;
-        }
-        let b = &agents[j as usize];
-        let d2 = a.position.distance_squared(b.position);
-        if d2 > range * range {
-            return;
-        }
-        let key = (d2, j);
-        let full = s.neighbors.len() >= k;
-        if full {
-            let worst = &s.neighbors[k - 1];
-            if (worst.0, worst.1) <= key {
+    if k > 0 {
+        grid.for_each_near(a.position, range, |j| {
+            if j as usize == i {
                 return;
             }
-        }
-        let at = s.neighbors.partition_point(|e| (e.0, e.1) < key);
-        // An agent resting at its goal yields to one on its way (or on its way back):
-        // it sees the passer-by moving as it wants to, not as it is blocked, and makes
-        // way; pushed off its goal, it walks back.
-        let velocity = if yields && !b.is_arrived() {
-            b.preferred_velocity
-        } else {
-            b.velocity
-        };
-        let nb = Neighbor {
-            position: b.position,
-            velocity,
-            radius: b.radius,
-            preferred_velocity: b.preferred_velocity,
-            kind: NeighborKind::Agent,
-        };
-        s.neighbors.insert(at, (d2, j, nb));
-        s.neighbors.truncate(k);
-    });
+            let d2 = a.position.distance_squared(agents[j as usize].position);
+            if d2 > range * range {
+                return;
+            }
+            let key = (d2, j);
+            if s.neighbors.len() >= k && s.neighbors[k - 1] <= key {
+                return;
+            }
+            let at = s.neighbors.partition_point(|e| *e < key);
+            s.neighbors.insert(at, key);
+            s.neighbors.truncate(k);
+        });
+    }
     for (j, o) in obstacles.iter().enumerate() {
         let d2 = a.position.distance_squared(o.position);
         let reach = range + o.radius;
         if d2 <= reach * reach {
-            let nb = Neighbor {
+            let key = (d2, u32::MAX - j as u32);
+            let at = s.neighbors.partition_point(|e| *e < key);
+            s.neighbors.insert(at, key);
+        }
+    }
+    s.sorted.clear();
+    s.sorted.extend(s.neighbors.iter().map(|&(_, j)| {
+        if let Some(b) = agents.get(j as usize) {
+            let velocity = if yields && !b.is_arrived() {
+                b.preferred_velocity
+            } else {
+                b.velocity
+            };
+            Neighbor {
+                position: b.position,
+                velocity,
+                radius: b.radius,
+                preferred_velocity: b.preferred_velocity,
+                kind: NeighborKind::Agent,
+            }
+        } else {
+            let o = &obstacles[(u32::MAX - j) as usize];
+            Neighbor {
                 position: o.position,
                 velocity: o.velocity,
                 radius: o.radius,
                 preferred_velocity: o.velocity,
                 kind: NeighborKind::Obstacle,
-            };
-            let key = (d2, u32::MAX - j as u32);
-            let at = s.neighbors.partition_point(|e| (e.0, e.1) < key);
-            s.neighbors.insert(at, (key.0, key.1, nb));
+            }
         }
-    }
-    s.sorted.clear();
-    s.sorted.extend(s.neighbors.iter().map(|e| e.2));
+    }));
 }
 
 /// The point just inside the wall nearest to `p` (one radius in from it), or `None`
