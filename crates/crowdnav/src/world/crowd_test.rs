@@ -73,8 +73,6 @@ fn two_agents_exactly_head_on_pass_each_other_on_their_right() {
 }
 
 #[test]
-#[ignore = "known gap: in a block packed 0.1 m apart the passer-by and the displaced \
-            agents gridlock (each wants the other's place); the ring and circle cases pass"]
 fn arrived_agents_make_way_for_a_passer_by_then_return_and_rest() {
     // Two rows of 6 arrived agents, 1.1 m apart (gaps of 0.1 m for radius 0.5), and
     // one agent walking straight across them.

@@ -953,8 +953,9 @@ fn gather_neighbors(
     let k = params.max_neighbors;
     // An agent resting at its goal yields to one on its way (or on its way back): it
     // sees the passer-by moving as it wants to, not as it is blocked, and makes way;
-    // pushed off its goal, it walks back.
-    let yields = a.is_arrived();
+    // pushed off its goal, it walks back, still yielding to agents on their way.
+    let resting = a.is_arrived();
+    let has_arrived = a.arrived_at.is_some();
     // Keys (squared distance, index) sorted; obstacles are indexed `u32::MAX - j`.
     s.neighbors.clear();
     if k > 0 {
@@ -987,7 +988,10 @@ fn gather_neighbors(
     s.sorted.clear();
     s.sorted.extend(s.neighbors.iter().map(|&(_, j)| {
         if let Some(b) = agents.get(j as usize) {
-            let velocity = if yields && !b.is_arrived() {
+            // A passer-by that never arrived has right of way over every agent that
+            // has (resting, or walking back); one walking back over those resting.
+            let gives_way = (has_arrived && b.arrived_at.is_none()) || (resting && !b.is_arrived());
+            let velocity = if gives_way {
                 b.preferred_velocity
             } else {
                 b.velocity
