@@ -175,6 +175,7 @@ pub fn demo_scenario(method: Method) -> Scenario {
         world: Some(WorldSpec::Inline(demo_level())),
         agents: Vec::new(),
         formation: None,
+        ring: None,
         obstacles: Vec::new(),
         // A 2 s horizon suits 32 agents of 0.5 m in a room (RVO2's 10 s is for
         // its 250-agent circle); the shipped formation scenarios use the same.

@@ -59,6 +59,59 @@ fn every_shipped_formation_finishes_with_all_arrived_and_no_overlap() {
     }
 }
 
+/// The scale scenarios small enough for a test: a bottleneck, a corridor with two
+/// directions, crossing flows, and RVO2's circle with 250 agents.
+const CROWDS: [&str; 4] = ["bottleneck", "corridor", "crossing", "circle-250"];
+
+#[test]
+fn crowd_scenarios_finish_with_all_arrived_and_no_overlap() {
+    for name in CROWDS {
+        let (report, _) = run_file(name, None, 2);
+        println!("{}", report.table());
+        assert_eq!(
+            report.arrived, report.agents,
+            "{name}: not everyone arrived"
+        );
+        assert!(report.completed, "{name}");
+        assert_eq!(report.overlapping_pairs, 0, "{name}: overlapping pairs");
+    }
+}
+
+#[test]
+fn circle_velocity_phase_gives_identical_bits_on_one_and_many_threads() {
+    let ring = |threads: usize| {
+        let mut s = Scenario::from_json(
+            r#"{"name": "ring", "dt": 0.25, "steps": 60, "ring": {"count": 120, "radius": 40}}"#,
+        )
+        .expect("valid scenario");
+        s.steps = 60;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("thread pool");
+        pool.install(|| {
+            let mut world = s.build(None).expect("builds");
+            for _ in 0..s.steps {
+                world.step(s.dt).expect("valid dt");
+            }
+            world
+                .agents()
+                .iter()
+                .map(|a| {
+                    (
+                        a.position.x.to_bits(),
+                        a.position.y.to_bits(),
+                        a.velocity.x.to_bits(),
+                    )
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let one = ring(1);
+    assert_eq!(one, ring(2), "1 vs 2 threads");
+    assert_eq!(one, ring(4), "1 vs 4 threads");
+}
+
 /// Runs `name` with every steering method: twice on one thread and once on two, and
 /// checks that reports and final positions are bit-identical.
 fn assert_bit_identical(name: &str) {

@@ -10,7 +10,8 @@ mod formation;
 mod report;
 
 pub use file::{
-    AgentSpec, FormationSpec, GoalSpec, Method, ObstacleSpec, Scenario, ScenarioError, WorldSpec,
+    AgentSpec, FormationSpec, GoalSpec, Method, ObstacleSpec, RingSpec, Scenario, ScenarioError,
+    WorldSpec,
 };
 pub use formation::{formation_goals, formation_starts, FormationArea, FormationKind};
 pub use report::{run, Report, RunOptions};

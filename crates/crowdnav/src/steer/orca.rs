@@ -306,8 +306,7 @@ pub fn orca_half_plane_disc(
     };
     let (point, normal) = if distance_squared > radius * radius {
         let inv_tau = 1.0 / time_horizon.max(MIN_TIME);
-        let boundary = closest_on_velocity_obstacle(
-            relative_position,
+        let boundary = closest_on_disc_velocity_obstacle(
             relative_position,
             radius,
             inv_tau,
@@ -536,6 +535,45 @@ fn closest_on_velocity_obstacle(a: Vec2, b: Vec2, radius: f32, inv_tau: f32, v: 
         }
     }
     best.1
+}
+
+/// [`closest_on_velocity_obstacle`] for a disc around `center` (further than `radius`
+/// from the origin), the hot case: RVO2's closed form. The cut-off arc is nearest when
+/// `v` lies beyond it, seen from the origin; otherwise the leg on `v`'s side (the right
+/// one on a tie), with `v` projected on it.
+fn closest_on_disc_velocity_obstacle(center: Vec2, radius: f32, inv_tau: f32, v: Vec2) -> Boundary {
+    let scaled_center = center * inv_tau;
+    let w = v - scaled_center;
+    let w_length_squared = w.length_squared();
+    let along = w.dot(center);
+    if along < 0.0 && along * along > radius * radius * w_length_squared {
+        if let Some(normal) = w.try_normalize() {
+            return Boundary {
+                point: scaled_center + normal * (radius * inv_tau),
+                normal,
+                piece: Piece::Arc,
+            };
+        }
+    }
+    let distance_squared = center.length_squared();
+    let leg = (distance_squared - radius * radius).max(0.0).sqrt();
+    let tangent = |direction: Vec2| Tangent {
+        direction: direction.normalize_or_zero(),
+        length: leg,
+    };
+    if center.perp_dot(w) > 0.0 {
+        let direction = Vec2::new(
+            center.x * leg - center.y * radius,
+            center.x * radius + center.y * leg,
+        ) / distance_squared;
+        leg_candidate(tangent(direction), inv_tau, v, Piece::LeftLeg).1
+    } else {
+        let direction = Vec2::new(
+            center.x * leg + center.y * radius,
+            -center.x * radius + center.y * leg,
+        ) / distance_squared;
+        leg_candidate(tangent(direction), inv_tau, v, Piece::RightLeg).1
+    }
 }
 
 /// The nearest point to `v` on a leg of the velocity obstacle, with its squared

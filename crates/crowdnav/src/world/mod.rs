@@ -11,6 +11,15 @@
 //!
 //! Every agent's new velocity depends only on the state before the step, and every
 //! reduction runs in a fixed order, so a world gives the same bits on any thread count.
+//!
+//! Once a crowd's neighbourhoods have been seen, a step allocates nothing: the grid,
+//! the goal and arrival buffers, each agent's collision candidates and each thread's
+//! steering scratch are kept from step to step (planning a path still allocates it).
+//!
+//! An agent resting at its goal yields to agents on their way: it sees them moving
+//! with their preferred velocity, so it steps aside for one that is blocked, and walks
+//! back once pushed off its goal. A contact counts as a collision only past
+//! [`COLLISION_DEPTH`].
 
 mod agent;
 mod grid;
@@ -18,8 +27,12 @@ mod step;
 
 pub use agent::{Agent, AgentId, AgentParams, Goal, Motion, MovingObstacle, ObstacleId};
 pub use grid::{PointGrid, WallGrid};
-pub use step::{Metrics, World, WorldError, WorldParams};
+pub use step::{Metrics, World, WorldError, WorldParams, COLLISION_DEPTH};
 
 #[cfg(test)]
 #[path = "world_test.rs"]
 mod test;
+
+#[cfg(test)]
+#[path = "crowd_test.rs"]
+mod crowd_test;

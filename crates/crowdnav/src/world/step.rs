@@ -87,13 +87,25 @@ pub enum WorldError {
     InvalidStep(f32),
 }
 
+/// How deep two discs (or a disc and a wall) must interpenetrate, as a fraction of the
+/// smaller radius, for their contact to count as a collision in [`Metrics`]: 1 %, the
+/// same line as [`Metrics::overlapping_pairs`].
+///
+/// ORCA agents graze at exactly the sum of their radii, and depenetration leaves up
+/// to [`CollideParams::tolerance`] (0.5 % by default) of overlap; such touches still
+/// get their impulse, but they are not collisions. The same rule holds for every
+/// steering method.
+pub const COLLISION_DEPTH: f32 = 0.01;
+
 /// Running measurements of a world, from its start.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Metrics {
     /// Collisions: an agent meeting another agent or a moving obstacle while
-    /// approaching it (an impulse was exchanged).
+    /// approaching it (an impulse was exchanged) and penetrating it by more than
+    /// [`COLLISION_DEPTH`] of the smaller radius.
     pub collisions: u64,
-    /// Agents meeting a wall while moving into it.
+    /// Agents meeting a wall while moving into it, more than [`COLLISION_DEPTH`] of
+    /// their radius deep.
     pub wall_contacts: u64,
     /// Agent pairs that were ever left penetrating by more than 1 % of the smaller
     /// radius after a step, each pair once.
@@ -157,23 +169,51 @@ pub struct World {
     events: Vec<CollisionEvent>,
     record_debug: bool,
     debug: Vec<SteerDebug>,
+    goals: Vec<Vec2>,
+    arrive: Vec<f32>,
+    candidates: Vec<Candidates>,
+    figures: Vec<PairFigures>,
 }
 
 /// One agent's share of the step's measurements: deepest penetration, smallest gap,
-/// and the pairs (with higher-indexed agents) overlapping by more than 1 %.
-type PairFigures = (f32, f32, Vec<(u32, u32)>);
+/// and how many pairs (with higher-indexed agents) overlap by more than 1 %.
+#[derive(Clone, Copy, Debug, Default)]
+struct PairFigures {
+    max_penetration: f32,
+    min_separation: f32,
+    overlapping: u32,
+}
 
-/// One agent's collision candidates: body pairs `(agent, other)` with higher-indexed
-/// agents and with obstacles, and `(agent, wall)` pairs.
-type Candidates = (Vec<(u32, u32)>, Vec<(u32, u32)>);
+/// One agent's collision candidates, kept from step to step so that their buffers are
+/// reused: the other bodies (higher-indexed agents, then obstacles) and the walls.
+#[derive(Clone, Debug, Default)]
+struct Candidates {
+    bodies: Vec<u32>,
+    walls: Vec<u32>,
+}
 
 /// Per-thread scratch for the steering phase.
 #[derive(Default)]
 struct SteerScratch {
-    neighbors: Vec<(f32, u32, Neighbor)>,
+    neighbors: Vec<(f32, u32)>,
     sorted: Vec<Neighbor>,
     wall_ids: Vec<u32>,
     walls: Vec<Segment>,
+}
+
+thread_local! {
+    /// The steering phase's scratch of this thread, kept across steps (no allocation
+    /// once the crowd's neighbourhoods are stable).
+    static STEER_SCRATCH: std::cell::RefCell<SteerScratch> =
+        std::cell::RefCell::new(SteerScratch::default());
+}
+
+/// Runs `f` with this thread's steering scratch (fresh buffers if it is in use).
+fn with_steer_scratch<R>(f: impl FnOnce(&mut SteerScratch) -> R) -> R {
+    STEER_SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut s) => f(&mut s),
+        Err(_) => f(&mut SteerScratch::default()),
+    })
 }
 
 impl World {
@@ -210,6 +250,10 @@ impl World {
             events: Vec::new(),
             record_debug: false,
             debug: Vec::new(),
+            goals: Vec::new(),
+            arrive: Vec::new(),
+            candidates: Vec::new(),
+            figures: Vec::new(),
         }
     }
 
@@ -475,34 +519,23 @@ impl World {
         Ok(())
     }
 
-    /// Where a goal is now.
-    fn goal_position(&self, goal: Goal) -> Vec2 {
-        match goal {
+    /// Fills `self.goals` with where every agent's goal is now.
+    fn update_goal_positions(&mut self) {
+        let (agents, obstacles) = (&self.agents, &self.obstacles);
+        self.goals.clear();
+        self.goals.extend(agents.iter().map(|a| match a.goal {
             Goal::Point(p) => p,
-            Goal::Agent(a) => self.agents[a.index()].position,
-            Goal::Obstacle(o) => self.obstacles[o.index()].position,
-        }
-    }
-
-    /// How close an agent's centre must come to its goal point to have arrived.
-    fn arrival_distance(&self, agent: &Agent) -> f32 {
-        let contact = match agent.goal {
-            Goal::Point(_) => 0.0,
-            Goal::Agent(a) => agent.radius + self.agents[a.index()].radius,
-            Goal::Obstacle(o) => agent.radius + self.obstacles[o.index()].radius,
-        };
-        contact + self.params.arrival_tolerance
+            Goal::Agent(b) => agents[b.index()].position,
+            Goal::Obstacle(o) => obstacles[o.index()].position,
+        }));
     }
 
     /// Phase: plan paths for agents whose goal changed, moved, or who strayed.
     fn plan_paths(&mut self) {
         let replan = self.params.replan_distance;
-        let goals: Vec<Vec2> = self
-            .agents
-            .iter()
-            .map(|a| self.goal_position(a.goal))
-            .collect();
-        for (a, &g) in self.agents.iter_mut().zip(&goals) {
+        self.update_goal_positions();
+        let goals = &self.goals;
+        for (a, &g) in self.agents.iter_mut().zip(goals) {
             if !matches!(a.goal, Goal::Point(_)) && a.planned_goal.distance(g) > replan {
                 a.needs_plan = true;
             }
@@ -534,18 +567,21 @@ impl World {
 
     /// Phase: advance along the waypoints and set each preferred velocity.
     fn update_preferred_velocities(&mut self, dt: f32) {
-        let arrive: Vec<f32> = self
-            .agents
-            .iter()
-            .map(|a| self.arrival_distance(a))
-            .collect();
-        let goals: Vec<Vec2> = self
-            .agents
-            .iter()
-            .map(|a| self.goal_position(a.goal))
-            .collect();
-        let slowdown = self.params.slowdown_time;
+        let (agents, obstacles) = (&self.agents, &self.obstacles);
         let tolerance = self.params.arrival_tolerance;
+        // How close each agent's centre must come to its goal point to have arrived.
+        self.arrive.clear();
+        self.arrive.extend(agents.iter().map(|a| {
+            let contact = match a.goal {
+                Goal::Point(_) => 0.0,
+                Goal::Agent(b) => a.radius + agents[b.index()].radius,
+                Goal::Obstacle(o) => a.radius + obstacles[o.index()].radius,
+            };
+            contact + tolerance
+        }));
+        self.update_goal_positions();
+        let (arrive, goals) = (&self.arrive, &self.goals);
+        let slowdown = self.params.slowdown_time;
         let now = self.time;
         self.agents
             .par_iter_mut()
@@ -607,48 +643,52 @@ impl World {
         } else {
             self.debug.clear();
         }
-        let steer_one = |s: &mut SteerScratch, i: usize, debug: Option<&mut SteerDebug>| {
-            let a = &agents[i];
-            gather_neighbors(i, agents, obstacles, grid, &params, s);
-            let reach = params.wall_dist + a.radius;
-            wall_grid.walls_near(a.position, reach, &mut s.wall_ids);
-            s.walls.clear();
-            s.walls.extend(
-                s.wall_ids
-                    .iter()
-                    .map(|&w| walls[w as usize])
-                    .filter(|w| w.distance_squared(a.position) <= reach * reach),
-            );
-            let ctx = SteerContext {
-                agent: SteerAgent {
-                    position: a.position,
-                    velocity: a.velocity,
-                    radius: a.radius,
-                    max_speed: a.max_speed,
-                    preferred_velocity: a.preferred_velocity,
-                    target: a.next_waypoint().unwrap_or(a.position),
-                },
-                neighbors: &s.sorted,
-                walls: &s.walls,
-                dt,
+        let steer_with_scratch =
+            |s: &mut SteerScratch, i: usize, debug: Option<&mut SteerDebug>| {
+                let a = &agents[i];
+                gather_neighbors(i, agents, obstacles, grid, &params, s);
+                let reach = params.wall_dist + a.radius;
+                wall_grid.walls_near(a.position, reach, &mut s.wall_ids);
+                s.walls.clear();
+                s.walls.extend(
+                    s.wall_ids
+                        .iter()
+                        .map(|&w| walls[w as usize])
+                        .filter(|w| w.distance_squared(a.position) <= reach * reach),
+                );
+                let ctx = SteerContext {
+                    agent: SteerAgent {
+                        position: a.position,
+                        velocity: a.velocity,
+                        radius: a.radius,
+                        max_speed: a.max_speed,
+                        preferred_velocity: a.preferred_velocity,
+                        target: a.next_waypoint().unwrap_or(a.position),
+                    },
+                    neighbors: &s.sorted,
+                    walls: &s.walls,
+                    dt,
+                };
+                clamp_speed(steering.steer(&ctx, debug), a.max_speed)
             };
-            clamp_speed(steering.steer(&ctx, debug), a.max_speed)
+        let steer_one = |i: usize, debug: Option<&mut SteerDebug>| {
+            with_steer_scratch(|s| steer_with_scratch(s, i, debug))
         };
         if self.record_debug {
             self.new_velocities
                 .par_iter_mut()
                 .zip(self.debug.par_iter_mut())
                 .enumerate()
-                .for_each_init(SteerScratch::default, |s, (i, (out, debug))| {
+                .for_each(|(i, (out, debug))| {
                     debug.vectors.clear();
-                    *out = steer_one(s, i, Some(debug));
+                    *out = steer_one(i, Some(debug));
                 });
         } else {
             self.new_velocities
                 .par_iter_mut()
                 .enumerate()
-                .for_each_init(SteerScratch::default, |s, (i, out)| {
-                    *out = steer_one(s, i, None);
+                .for_each(|(i, out)| {
+                    *out = steer_one(i, None);
                 });
         }
     }
@@ -686,40 +726,38 @@ impl World {
         let max_r = self.agents.iter().map(|a| a.radius).fold(0.0f32, f32::max);
         let (agents, obstacles, grid) = (&self.agents, &self.obstacles, &self.grid);
         let (walls, wall_grid) = (&self.walls, &self.wall_grid);
-        let candidates: Vec<Candidates> = (0..n)
-            .into_par_iter()
-            .map_init(Vec::new, |ids, i| {
+        self.candidates.resize_with(n, Candidates::default);
+        self.candidates
+            .par_iter_mut()
+            .enumerate()
+            .for_each(|(i, c)| {
                 let a = &agents[i];
-                let mut pairs = Vec::new();
+                c.bodies.clear();
                 grid.for_each_near(a.position, a.radius + 2.0 * max_r, |j| {
                     let b = &agents[j as usize];
                     let reach = a.radius + b.radius + max_r;
                     if j as usize > i && a.position.distance_squared(b.position) <= reach * reach {
-                        pairs.push((i as u32, j));
+                        c.bodies.push(j);
                     }
                 });
                 for (k, o) in obstacles.iter().enumerate() {
                     let reach = a.radius + o.radius + max_r;
                     if a.position.distance_squared(o.position) <= reach * reach {
-                        pairs.push((i as u32, (n + k) as u32));
+                        c.bodies.push((n + k) as u32);
                     }
                 }
-                pairs.sort_unstable();
+                c.bodies.sort_unstable();
                 let reach = a.radius + max_r;
-                wall_grid.walls_near(a.position, reach, ids);
-                let near_walls = ids
-                    .iter()
-                    .filter(|&&w| walls[w as usize].distance_squared(a.position) <= reach * reach)
-                    .map(|&w| (i as u32, w))
-                    .collect();
-                (pairs, near_walls)
-            })
-            .collect();
+                wall_grid.walls_near(a.position, reach, &mut c.walls);
+                c.walls
+                    .retain(|&w| walls[w as usize].distance_squared(a.position) <= reach * reach);
+            });
         self.pairs.clear();
         self.wall_pairs.clear();
-        for (pairs, near_walls) in candidates {
-            self.pairs.extend(pairs);
-            self.wall_pairs.extend(near_walls);
+        for (i, c) in self.candidates.iter().enumerate() {
+            let i = i as u32;
+            self.pairs.extend(c.bodies.iter().map(|&j| (i, j)));
+            self.wall_pairs.extend(c.walls.iter().map(|&w| (i, w)));
         }
         self.resolver.set_params(self.params.collide);
         self.resolver.resolve(
@@ -735,7 +773,12 @@ impl World {
             a.velocity = b.velocity;
         }
         for e in &self.events {
-            if e.impulse <= 0.0 {
+            let radius = self.bodies[e.body as usize].radius;
+            let smaller = match e.other {
+                Collider::Body(j) => radius.min(self.bodies[j as usize].radius),
+                Collider::Wall(_) => radius,
+            };
+            if e.impulse <= 0.0 || e.depth <= COLLISION_DEPTH * smaller {
                 continue;
             }
             match e.other {
@@ -779,36 +822,51 @@ impl World {
             });
     }
 
-    /// Phase: overlap and separation figures after the step.
+    /// Phase: overlap and separation figures after the step. Per agent in parallel,
+    /// then in agent order; the overlapping pairs (rare) are listed in a second pass.
     fn measure(&mut self) {
         let agents = &self.agents;
         let grid = &self.grid;
         let max_r = agents.iter().map(|a| a.radius).fold(0.0f32, f32::max);
-        let per_agent: Vec<PairFigures> = (0..agents.len())
-            .into_par_iter()
-            .map(|i| {
-                let a = &agents[i];
-                let (mut max_pen, mut min_sep, mut pairs) = (0.0f32, f32::INFINITY, Vec::new());
-                grid.for_each_near(a.position, a.radius + max_r, |j| {
-                    if j as usize <= i {
-                        return;
-                    }
-                    let b = &agents[j as usize];
-                    let gap = a.position.distance(b.position) - a.radius - b.radius;
-                    min_sep = min_sep.min(gap);
-                    if -gap > 0.01 * a.radius.min(b.radius) {
-                        pairs.push((i as u32, j));
-                    }
-                    max_pen = max_pen.max(-gap);
+        let visit = |i: usize, f: &mut dyn FnMut(u32, f32, bool)| {
+            let a = &agents[i];
+            grid.for_each_near(a.position, a.radius + max_r, |j| {
+                if j as usize <= i {
+                    return;
+                }
+                let b = &agents[j as usize];
+                let gap = a.position.distance(b.position) - a.radius - b.radius;
+                f(j, gap, -gap > 0.01 * a.radius.min(b.radius));
+            });
+        };
+        self.figures.resize(agents.len(), PairFigures::default());
+        self.figures
+            .par_iter_mut()
+            .enumerate()
+            .for_each(|(i, out)| {
+                let mut fig = PairFigures {
+                    max_penetration: 0.0,
+                    min_separation: f32::INFINITY,
+                    overlapping: 0,
+                };
+                visit(i, &mut |_, gap, overlapping| {
+                    fig.min_separation = fig.min_separation.min(gap);
+                    fig.max_penetration = fig.max_penetration.max(-gap);
+                    fig.overlapping += u32::from(overlapping);
                 });
-                (max_pen, min_sep, pairs)
-            })
-            .collect();
+                *out = fig;
+            });
         let m = &mut self.metrics;
-        for (max_pen, min_sep, pairs) in per_agent {
-            m.max_penetration = m.max_penetration.max(max_pen);
-            m.min_separation = m.min_separation.min(min_sep);
-            m.overlapping_pairs.extend(pairs);
+        for (i, fig) in self.figures.iter().enumerate() {
+            m.max_penetration = m.max_penetration.max(fig.max_penetration);
+            m.min_separation = m.min_separation.min(fig.min_separation);
+            if fig.overlapping > 0 {
+                visit(i, &mut |j, _, overlapping| {
+                    if overlapping {
+                        m.overlapping_pairs.insert((i as u32, j));
+                    }
+                });
+            }
         }
     }
 }
@@ -893,53 +951,69 @@ fn gather_neighbors(
     let a = &agents[i];
     let range = params.neighbor_dist;
     let k = params.max_neighbors;
+    // An agent resting at its goal yields to one on its way (or on its way back): it
+    // sees the passer-by moving as it wants to, not as it is blocked, and makes way;
+    // pushed off its goal, it walks back, still yielding to agents on their way.
+    let resting = a.is_arrived();
+    let has_arrived = a.arrived_at.is_some();
+    // Keys (squared distance, index) sorted; obstacles are indexed `u32::MAX - j`.
     s.neighbors.clear();
-    grid.for_each_near(a.position, range, |j| {
-        if j as usize == i || k == 0 {
-            return;
-        }
-        let b = &agents[j as usize];
-        let d2 = a.position.distance_squared(b.position);
-        if d2 > range * range {
-            return;
-        }
-        let key = (d2, j);
-        let full = s.neighbors.len() >= k;
-        if full {
-            let worst = &s.neighbors[k - 1];
-            if (worst.0, worst.1) <= key {
+    if k > 0 {
+        grid.for_each_near(a.position, range, |j| {
+            if j as usize == i {
                 return;
             }
-        }
-        let at = s.neighbors.partition_point(|e| (e.0, e.1) < key);
-        let nb = Neighbor {
-            position: b.position,
-            velocity: b.velocity,
-            radius: b.radius,
-            preferred_velocity: b.preferred_velocity,
-            kind: NeighborKind::Agent,
-        };
-        s.neighbors.insert(at, (d2, j, nb));
-        s.neighbors.truncate(k);
-    });
+            let d2 = a.position.distance_squared(agents[j as usize].position);
+            if d2 > range * range {
+                return;
+            }
+            let key = (d2, j);
+            if s.neighbors.len() >= k && s.neighbors[k - 1] <= key {
+                return;
+            }
+            let at = s.neighbors.partition_point(|e| *e < key);
+            s.neighbors.insert(at, key);
+            s.neighbors.truncate(k);
+        });
+    }
     for (j, o) in obstacles.iter().enumerate() {
         let d2 = a.position.distance_squared(o.position);
         let reach = range + o.radius;
         if d2 <= reach * reach {
-            let nb = Neighbor {
+            let key = (d2, u32::MAX - j as u32);
+            let at = s.neighbors.partition_point(|e| *e < key);
+            s.neighbors.insert(at, key);
+        }
+    }
+    s.sorted.clear();
+    s.sorted.extend(s.neighbors.iter().map(|&(_, j)| {
+        if let Some(b) = agents.get(j as usize) {
+            // A passer-by that never arrived has right of way over every agent that
+            // has (resting, or walking back); one walking back over those resting.
+            let gives_way = (has_arrived && b.arrived_at.is_none()) || (resting && !b.is_arrived());
+            let velocity = if gives_way {
+                b.preferred_velocity
+            } else {
+                b.velocity
+            };
+            Neighbor {
+                position: b.position,
+                velocity,
+                radius: b.radius,
+                preferred_velocity: b.preferred_velocity,
+                kind: NeighborKind::Agent,
+            }
+        } else {
+            let o = &obstacles[(u32::MAX - j) as usize];
+            Neighbor {
                 position: o.position,
                 velocity: o.velocity,
                 radius: o.radius,
                 preferred_velocity: o.velocity,
                 kind: NeighborKind::Obstacle,
-            };
-            let key = (d2, u32::MAX - j as u32);
-            let at = s.neighbors.partition_point(|e| (e.0, e.1) < key);
-            s.neighbors.insert(at, (key.0, key.1, nb));
+            }
         }
-    }
-    s.sorted.clear();
-    s.sorted.extend(s.neighbors.iter().map(|e| e.2));
+    }));
 }
 
 /// The point just inside the wall nearest to `p` (one radius in from it), or `None`

@@ -1,0 +1,188 @@
+//! The failures ORCA users report, each at the world level: head-on deadlock, arrived
+//! agents drifting forever ("domino"), agents pushed through walls, a late agent shut
+//! out by a ring of arrived ones.
+
+use super::*;
+use crate::mesh::{Level, Location, NavMesh};
+use crate::steer::{Orca, OrcaParams};
+use glam::Vec2;
+
+fn orca() -> Box<Orca> {
+    Box::new(Orca::new(OrcaParams {
+        neighbor_dist: 8.0,
+        max_neighbors: 10,
+        time_horizon: 2.0,
+        time_horizon_obst: 2.0,
+    }))
+}
+
+/// Steps until every agent has arrived and stands still (speed below 1 mm/s), or
+/// `max_steps`; returns the steps taken when it came to rest.
+fn run_to_rest(world: &mut World, dt: f32, max_steps: usize) -> Option<usize> {
+    for k in 0..max_steps {
+        world.step(dt).expect("valid step");
+        let still = world.agents().iter().all(|a| a.velocity.length() < 1e-3);
+        if world.all_arrived() && still {
+            return Some(k + 1);
+        }
+    }
+    None
+}
+
+fn assert_no_overlap(world: &World) {
+    let m = world.metrics();
+    assert!(
+        m.overlapping_pairs.is_empty(),
+        "overlapping pairs {:?}",
+        m.overlapping_pairs
+    );
+}
+
+#[test]
+fn two_agents_exactly_head_on_pass_each_other_on_their_right() {
+    let mut world = World::new(None, orca(), WorldParams::default());
+    let a = world
+        .add_agent(AgentParams::new(
+            Vec2::new(-10.0, 0.0),
+            Vec2::new(10.0, 0.0),
+        ))
+        .expect("agent");
+    let b = world
+        .add_agent(AgentParams::new(
+            Vec2::new(10.0, 0.0),
+            Vec2::new(-10.0, 0.0),
+        ))
+        .expect("agent");
+    let (mut a_side, mut b_side) = (0.0f32, 0.0f32);
+    let mut rest = None;
+    for k in 0..600 {
+        world.step(0.05).expect("step");
+        a_side = a_side.min(world.agent(a).position.y);
+        b_side = b_side.max(world.agent(b).position.y);
+        if world.all_arrived() {
+            rest = Some(k);
+            break;
+        }
+    }
+    // 20 m at 1.4 m/s is about 14.3 s (286 steps); the detour costs little.
+    let steps = rest.expect("both arrive: no symmetric deadlock");
+    assert!(steps < 340, "took {steps} steps");
+    // Each kept to its own right: a (going +x) below the axis, b above.
+    assert!(a_side < -0.1 && b_side > 0.1, "sides {a_side} {b_side}");
+    assert_no_overlap(&world);
+}
+
+#[test]
+fn arrived_agents_make_way_for_a_passer_by_then_return_and_rest() {
+    // Two rows of 6 arrived agents, 1.1 m apart (gaps of 0.1 m for radius 0.5), and
+    // one agent walking straight across them.
+    let mut world = World::new(None, orca(), WorldParams::default());
+    let mut block = Vec::new();
+    for i in 0..2 {
+        for j in 0..6 {
+            let p = Vec2::new(i as f32 * 1.1 - 0.55, j as f32 * 1.1 - 2.75);
+            block.push((world.add_agent(AgentParams::new(p, p)).expect("agent"), p));
+        }
+    }
+    world.step(0.05).expect("step");
+    assert!(world.all_arrived());
+    let passer = world
+        .add_agent(AgentParams::new(
+            Vec2::new(-10.0, 0.1),
+            Vec2::new(10.0, 0.1),
+        ))
+        .expect("agent");
+    let steps = run_to_rest(&mut world, 0.05, 3000).expect("the crowd comes to rest");
+    assert!(world.agent(passer).is_arrived());
+    let displaced = block
+        .iter()
+        .map(|&(id, _)| world.agent(id).travelled())
+        .fold(0.0f64, f64::max);
+    assert!(displaced > 0.2, "the block made way (moved {displaced} m)");
+    for &(id, home) in &block {
+        let d = world.agent(id).position.distance(home);
+        assert!(
+            d <= world.params().arrival_tolerance,
+            "{id:?} {d} m from home"
+        );
+    }
+    // Came to rest within 60 s, and stays at rest.
+    assert!(steps < 1200, "rest after {steps} steps");
+    for _ in 0..200 {
+        world.step(0.05).expect("step");
+    }
+    assert!(world.agents().iter().all(|a| a.velocity == Vec2::ZERO));
+    assert_no_overlap(&world);
+}
+
+#[test]
+fn a_dense_push_against_a_wall_leaves_nobody_beyond_it_or_off_the_mesh() {
+    let level = Level::from_json(
+        r#"{"boundary": [[0,0],[20,0],[20,10],[0,10]],
+            "obstacles": [[[8,3],[12,3],[12,4],[8,4]]]}"#,
+    )
+    .expect("level");
+    let mesh = NavMesh::from_level(&level).expect("mesh");
+    let mut world = World::new(Some(mesh.clone()), orca(), WorldParams::default());
+    // 40 agents from the top of the room all make for one point at the foot of the
+    // block's top wall: the crowd piles up against it.
+    let goal = Vec2::new(10.0, 4.5);
+    for k in 0..40 {
+        let p = Vec2::new(1.5 + (k % 10) as f32 * 1.9, 6.5 + (k / 10) as f32 * 0.9);
+        world
+            .add_agent(AgentParams::new(p, goal).with_speeds(2.0, 2.0))
+            .expect("agent");
+    }
+    for _ in 0..600 {
+        world.step(0.05).expect("step");
+        for a in world.agents() {
+            assert!(
+                matches!(mesh.locate(a.position), Location::Walkable(_)),
+                "{:?} off the mesh at {}",
+                a.id,
+                a.position
+            );
+            // Inside the block (the wall's wrong side) is off the mesh; also check
+            // nobody's centre crossed the block's top edge.
+            let inside_block = a.position.x > 8.0
+                && a.position.x < 12.0
+                && a.position.y > 3.0
+                && a.position.y < 4.0;
+            assert!(!inside_block, "{:?} inside the block", a.id);
+        }
+    }
+    // Nobody was squeezed deeper than the resolver's tolerance into the wall.
+    for a in world.agents() {
+        let c = mesh.clearance(a.position).expect("on the mesh");
+        assert!(c >= a.radius * 0.98, "{:?} clearance {c}", a.id);
+    }
+}
+
+#[test]
+fn a_late_agent_gets_through_a_ring_of_arrived_agents_which_then_return() {
+    // Eight arrived agents of radius 0.5 on a circle of 1.5 m around the late
+    // agent's goal: gaps of 0.15 m, far narrower than its 1 m diameter.
+    let goal = Vec2::new(0.0, 0.0);
+    let mut world = World::new(None, orca(), WorldParams::default());
+    let mut ring = Vec::new();
+    for k in 0..8 {
+        let p = goal + Vec2::from_angle(std::f32::consts::TAU * k as f32 / 8.0 + 0.2) * 1.5;
+        ring.push((world.add_agent(AgentParams::new(p, p)).expect("agent"), p));
+    }
+    world.step(0.05).expect("step");
+    assert!(world.all_arrived());
+    let late = world
+        .add_agent(AgentParams::new(Vec2::new(-12.0, 0.0), goal))
+        .expect("agent");
+    let steps = run_to_rest(&mut world, 0.05, 4000).expect("everyone arrives and rests");
+    assert!(world.agent(late).is_arrived());
+    for &(id, home) in &ring {
+        let d = world.agent(id).position.distance(home);
+        assert!(
+            d <= world.params().arrival_tolerance,
+            "{id:?} {d} m from home"
+        );
+    }
+    assert!(steps < 2000, "rest after {steps} steps");
+    assert_no_overlap(&world);
+}
