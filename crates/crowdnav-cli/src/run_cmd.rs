@@ -4,12 +4,10 @@
 use crate::raster::GifRecorder;
 use crate::{svg, Failure};
 use anyhow::Context;
-use crowdnav::mesh::Level;
 use crowdnav::scenario::{
-    formation_goals, formation_starts, run as run_world, FormationArea, FormationKind, Method,
-    Report, RunOptions, Scenario, WorldSpec,
+    demo_scenario, formation_goals, formation_starts, run as run_world, FormationKind, Method,
+    Report, RunOptions, Scenario, DEMO_AGENTS, DEMO_AREA,
 };
-use crowdnav::steer::OrcaParams;
 use crowdnav::world::{AgentId, Goal, World};
 use glam::Vec2;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -149,48 +147,6 @@ fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> Result<(), Failure
         .map_err(other)
 }
 
-/// The demo's level: a square room around the formations.
-pub fn demo_level() -> Level {
-    let h = 14.0;
-    Level {
-        boundary: vec![
-            Vec2::new(-h, -h),
-            Vec2::new(h, -h),
-            Vec2::new(h, h),
-            Vec2::new(-h, h),
-        ],
-        obstacles: Vec::new(),
-    }
-}
-
-/// The seed demo: 32 entities, scattered, then each formation in turn from where the
-/// previous one left them.
-pub fn demo_scenario(method: Method) -> Scenario {
-    Scenario {
-        name: "demo".to_owned(),
-        description: Some("The seed demo's formation sequence".to_owned()),
-        method,
-        dt: 0.05,
-        steps: 1200,
-        world: Some(WorldSpec::Inline(demo_level())),
-        agents: Vec::new(),
-        formation: None,
-        ring: None,
-        obstacles: Vec::new(),
-        // A 2 s horizon suits 32 agents of 0.5 m in a room (RVO2's 10 s is for
-        // its 250-agent circle); the shipped formation scenarios use the same.
-        orca: Some(OrcaParams {
-            neighbor_dist: 8.0,
-            max_neighbors: 10,
-            time_horizon: 2.0,
-            time_horizon_obst: 2.0,
-        }),
-        antigravity: None,
-        swarm: None,
-        world_params: None,
-    }
-}
-
 /// Runs the demo sequence; `on_step` sees every step. Returns one report per
 /// formation.
 pub fn run_demo(
@@ -198,13 +154,9 @@ pub fn run_demo(
     mut on_step: impl FnMut(&World, FormationKind),
 ) -> anyhow::Result<(World, Vec<Report>)> {
     let scenario = demo_scenario(method);
-    let area = FormationArea {
-        center: Vec2::ZERO,
-        size: 10.0,
-        agent_radius: 0.5,
-    };
+    let area = DEMO_AREA;
     let mut world = scenario.build(None)?;
-    for p in formation_starts(FormationKind::Circle, 32, area, 1) {
+    for p in formation_starts(FormationKind::Circle, DEMO_AGENTS, area, 1) {
         world.add_agent(
             crowdnav::world::AgentParams::new(p, p)
                 .with_radius(area.agent_radius)

@@ -3,9 +3,9 @@
 
 use crowdnav::mesh::{read_walls, Level, NavMesh};
 use crowdnav::scenario::{
-    formation_goals, formation_starts, FormationArea, FormationKind, Method, Scenario, WorldSpec,
+    self, formation_goals, formation_starts, FormationArea, FormationKind, Method, Scenario,
+    WorldSpec,
 };
-use crowdnav::steer::OrcaParams;
 use crowdnav::world::{AgentId, AgentParams, Goal, World};
 use glam::Vec2;
 use std::path::Path;
@@ -64,9 +64,8 @@ pub struct Crowd {
     pub paused: bool,
 }
 
-/// The seed demo's room, 28 m across, with two pillars to drag around.
+/// The seed demo's room (the library's), with two pillars to drag around.
 pub fn demo_level() -> Level {
-    let h = 14.0;
     let square = |c: Vec2, s: f32| {
         vec![
             c + Vec2::new(-s, -s),
@@ -75,37 +74,19 @@ pub fn demo_level() -> Level {
             c + Vec2::new(-s, s),
         ]
     };
-    Level {
-        boundary: square(Vec2::ZERO, h),
-        obstacles: vec![
-            square(Vec2::new(-5.0, 4.0), 0.9),
-            square(Vec2::new(5.0, -4.0), 0.9),
-        ],
-    }
+    let mut level = scenario::demo_level();
+    level.obstacles = vec![
+        square(Vec2::new(-5.0, 4.0), 0.9),
+        square(Vec2::new(5.0, -4.0), 0.9),
+    ];
+    level
 }
 
-/// The demo's scenario: its level, ORCA tuned as the CLI's demo.
+/// The demo's scenario (the library's, as the CLI's demo) in the room with pillars.
 fn demo_scenario(method: Method) -> Scenario {
-    Scenario {
-        name: "demo".to_owned(),
-        description: None,
-        method,
-        dt: DEMO_DT,
-        steps: 1200,
-        world: Some(WorldSpec::Inline(demo_level())),
-        agents: Vec::new(),
-        formation: None,
-        obstacles: Vec::new(),
-        orca: Some(OrcaParams {
-            neighbor_dist: 8.0,
-            max_neighbors: 10,
-            time_horizon: 2.0,
-            time_horizon_obst: 2.0,
-        }),
-        antigravity: None,
-        swarm: None,
-        world_params: None,
-    }
+    let mut s = scenario::demo_scenario(method);
+    s.world = Some(WorldSpec::Inline(demo_level()));
+    s
 }
 
 fn err(e: impl std::fmt::Display) -> String {
@@ -118,11 +99,7 @@ impl Crowd {
         let method = method.unwrap_or(Method::Orca);
         let scenario = demo_scenario(method);
         let world = scenario.build(None).map_err(err)?;
-        let area = FormationArea {
-            center: Vec2::ZERO,
-            size: 10.0,
-            agent_radius: 0.5,
-        };
+        let area = scenario::DEMO_AREA;
         Ok(Self::with(
             world,
             scenario,

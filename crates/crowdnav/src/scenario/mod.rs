@@ -5,10 +5,12 @@
 //! [`run`] steps that world to the end and returns a [`Report`]. The format is
 //! documented in `docs/scenario-format.md`.
 
+mod demo;
 mod file;
 mod formation;
 mod report;
 
+pub use demo::{demo_level, demo_scenario, DEMO_AGENTS, DEMO_AREA};
 pub use file::{
     AgentSpec, FormationSpec, GoalSpec, Method, ObstacleSpec, RingSpec, Scenario, ScenarioError,
     WorldSpec,
