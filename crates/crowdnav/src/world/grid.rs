@@ -1,42 +1,37 @@
 //! Uniform grids: one over points (agents, moving obstacles) rebuilt every step, one
 //! over wall segments built once.
 //!
-//! The point grid is a counting sort of items into cells: two flat arrays reused from
-//! step to step, so rebuilding it allocates nothing once the crowd's size is stable.
+//! Both are a counting sort of items into cells ([`Cells`]): two flat arrays, reused
+//! from step to step by the point grid, so rebuilding it allocates nothing once the
+//! crowd's size is stable.
 
 use crate::geom::Segment;
 use glam::Vec2;
 
-/// A uniform grid over points, rebuilt each step.
+/// Largest number of cells a grid gets; beyond it cells grow instead.
+const MAX_CELLS: usize = 1 << 22;
+
+/// The layout shared by both grids: square cells over a box, and the items of each
+/// cell as one slice of a flat array (`items[starts[c]..starts[c + 1]]`).
 #[derive(Clone, Debug, Default)]
-pub struct PointGrid {
+struct Cells {
     origin: Vec2,
     cell: f32,
     cols: usize,
     rows: usize,
-    /// `starts[c]..starts[c + 1]` indexes `items` for cell `c`.
     starts: Vec<u32>,
-    /// Item indices sorted by cell, then by index.
     items: Vec<u32>,
-    cell_of: Vec<u32>,
-    cursor: Vec<u32>,
 }
 
-/// Largest number of cells a grid gets; beyond it cells grow instead.
-const MAX_CELLS: usize = 1 << 22;
-
-impl PointGrid {
-    /// Rebuilds the grid over `points` with cells of about `cell` metres.
-    pub fn rebuild(&mut self, points: &[Vec2], cell: f32) {
-        let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
-        for &p in points {
-            lo = lo.min(p);
-            hi = hi.max(p);
-        }
-        if points.is_empty() || !lo.is_finite() || !hi.is_finite() {
-            lo = Vec2::ZERO;
-            hi = Vec2::ZERO;
-        }
+impl Cells {
+    /// Lays cells of about `cell` metres over the box `lo..hi` (doubling the size past
+    /// [`MAX_CELLS`]) and zeroes the counts.
+    fn layout(&mut self, lo: Vec2, hi: Vec2, cell: f32) {
+        let (lo, hi) = if lo.is_finite() && hi.is_finite() {
+            (lo, hi)
+        } else {
+            (Vec2::ZERO, Vec2::ZERO)
+        };
         let mut cell = if cell.is_finite() && cell > 0.0 {
             cell
         } else {
@@ -52,141 +47,27 @@ impl PointGrid {
         self.cell = cell;
         self.cols = (extent.x / cell) as usize + 1;
         self.rows = (extent.y / cell) as usize + 1;
-        let n_cells = self.cols * self.rows;
         self.starts.clear();
-        self.starts.resize(n_cells + 1, 0);
-        self.cell_of.clear();
-        for &p in points {
-            let c = self.cell_index(p);
-            self.cell_of.push(c as u32);
-            self.starts[c + 1] += 1;
-        }
-        for c in 0..n_cells {
+        self.starts.resize(self.cols * self.rows + 1, 0);
+    }
+
+    /// Turns per-cell counts stored at `starts[c + 1]` into start offsets.
+    fn accumulate(&mut self) {
+        for c in 0..self.cols * self.rows {
             self.starts[c + 1] += self.starts[c];
         }
-        self.items.clear();
-        self.items.resize(points.len(), 0);
-        // Fill each cell from its start; items keep increasing index within a cell.
-        self.cursor.clear();
-        self.cursor.extend_from_slice(&self.starts[..n_cells]);
-        for (i, &c) in self.cell_of.iter().enumerate() {
-            let slot = &mut self.cursor[c as usize];
-            self.items[*slot as usize] = i as u32;
-            *slot += 1;
-        }
     }
 
-    fn cell_coords(&self, p: Vec2) -> (usize, usize) {
+    fn coords(&self, p: Vec2) -> (usize, usize) {
         let q = ((p - self.origin) / self.cell).max(Vec2::ZERO);
         let cx = (q.x as usize).min(self.cols.saturating_sub(1));
         let cy = (q.y as usize).min(self.rows.saturating_sub(1));
         (cx, cy)
     }
 
-    fn cell_index(&self, p: Vec2) -> usize {
-        let (cx, cy) = self.cell_coords(p);
+    fn index(&self, p: Vec2) -> usize {
+        let (cx, cy) = self.coords(p);
         cy * self.cols + cx
-    }
-
-    /// Calls `f(i)` for every item whose cell overlaps the square of half-width `range`
-    /// around `p` (a superset of the items within `range`), cell by cell in row order.
-    pub fn for_each_near(&self, p: Vec2, range: f32, mut f: impl FnMut(u32)) {
-        if self.cols == 0 || !p.is_finite() {
-            return;
-        }
-        let range = if range.is_finite() {
-            range.max(0.0)
-        } else {
-            0.0
-        };
-        let (x0, y0) = self.cell_coords(p - Vec2::splat(range));
-        let (x1, y1) = self.cell_coords(p + Vec2::splat(range));
-        for cy in y0..=y1 {
-            let row = cy * self.cols;
-            let (a, b) = (
-                self.starts[row + x0] as usize,
-                self.starts[row + x1 + 1] as usize,
-            );
-            for &i in &self.items[a..b] {
-                f(i);
-            }
-        }
-    }
-}
-
-/// A uniform grid over wall segments, built once per mesh.
-#[derive(Clone, Debug, Default)]
-pub struct WallGrid {
-    origin: Vec2,
-    cell: f32,
-    cols: usize,
-    rows: usize,
-    starts: Vec<u32>,
-    items: Vec<u32>,
-}
-
-impl WallGrid {
-    /// Builds the grid over `walls` with cells of about `cell` metres.
-    pub fn new(walls: &[Segment], cell: f32) -> WallGrid {
-        if walls.is_empty() {
-            return WallGrid::default();
-        }
-        let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
-        for w in walls {
-            lo = lo.min(w.a).min(w.b);
-            hi = hi.max(w.a).max(w.b);
-        }
-        let extent = (hi - lo).max(Vec2::splat(1e-3));
-        let mut cell = if cell.is_finite() && cell > 0.0 {
-            cell
-        } else {
-            1.0
-        };
-        while ((extent.x / cell) as usize + 1).saturating_mul((extent.y / cell) as usize + 1)
-            > MAX_CELLS
-        {
-            cell *= 2.0;
-        }
-        let cols = (extent.x / cell) as usize + 1;
-        let rows = (extent.y / cell) as usize + 1;
-        let mut grid = WallGrid {
-            origin: lo,
-            cell,
-            cols,
-            rows,
-            starts: vec![0; cols * rows + 1],
-            items: Vec::new(),
-        };
-        // Two passes (count, then fill) over the cells each wall's box covers.
-        let mut pairs: Vec<(u32, u32)> = Vec::new();
-        for (i, w) in walls.iter().enumerate() {
-            let (x0, y0) = grid.cell_coords(w.a.min(w.b));
-            let (x1, y1) = grid.cell_coords(w.a.max(w.b));
-            for cy in y0..=y1 {
-                for cx in x0..=x1 {
-                    let (lo, hi) = grid.cell_box(cx, cy);
-                    if segment_touches_box(*w, lo, hi) {
-                        pairs.push(((cy * cols + cx) as u32, i as u32));
-                    }
-                }
-            }
-        }
-        pairs.sort_unstable();
-        for &(c, _) in &pairs {
-            grid.starts[c as usize + 1] += 1;
-        }
-        for c in 0..cols * rows {
-            grid.starts[c + 1] += grid.starts[c];
-        }
-        grid.items = pairs.into_iter().map(|(_, w)| w).collect();
-        grid
-    }
-
-    fn cell_coords(&self, p: Vec2) -> (usize, usize) {
-        let q = ((p - self.origin) / self.cell).max(Vec2::ZERO);
-        let cx = (q.x as usize).min(self.cols.saturating_sub(1));
-        let cy = (q.y as usize).min(self.rows.saturating_sub(1));
-        (cx, cy)
     }
 
     fn cell_box(&self, cx: usize, cy: usize) -> (Vec2, Vec2) {
@@ -194,10 +75,9 @@ impl WallGrid {
         (lo, lo + Vec2::splat(self.cell))
     }
 
-    /// Appends to `out` (sorted, without duplicates) the index of every wall that passes
-    /// through a cell overlapping the square of half-width `range` around `p`.
-    pub fn walls_near(&self, p: Vec2, range: f32, out: &mut Vec<u32>) {
-        out.clear();
+    /// Calls `f` with the items of the cells overlapping the square of half-width
+    /// `range` around `p`, one row of cells at a time, rows in order.
+    fn for_each_row_near(&self, p: Vec2, range: f32, mut f: impl FnMut(&[u32])) {
         if self.cols == 0 || !p.is_finite() {
             return;
         }
@@ -206,16 +86,118 @@ impl WallGrid {
         } else {
             0.0
         };
-        let (x0, y0) = self.cell_coords(p - Vec2::splat(range));
-        let (x1, y1) = self.cell_coords(p + Vec2::splat(range));
+        let (x0, y0) = self.coords(p - Vec2::splat(range));
+        let (x1, y1) = self.coords(p + Vec2::splat(range));
         for cy in y0..=y1 {
             let row = cy * self.cols;
             let (a, b) = (
                 self.starts[row + x0] as usize,
                 self.starts[row + x1 + 1] as usize,
             );
-            out.extend_from_slice(&self.items[a..b]);
+            f(&self.items[a..b]);
         }
+    }
+}
+
+/// A uniform grid over points, rebuilt each step.
+#[derive(Clone, Debug, Default)]
+pub struct PointGrid {
+    /// Item indices sorted by cell, then by index.
+    cells: Cells,
+    cell_of: Vec<u32>,
+    cursor: Vec<u32>,
+}
+
+impl PointGrid {
+    /// Rebuilds the grid over `points` with cells of about `cell` metres.
+    pub fn rebuild(&mut self, points: &[Vec2], cell: f32) {
+        let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+        for &p in points {
+            lo = lo.min(p);
+            hi = hi.max(p);
+        }
+        let cells = &mut self.cells;
+        cells.layout(lo, hi, cell);
+        self.cell_of.clear();
+        for &p in points {
+            let c = cells.index(p);
+            self.cell_of.push(c as u32);
+            cells.starts[c + 1] += 1;
+        }
+        cells.accumulate();
+        cells.items.clear();
+        cells.items.resize(points.len(), 0);
+        // Fill each cell from its start; items keep increasing index within a cell.
+        self.cursor.clear();
+        self.cursor
+            .extend_from_slice(&cells.starts[..cells.cols * cells.rows]);
+        for (i, &c) in self.cell_of.iter().enumerate() {
+            let slot = &mut self.cursor[c as usize];
+            cells.items[*slot as usize] = i as u32;
+            *slot += 1;
+        }
+    }
+
+    /// Calls `f(i)` for every item whose cell overlaps the square of half-width `range`
+    /// around `p` (a superset of the items within `range`), cell by cell in row order.
+    pub fn for_each_near(&self, p: Vec2, range: f32, mut f: impl FnMut(u32)) {
+        self.cells.for_each_row_near(p, range, |items| {
+            for &i in items {
+                f(i);
+            }
+        });
+    }
+}
+
+/// A uniform grid over wall segments, built once per mesh.
+#[derive(Clone, Debug, Default)]
+pub struct WallGrid {
+    cells: Cells,
+}
+
+impl WallGrid {
+    /// Builds the grid over `walls` with cells of about `cell` metres.
+    pub fn new(walls: &[Segment], cell: f32) -> WallGrid {
+        let mut grid = WallGrid::default();
+        if walls.is_empty() {
+            return grid;
+        }
+        let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+        for w in walls {
+            lo = lo.min(w.a).min(w.b);
+            hi = hi.max(w.a).max(w.b);
+        }
+        let cells = &mut grid.cells;
+        cells.layout(lo, hi, cell);
+        // (cell, wall) for every cell each wall passes through, sorted by cell.
+        let mut pairs: Vec<(u32, u32)> = Vec::new();
+        for (i, w) in walls.iter().enumerate() {
+            let (x0, y0) = cells.coords(w.a.min(w.b));
+            let (x1, y1) = cells.coords(w.a.max(w.b));
+            for cy in y0..=y1 {
+                for cx in x0..=x1 {
+                    let (lo, hi) = cells.cell_box(cx, cy);
+                    if segment_touches_box(*w, lo, hi) {
+                        pairs.push(((cy * cells.cols + cx) as u32, i as u32));
+                    }
+                }
+            }
+        }
+        pairs.sort_unstable();
+        for &(c, _) in &pairs {
+            cells.starts[c as usize + 1] += 1;
+        }
+        cells.accumulate();
+        cells.items = pairs.into_iter().map(|(_, w)| w).collect();
+        grid
+    }
+
+    /// Appends to `out` (sorted, without duplicates) the index of every wall that passes
+    /// through a cell overlapping the square of half-width `range` around `p`.
+    pub fn walls_near(&self, p: Vec2, range: f32, out: &mut Vec<u32>) {
+        out.clear();
+        self.cells
+            .for_each_row_near(p, range, |items| out.extend_from_slice(items));
         out.sort_unstable();
         out.dedup();
     }
