@@ -125,6 +125,9 @@ pub struct Agent {
     pub(crate) next_waypoint: usize,
     /// Goal position when the path was planned.
     pub(crate) planned_goal: Vec2,
+    /// Where a point goal the agent cannot reach was moved to (the nearest point it
+    /// can reach), if it was.
+    pub(crate) reachable_goal: Option<Vec2>,
     pub(crate) needs_plan: bool,
     /// Time of first arrival, seconds since the start.
     pub(crate) arrived_at: Option<f64>,
@@ -156,6 +159,15 @@ impl Agent {
     /// an open world without a mesh, or when planning failed).
     pub fn path(&self) -> Option<&Path> {
         self.path.as_ref()
+    }
+
+    /// Where the agent is really heading when its point goal is out of its reach
+    /// (inside an obstacle, off the mesh, or only through gaps narrower than the
+    /// agent): the nearest point it can reach
+    /// ([`NavMesh::nearest_reachable`](crate::mesh::NavMesh::nearest_reachable)). It
+    /// arrives there. `None` when the goal itself is reachable.
+    pub fn reachable_goal(&self) -> Option<Vec2> {
+        self.reachable_goal
     }
 
     /// The waypoints it steers through: the start, tangent points and the goal.

@@ -5,7 +5,7 @@ use super::grid::{PointGrid, WallGrid};
 use crate::collide::{Body, CollideParams, Collider, CollisionEvent, Resolver};
 use crate::geom::{closest_point_on_segment, Segment};
 use crate::mesh::{Location, NavMesh};
-use crate::path::{Path, PathError, PathPiece};
+use crate::path::{Endpoint, Path, PathError, PathPiece};
 use crate::steer::{
     clamp_speed, Neighbor, NeighborKind, SteerAgent, SteerContext, SteerDebug, Steering,
 };
@@ -299,6 +299,7 @@ impl World {
             waypoints: Vec::new(),
             next_waypoint: 0,
             planned_goal: p.position,
+            reachable_goal: None,
             needs_plan: true,
             arrived_at: None,
             travelled: 0.0,
@@ -558,6 +559,13 @@ impl World {
                         None => f64::from(a.position.distance(goal)),
                     });
                 }
+                // A point goal out of reach was replaced by the nearest reachable point.
+                a.reachable_goal = match (a.goal, &path) {
+                    (Goal::Point(_), Some(p)) if p.goal().distance_squared(goal) > 1e-12 => {
+                        Some(p.goal())
+                    }
+                    _ => None,
+                };
                 a.path = path;
                 a.next_waypoint = 1;
                 a.planned_goal = goal;
@@ -587,6 +595,7 @@ impl World {
             .par_iter_mut()
             .zip(arrive.par_iter().zip(goals.par_iter()))
             .for_each(|(a, (&arrive, &goal))| {
+                let goal = a.reachable_goal.unwrap_or(goal);
                 advance_waypoint(a);
                 let last = a.waypoints.len().saturating_sub(1);
                 let to_goal = goal.distance(a.position);
@@ -871,16 +880,35 @@ impl World {
     }
 }
 
-/// The path for an agent, or `None` (it then heads straight for the goal). When an
-/// endpoint is nearer a wall than the radius (pushed there by the crowd), plans for the
-/// widest disc that fits at both ends instead.
+/// The path for an agent, or `None` (it then heads straight for the goal). A goal the
+/// disc cannot reach (inside an obstacle, off the mesh, nearer a wall than the radius,
+/// or beyond gaps narrower than the disc) is replaced by the nearest point it can
+/// reach; a start nearer a wall than the radius (pushed there by the crowd) plans for
+/// the widest disc that fits there.
 fn plan(mesh: &NavMesh, start: Vec2, goal: Vec2, radius: f32) -> Option<Path> {
     match mesh.find_path(start, goal, radius) {
         Ok(p) => Some(p),
-        Err(PathError::NoRoom { .. }) => {
-            let room = mesh.clearance(start)?.min(mesh.clearance(goal)?);
-            let r = room.min(radius) * 0.99;
+        Err(PathError::NoRoom {
+            endpoint: Endpoint::Start,
+            ..
+        }) => {
+            // Pushed nearer a wall than its radius: plan for the widest disc that fits
+            // here, to the nearest point that disc can reach.
+            let r = mesh.clearance(start)?.min(radius) * 0.99;
+            let goal = mesh.nearest_reachable(start, goal, r)?;
             mesh.find_path(start, goal, r).ok()
+        }
+        Err(
+            PathError::NoRoom {
+                endpoint: Endpoint::Goal,
+                ..
+            }
+            | PathError::InObstacle(Endpoint::Goal)
+            | PathError::OutsideMesh(Endpoint::Goal)
+            | PathError::NoPath(_),
+        ) => {
+            let goal = mesh.nearest_reachable(start, goal, radius)?;
+            mesh.find_path(start, goal, radius).ok()
         }
         Err(_) => None,
     }

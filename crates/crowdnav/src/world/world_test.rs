@@ -317,3 +317,23 @@ fn agents_avoid_and_bounce_off_a_moving_obstacle_without_overlap() {
     );
     assert!(world.metrics().overlapping_pairs.is_empty());
 }
+
+#[test]
+fn a_goal_inside_an_obstacle_is_replaced_by_the_nearest_reachable_point() {
+    // The goal (10, 3) is inside the pillar (x 9..11): the agent of radius 0.5 stops
+    // half a metre short of the pillar's left side, at (8.5, 3), and has arrived there.
+    let mut world = World::new(
+        Some(room_with_pillar()),
+        Box::new(Seek),
+        WorldParams::default(),
+    );
+    let id = world
+        .add_agent(AgentParams::new(Vec2::new(2.0, 3.0), Vec2::new(10.0, 3.0)))
+        .expect("valid agent");
+    run(&mut world, 0.05, 2000);
+    let a = world.agent(id);
+    let near = a.reachable_goal().expect("the goal was out of reach");
+    assert!(near.distance(Vec2::new(8.5, 3.0)) < 1e-2, "{near}");
+    assert!(a.is_arrived(), "at {}", a.position);
+    assert!(a.position.distance(near) <= world.params().arrival_tolerance);
+}
