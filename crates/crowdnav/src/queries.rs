@@ -12,6 +12,7 @@
 //! # Ok::<(), crowdnav::queries::QueryFileError>(())
 //! ```
 
+use crate::mesh::import::snippet;
 use crate::path::PathQuery;
 use glam::Vec2;
 
@@ -224,18 +225,6 @@ fn number(line: usize, token: &str, what: &'static str) -> Result<f32, QueryFile
             token: snippet(token),
             what,
         })
-    }
-}
-
-/// `s`, cut to a length that reads well in an error message.
-fn snippet(s: &str) -> String {
-    const MAX_CHARS: usize = 40;
-    if s.chars().count() <= MAX_CHARS {
-        s.to_owned()
-    } else {
-        let mut out: String = s.chars().take(MAX_CHARS).collect();
-        out.push_str("...");
-        out
     }
 }
 

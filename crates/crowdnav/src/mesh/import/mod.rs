@@ -139,7 +139,7 @@ pub enum ImportError {
 }
 
 /// `s`, cut to a length that reads well in an error message.
-fn snippet(s: &str) -> String {
+pub(crate) fn snippet(s: &str) -> String {
     const MAX_CHARS: usize = 40;
     if s.chars().count() <= MAX_CHARS {
         s.to_owned()
