@@ -2,44 +2,12 @@
 //! naming the culprit, never a backtrace. The messages are catalogued in
 //! `docs/errors.md`.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn crowdnav(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_crowdnav"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .env("RUST_BACKTRACE", "1")
-        .output()
-        .expect("the binary runs")
-}
-
-fn temp_file(name: &str, contents: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("crowdnav-bad-input-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(name);
-    std::fs::write(&path, contents).expect("temp file");
-    path
-}
-
-/// Exit code 2, one line on stderr starting `crowdnav: ` and mentioning `needle`.
-fn assert_bad_input(args: &[&str], needle: &str) {
-    let out = crowdnav(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
-    assert!(stderr.starts_with("crowdnav: "), "{args:?}: {stderr}");
-    assert!(
-        stderr.contains(needle),
-        "{args:?}: {stderr:?} lacks {needle:?}"
-    );
-    for trace in ["panicked", "backtrace", "RUST_BACKTRACE"] {
-        assert!(!stderr.contains(trace), "{args:?}: {stderr}");
-    }
-}
+use common::{assert_bad_input, temp_file};
 
 fn run_scenario_text(name: &str, text: &str, needle: &str) {
-    let path = temp_file(name, text);
+    let path = temp_file("bad-input", name, text);
     assert_bad_input(&["run", path.to_str().expect("utf-8")], needle);
 }
 

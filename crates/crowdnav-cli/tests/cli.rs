@@ -1,45 +1,20 @@
 //! End-to-end tests of the `crowdnav` binary: outputs, and exit code 2 with a one-line
 //! message for every kind of bad input.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn crowdnav(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_crowdnav"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("the binary runs")
-}
+use common::{crowdnav, temp_file};
+use std::path::Path;
+use std::process::Output;
 
-fn temp_file(name: &str, contents: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("crowdnav-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(name);
-    std::fs::write(&path, contents).expect("temp file");
-    path
-}
-
-/// Runs `mesh` on a bad file: exit code 2, one line on stderr that mentions `needle`.
+/// Runs `mesh` on a bad file: the bad-input contract, mentioning `needle`.
 fn assert_bad_input(path: &Path, needle: &str) {
-    let out = crowdnav(&["mesh", path.to_str().expect("utf-8 path")]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
-    assert_eq!(
-        stderr.trim_end().lines().count(),
-        1,
-        "not one line: {stderr}"
-    );
-    assert!(
-        stderr.contains(needle),
-        "{stderr:?} does not mention {needle:?}"
-    );
-    assert!(!stderr.contains("panicked"), "{stderr}");
+    common::assert_bad_input(&["mesh", path.to_str().expect("utf-8 path")], needle);
 }
 
 #[test]
 fn mesh_reports_the_example_world_and_draws_it() {
-    let svg = temp_file("two-rooms.svg", "");
+    let svg = temp_file("cli", "two-rooms.svg", "");
     let out = crowdnav(&[
         "mesh",
         "worlds/two-rooms.json",
@@ -83,18 +58,24 @@ fn missing_file_and_unknown_format_are_bad_input() {
         Path::new("worlds/does-not-exist.json"),
         "does-not-exist.json",
     );
-    assert_bad_input(&temp_file("level.txt", "hello"), "unknown level format");
+    assert_bad_input(
+        &temp_file("cli", "level.txt", "hello"),
+        "unknown level format",
+    );
 }
 
 #[test]
 fn malformed_and_truncated_world_files_name_the_line() {
     assert_bad_input(
-        &temp_file("truncated.json", "{\"boundary\": [[0,0],\n[1,0],"),
+        &temp_file("cli", "truncated.json", "{\"boundary\": [[0,0],\n[1,0],"),
         "line 2",
     );
-    assert_bad_input(&temp_file("wrong.json", "{\"boundary\": 3}"), "line 1");
     assert_bad_input(
-        &temp_file("extra.json", "{\"boundary\": [], \"doors\": []}"),
+        &temp_file("cli", "wrong.json", "{\"boundary\": 3}"),
+        "line 1",
+    );
+    assert_bad_input(
+        &temp_file("cli", "extra.json", "{\"boundary\": [], \"doors\": []}"),
         "doors",
     );
 }
@@ -103,33 +84,33 @@ fn malformed_and_truncated_world_files_name_the_line() {
 fn invalid_polygons_name_the_culprit() {
     let bow_tie = r#"{"boundary": [[0,0],[10,10],[10,0],[0,10]]}"#;
     assert_bad_input(
-        &temp_file("bowtie.json", bow_tie),
+        &temp_file("cli", "bowtie.json", bow_tie),
         "the boundary intersects itself",
     );
     let empty = r#"{"boundary": []}"#;
-    assert_bad_input(&temp_file("empty.json", empty), "fewer than three");
+    assert_bad_input(&temp_file("cli", "empty.json", empty), "fewer than three");
     let flat = r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]], "obstacles": [[[1,1],[2,2],[3,3]]]}"#;
-    assert_bad_input(&temp_file("flat.json", flat), "obstacle 0");
+    assert_bad_input(&temp_file("cli", "flat.json", flat), "obstacle 0");
     let outside = r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]],
                       "obstacles": [[[1,1],[2,1],[2,2]], [[20,20],[21,20],[21,21]]]}"#;
     assert_bad_input(
-        &temp_file("outside.json", outside),
+        &temp_file("cli", "outside.json", outside),
         "obstacle 1 lies wholly outside",
     );
     let huge = r#"{"boundary": [[0,0],[1e39,0],[0,10]]}"#;
-    assert_bad_input(&temp_file("huge.json", huge), "vertex 1");
+    assert_bad_input(&temp_file("cli", "huge.json", huge), "vertex 1");
 }
 
 #[test]
 fn malformed_mesh_and_map_files_name_the_line() {
     let truncated = "mesh\n2\n4 2\n0 0 2 0 -1\n1.5 0 3 0 1 -1\n";
-    assert_bad_input(&temp_file("truncated.mesh", truncated), "line");
+    assert_bad_input(&temp_file("cli", "truncated.mesh", truncated), "line");
     let garbage = "mesh\n2\n4 2\n0 zero 2 0 -1\n";
-    assert_bad_input(&temp_file("garbage.mesh", garbage), "line 4");
+    assert_bad_input(&temp_file("cli", "garbage.mesh", garbage), "line 4");
     let short_row = "type octile\nheight 2\nwidth 3\nmap\n...\n..\n";
-    assert_bad_input(&temp_file("short.map", short_row), "line 6");
+    assert_bad_input(&temp_file("cli", "short.map", short_row), "line 6");
     let all_blocked = "type octile\nheight 1\nwidth 2\nmap\n@@\n";
-    assert_bad_input(&temp_file("blocked.map", all_blocked), "no walls");
+    assert_bad_input(&temp_file("cli", "blocked.map", all_blocked), "no walls");
 }
 
 fn json_lines(out: &Output) -> Vec<serde_json::Value> {
@@ -199,6 +180,7 @@ fn path_too_wide_for_the_door_is_not_found_with_a_reason() {
 #[test]
 fn path_batch_answers_in_input_order() {
     let csv = temp_file(
+        "cli",
         "batch.csv",
         "sx,sy,gx,gy,radius\n2,2,36,4,0.5\n2,2,36,4,2\n\n36,4,2,2,0.5\n1,1,1,1,NaN\n",
     );
@@ -229,7 +211,11 @@ fn path_batch_answers_in_input_order() {
 
 #[test]
 fn path_batch_with_a_bad_line_is_bad_input_naming_the_line() {
-    let csv = temp_file("bad.csv", "sx,sy,gx,gy,radius\n2,2,36,4,0.5\n2,2,x,4,0\n");
+    let csv = temp_file(
+        "cli",
+        "bad.csv",
+        "sx,sy,gx,gy,radius\n2,2,36,4,0.5\n2,2,x,4,0\n",
+    );
     let out = crowdnav(&[
         "path",
         "worlds/two-rooms.json",
@@ -241,7 +227,7 @@ fn path_batch_with_a_bad_line_is_bad_input_naming_the_line() {
     assert!(stderr.contains("line 3"), "{stderr}");
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
 
-    let headless = temp_file("headless.csv", "2,2,36,4,0.5\n");
+    let headless = temp_file("cli", "headless.csv", "2,2,36,4,0.5\n");
     let out = crowdnav(&[
         "path",
         "worlds/two-rooms.json",

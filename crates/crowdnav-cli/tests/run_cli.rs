@@ -1,21 +1,13 @@
 //! End-to-end tests of `crowdnav run` and `crowdnav demo`: the report's fields, the
 //! pictures, and exit code 2 with one line for bad input.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn crowdnav(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_crowdnav"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("the binary runs")
-}
+use common::{assert_bad_input, crowdnav, temp_file};
+use std::path::PathBuf;
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("crowdnav-run-test-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    common::temp_dir("run", name)
 }
 
 const REPORT_FIELDS: [&str; 13] = [
@@ -128,38 +120,22 @@ fn demo_runs_every_formation_and_writes_gif_and_reports() {
 
 #[test]
 fn bad_scenarios_exit_2_with_one_line() {
-    let dir = temp_dir("bad");
-    let broken = dir.join("broken.json");
-    std::fs::write(
-        &broken,
+    let broken = temp_file(
+        "run",
+        "broken.json",
         r#"{"name": "x", "dt": 0.1, "steps": 10, "agents": [}"#,
-    )
-    .expect("write");
-    let negative = dir.join("negative.json");
-    std::fs::write(
-        &negative,
+    );
+    let negative = temp_file(
+        "run",
+        "negative.json",
         r#"{"name": "x", "dt": 0.1, "steps": 10,
             "agents": [{"pos": [0, 0], "goal": [1, 0], "radius": 0.5, "max_speed": -1}]}"#,
-    )
-    .expect("write");
-    let cases: [(&[&str], &str); 4] = [
-        (&["run", "no/such/scenario.json"], "cannot read"),
-        (&["run", broken.to_str().expect("utf-8")], "line 1"),
-        (&["run", negative.to_str().expect("utf-8")], "max_speed"),
-        (
-            &["run", "scenarios/swap.json", "--method", "teleport"],
-            "teleport",
-        ),
-    ];
-    for (args, needle) in cases {
-        let out = crowdnav(args);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
-        assert!(
-            stderr.contains(needle),
-            "{args:?}: {stderr:?} lacks {needle:?}"
-        );
-        assert!(!stderr.contains("panicked"), "{stderr}");
-    }
+    );
+    assert_bad_input(&["run", "no/such/scenario.json"], "cannot read");
+    assert_bad_input(&["run", broken.to_str().expect("utf-8")], "line 1");
+    assert_bad_input(&["run", negative.to_str().expect("utf-8")], "max_speed");
+    assert_bad_input(
+        &["run", "scenarios/swap.json", "--method", "teleport"],
+        "teleport",
+    );
 }
