@@ -4,6 +4,7 @@
 //! Exit codes: 0 success, 2 bad input (with a one-line message on stderr), 1 any other
 //! failure (e.g. an output file that cannot be written).
 
+mod bench_cmd;
 mod path_cmd;
 mod raster;
 mod run_cmd;
@@ -37,6 +38,8 @@ enum Command {
     Run(run_cmd::RunArgs),
     /// Run the seed demo: 32 entities through circle, swap, groups, blocks, lines.
     Demo(run_cmd::DemoArgs),
+    /// Time the steps of a scenario on one or more thread counts (crowdnav alone).
+    Bench(bench_cmd::BenchArgs),
 }
 
 #[derive(clap::Args)]
@@ -67,6 +70,7 @@ fn main() -> ExitCode {
         Command::Path(args) => path_cmd::run(&args),
         Command::Run(args) => run_cmd::run(&args),
         Command::Demo(args) => run_cmd::demo(&args),
+        Command::Bench(args) => bench_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -47,7 +47,7 @@ pub struct DemoArgs {
     no_gif: bool,
 }
 
-fn parse_method(s: &str) -> Result<Method, String> {
+pub fn parse_method(s: &str) -> Result<Method, String> {
     s.parse()
 }
 

@@ -139,3 +139,51 @@ fn bad_scenarios_exit_2_with_one_line() {
         "teleport",
     );
 }
+
+#[test]
+fn bench_times_every_thread_count_and_checks_they_agree() {
+    let out = crowdnav(&[
+        "bench",
+        "scenarios/swap.json",
+        "--steps",
+        "5",
+        "--warmup",
+        "2",
+        "--reps",
+        "2",
+        "--threads",
+        "1,2",
+        "--json",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(report["scenario"], "swap");
+    assert_eq!(report["method"], "orca");
+    assert_eq!(report["agents"], 32);
+    assert_eq!(report["steps"], 5);
+    assert_eq!(report["deterministic"], true);
+    let results = report["results"].as_array().expect("results");
+    assert_eq!(results.len(), 2);
+    for (r, threads) in results.iter().zip([1, 2]) {
+        assert_eq!(r["threads"], threads);
+        let median = r["median_ms_per_step"].as_f64().expect("median");
+        let p95 = r["p95_ms_per_step"].as_f64().expect("p95");
+        let max = r["max_ms_per_step"].as_f64().expect("max");
+        assert!(median > 0.0 && median <= p95 && p95 <= max, "{r}");
+    }
+}
+
+#[test]
+fn bench_on_bad_input_is_one_line() {
+    assert_bad_input(&["bench", "no/such/scenario.json"], "cannot read");
+    assert_bad_input(&["bench", "scenarios/swap.json", "--steps", "0"], "--steps");
+    assert_bad_input(
+        &["bench", "scenarios/swap.json", "--threads", "0"],
+        "--threads",
+    );
+    assert_bad_input(
+        &["bench", "scenarios/swap.json", "--method", "teleport"],
+        "teleport",
+    );
+}
