@@ -384,18 +384,15 @@ fn crossing_quad_over_overlapping_squares_builds_without_panicking() {
 /// Found by the `mesh_path` fuzz target: a boundary whose last two edges nearly
 /// overlap ((-1.9e-9, 0) -> (10, 10) -> (0, 0)) with an obstacle crossing both. The
 /// crossing points of the nearly overlapping walls round to the same `f32` point (or
-/// to points collinear with a corner), leaving a walkable triangle that is not
-/// counter-clockwise ((0, 0), (4, 4), (3.9999998, 3.9999998)) and a duplicated vertex
-/// (4, 4). Both the old `f32` and the current `f64` triangulation do it.
-///
-/// Fix (in `mesh/build.rs`): after triangulating, merge vertices that round to the
-/// same `f32` point and drop or flip triangles whose rounded corners are collinear or
-/// clockwise (re-triangulating the pocket), or snap the input to a grid before
-/// inserting constraints; failing that, refuse such levels with a `BuildError` rather
-/// than return a broken mesh.
+/// to points collinear with a corner); when spade split the walls in `f64` and the mesh
+/// rounded its vertices to `f32`, that left a walkable triangle that was not
+/// counter-clockwise ((0, 0), (4, 4), (3.9999998, 3.9999998)). The mesh builder now
+/// splits crossing walls itself at `f32` points (`mesh/planar.rs`). The boundary is a
+/// sliver 1.9e-9 wide where the obstacle crosses it, far below `f32`'s step there
+/// (2.4e-7): the crossings cannot be represented within the area tolerance, and the
+/// build says so.
 #[test]
-#[ignore = "frozen fuzz failure: near-overlapping boundary edges give a non-counter-clockwise triangle (fix in mesh/build.rs, see doc)"]
-fn nearly_overlapping_boundary_edges_give_a_valid_mesh_or_an_error() {
+fn nearly_overlapping_boundary_edges_give_a_valid_mesh_or_a_clean_error() {
     let level = Level {
         boundary: vec![
             Vec2::new(0.0, 0.0),
@@ -409,19 +406,25 @@ fn nearly_overlapping_boundary_edges_give_a_valid_mesh_or_an_error() {
             Vec2::new(4.0, 4.0),
         ]],
     };
-    if let Ok(mesh) = NavMesh::from_level(&level) {
-        mesh.check_invariants();
+    match NavMesh::from_level(&level) {
+        Err(BuildError::Degenerate { x, y }) => {
+            assert!(
+                Vec2::new(x, y).distance(Vec2::new(4.0, 4.0)) < 1e-3,
+                "at ({x}, {y})"
+            );
+        }
+        _ => {
+            build_and_check_area(&level, "fuzz crash, near-overlap");
+        }
     }
 }
 
 /// Found by the `world_json` fuzz target, integer coordinates only: obstacles that
 /// cross each other and the boundary at many points (one has a repeated vertex, one
-/// reaches x = 84). Rounding the crossing points to `f32` leaves a triangle that is not
-/// counter-clockwise, with `f32` and `f64` triangulation alike. Same fix as
-/// [`nearly_overlapping_boundary_edges_give_a_valid_mesh_or_an_error`].
+/// reaches x = 84). Rounding spade's `f64` crossing points to `f32` left a triangle that
+/// was not counter-clockwise.
 #[test]
-#[ignore = "frozen fuzz failure: crossing obstacles give a non-counter-clockwise triangle (fix in mesh/build.rs)"]
-fn many_crossing_obstacles_give_a_valid_mesh_or_an_error() {
+fn many_crossing_obstacles_give_a_valid_mesh() {
     let level = Level::from_json(
         r#"{"boundary": [[0, 0], [20, 0], [40, 20], [0, 20]],
             "obstacles": [[[21, 11], [21, 11], [21, 21], [19, 21]],
@@ -430,24 +433,15 @@ fn many_crossing_obstacles_give_a_valid_mesh_or_an_error() {
                           [[28, 4], [33, 6], [30, 10], [26, 6], [4, 16.6]]]}"#,
     )
     .expect("valid level");
-    if let Ok(mesh) = NavMesh::from_level(&level) {
-        mesh.check_invariants();
-    }
+    build_and_check_area(&level, "fuzz crash, many crossings").expect("walkable space left");
 }
 
 /// Found by the `mesh_path` fuzz target: a boundary vertex at x = 1.58e-30, next to
-/// another at the origin (`build.rs` flushes only |x| < 1e-30 to zero), with an
-/// obstacle crossing the boundary. spade's `add_constraint_and_split` panics with
-/// "Failed to locate position. This is a bug in spade." (on `f64` points; the `f32`
-/// triangulation panics on other near-degenerate crossings, see
-/// [`crossing_quad_over_overlapping_squares_builds_without_panicking`]).
-///
-/// Fix (in `mesh/build.rs`): snap coordinates below a tolerance relative to the level's
-/// extent (say 1e-12 of it) to zero / merge points closer than that, and split crossing
-/// walls ourselves (exact intersections, snap-rounded to `f32`) so spade only ever
-/// bulk-loads non-crossing constraints.
+/// another at the origin, with an obstacle crossing the boundary. spade's
+/// `add_constraint_and_split` panicked with "Failed to locate position. This is a bug
+/// in spade.". Coordinates are now snapped to a grid 2^-40 below the level's extent
+/// (the tiny one becomes 0), and spade never splits a constraint.
 #[test]
-#[ignore = "frozen fuzz failure: spade panics on a vertex 1.6e-30 from another (fix in mesh/build.rs, see doc)"]
 fn a_vertex_a_hair_from_another_builds_without_panicking() {
     let level = Level {
         boundary: vec![
@@ -462,6 +456,8 @@ fn a_vertex_a_hair_from_another_builds_without_panicking() {
             Vec2::new(0.0, 296.0),
         ]],
     };
+    // The boundary is a sliver (two of its corners 1.6e-30 apart): the obstacle may
+    // leave nothing walkable, which is a clean refusal.
     if let Ok(mesh) = NavMesh::from_level(&level) {
         mesh.check_invariants();
     }
@@ -471,12 +467,10 @@ fn a_vertex_a_hair_from_another_builds_without_panicking() {
 /// same spade assertion as
 /// [`crossing_quad_over_overlapping_squares_builds_without_panicking`]
 /// (`!previous_region.is_empty() || from == final_vertex` in `add_constraint_and_split`)
-/// on other crossing obstacles with integer coordinates. The `f64` points fixed the
-/// first case, not the family; the fix is to split crossing walls ourselves before
-/// spade sees them (see [`a_vertex_a_hair_from_another_builds_without_panicking`]).
+/// on other crossing obstacles with integer coordinates. Crossing walls are now split
+/// before spade sees them.
 #[test]
-#[ignore = "frozen fuzz failure: spade add_constraint_and_split assertion on crossing obstacles (fix in mesh/build.rs)"]
-fn crossing_obstacles_reaching_far_outside_build_without_panicking() {
+fn crossing_obstacles_reaching_far_outside_build_a_valid_mesh() {
     let level = Level::from_json(
         r#"{"boundary": [[0, 0], [40, 0], [80, 20], [0, 20]],
             "obstacles": [[[18, -1], [21, -1], [20, 1], [30, 21], [18, 20]],
@@ -487,7 +481,5 @@ fn crossing_obstacles_reaching_far_outside_build_without_panicking() {
                           [[2, 16], [13, 74], [28, 56.6], [4, 16.6]]]}"#,
     )
     .expect("valid level");
-    if let Ok(mesh) = NavMesh::from_level(&level) {
-        mesh.check_invariants();
-    }
+    build_and_check_area(&level, "fuzz crash, far outside").expect("walkable space left");
 }

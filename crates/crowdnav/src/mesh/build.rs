@@ -4,13 +4,12 @@
 use super::level::winding_contribution;
 use super::locate::Locator;
 use super::navmesh::{corner_gaps, pack_flags, NavMesh, NONE};
+use super::planar::{planarize, Planar, SnapGrid};
 use super::refine::measure_and_refine;
 use super::{Level, LevelError, Walls};
-use crate::geom::{orient2d_value, Segment, MAX_COORDINATE};
+use crate::geom::{orient2d_value, Segment, AREA_TOLERANCE, MAX_COORDINATE};
 use glam::Vec2;
-use spade::handles::FixedVertexHandle;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
-use std::collections::HashMap;
 
 /// Why a navigation mesh could not be built.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -38,6 +37,17 @@ pub enum BuildError {
     /// The walls enclose no walkable space.
     #[error("the walls enclose no walkable space")]
     NoWalkableSpace,
+    /// Walls cross so densely or at such thin angles near this point that their
+    /// crossings cannot be represented at `f32` precision: rounding them would change
+    /// the walkable area by more than [`AREA_TOLERANCE`](crate::geom::AREA_TOLERANCE)
+    /// of it, or would leave a clockwise or collinear triangle.
+    #[error("walls cross too finely near ({x}, {y}) to be represented at f32 precision")]
+    Degenerate {
+        /// x coordinate of a point where the crossings did not settle.
+        x: f32,
+        /// y coordinate.
+        y: f32,
+    },
 }
 
 type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
@@ -85,19 +95,34 @@ impl NavMesh {
                 }
             }
         }
+        let extent = walls
+            .segments
+            .iter()
+            .map(|s| s.a.abs().max(s.b.abs()).max_element())
+            .fold(0.0, f32::max);
+        let grid = SnapGrid::for_extent(extent);
         let segments: Vec<Segment> = walls
             .segments
             .iter()
-            .map(|s| Segment::new(normalize_point(s.a), normalize_point(s.b)))
+            .map(|s| Segment::new(grid.point(s.a), grid.point(s.b)))
             .filter(|s| s.a != s.b)
             .collect();
         if segments.is_empty() {
             return Err(BuildError::NoWalls);
         }
-        let cdt = triangulate(&segments)?;
+        let planar = planarize(&segments, grid)?;
+        let cdt = triangulate(&planar)?;
         let topo = Topology::from_cdt(&cdt);
         let walkable = classify(&topo, &segments);
         let mut mesh = assemble(topo, walkable)?;
+        if planar.drift > AREA_TOLERANCE * mesh.walkable_area {
+            // Rounding the crossings to f32 may have changed the walkable area by more
+            // than its tolerance: the level is finer than f32 can represent there.
+            return Err(BuildError::Degenerate {
+                x: planar.worst.x,
+                y: planar.worst.y,
+            });
+        }
         measure_and_refine(&mut mesh);
         mesh.corner_gap = corner_gaps(&mesh);
         mesh.pockets = crate::path::pockets::Pockets::new(&mesh);
@@ -106,48 +131,33 @@ impl NavMesh {
     }
 }
 
-/// Turns -0.0 into 0.0 (one vertex, not two) and flushes magnitudes below 1e-30,
-/// which the triangulation's predicates cannot represent, to zero.
-fn normalize_point(p: Vec2) -> Vec2 {
-    let flush = |x: f32| if x.abs() < 1e-30 { 0.0 } else { x + 0.0 };
-    Vec2::new(flush(p.x), flush(p.y))
-}
-
-/// Inserts every segment as a constraint. Fast path: spade's bulk loader; segments that
-/// cross or overlap others are then added one by one with splitting.
-fn triangulate(segments: &[Segment]) -> Result<Cdt, BuildError> {
-    let mut index: HashMap<(u32, u32), u32> = HashMap::with_capacity(segments.len() * 2);
-    let mut points: Vec<Point2<f64>> = Vec::with_capacity(segments.len() + 1);
-    let mut id = |p: Vec2, points: &mut Vec<Point2<f64>>| {
-        *index
-            .entry((p.x.to_bits(), p.y.to_bits()))
-            .or_insert_with(|| {
-                points.push(Point2::new(f64::from(p.x), f64::from(p.y)));
-                (points.len() - 1) as u32
-            }) as usize
-    };
-    let mut edges: Vec<[usize; 2]> = Vec::with_capacity(segments.len());
-    for s in segments {
-        let (a, b) = (id(s.a, &mut points), id(s.b, &mut points));
-        edges.push(if a < b { [a, b] } else { [b, a] });
+/// Triangulates the planar graph, its edges as constraints. The points are `f32`
+/// values and the edges never cross, so spade's exact predicates decide everything and
+/// no constraint needs splitting.
+fn triangulate(planar: &Planar) -> Result<Cdt, BuildError> {
+    let points: Vec<Point2<f64>> = planar
+        .points
+        .iter()
+        .map(|p| Point2::new(f64::from(p.x), f64::from(p.y)))
+        .collect();
+    let mut conflict = None;
+    let cdt = Cdt::try_bulk_load_cdt(points, planar.edges.clone(), |e| {
+        conflict.get_or_insert(e[0]);
+    })
+    .map_err(|_| BuildError::CoordinateRange {
+        x: f32::NAN,
+        y: f32::NAN,
+    })?;
+    if let Some(v) = conflict {
+        // Unreachable for a planar graph; refuse rather than build a wrong mesh.
+        let p = planar.points[v];
+        return Err(BuildError::Degenerate { x: p.x, y: p.y });
     }
-    edges.sort_unstable();
-    edges.dedup();
-    let mut conflicts = Vec::new();
-    let mut cdt =
-        Cdt::try_bulk_load_cdt(points.clone(), edges, |e| conflicts.push(e)).map_err(|_| {
-            BuildError::CoordinateRange {
-                x: f32::NAN,
-                y: f32::NAN,
-            }
-        })?;
-    debug_assert_eq!(cdt.num_vertices(), points.len());
-    for [a, b] in conflicts {
-        let (a, b) = (
-            FixedVertexHandle::from_index(a),
-            FixedVertexHandle::from_index(b),
-        );
-        cdt.add_constraint_and_split(a, b, |p| p);
+    if cdt.num_vertices() != planar.points.len() {
+        return Err(BuildError::Degenerate {
+            x: f32::NAN,
+            y: f32::NAN,
+        });
     }
     Ok(cdt)
 }
@@ -334,9 +344,15 @@ fn assemble(topo: Topology, walkable: Vec<bool>) -> Result<NavMesh, BuildError> 
                 obstacle_vertex[topo.triangles[t][(e + 1) % 3] as usize] = true;
             }
         }
+        let [a, b, c] = topo.points(t);
+        let area2 = orient2d_value(a, b, c);
+        if area2 <= 0.0 {
+            // Cannot happen for a triangulation of f32 points; refuse rather than
+            // return a mesh that breaks its invariants.
+            return Err(BuildError::Degenerate { x: a.x, y: a.y });
+        }
         if walkable[t] {
-            let [a, b, c] = topo.points(t);
-            walkable_area += orient2d_value(a, b, c) * 0.5;
+            walkable_area += area2 * 0.5;
         }
         flags.push(pack_flags(walkable[t], walls));
     }
