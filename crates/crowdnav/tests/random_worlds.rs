@@ -362,6 +362,173 @@ fn paths_on_degenerate_worlds_keep_clearance_and_match_brute_force() {
 }
 
 // ---------------------------------------------------------------------------------
+// The crossing family: walls crossing each other and the boundary many times, and
+// vertices a hair from other vertices, at world sizes from 1e-3 to 1e6.
+
+/// World sizes (the level's span) of the crossing family.
+const SIZES: [f32; 6] = [1e-3, 1e-1, 10.0, 1e3, 1e5, 1e6];
+
+/// Hair offsets, relative to the level's span: from far below `f32`'s step to a few
+/// steps.
+const HAIRS: [f32; 6] = [0.0, 1e-32, 1e-12, 1e-9, 1e-7, 1e-5];
+
+/// A long bar at a random angle: it crosses the boundary and other bars. With
+/// `integer`, a parallelogram with integer corners.
+fn random_bar(rng: &mut ChaCha8Rng, integer: bool) -> Vec<Vec2> {
+    let c = Vec2::new(rng.gen_range(5.0..95.0), rng.gen_range(5.0..95.0));
+    let dir = Vec2::from_angle(rng.gen_range(0.0..std::f32::consts::PI));
+    let half = dir * rng.gen_range(10.0..80.0);
+    let width = [0.5, 4.0, 1e-2][rng.gen_range(0..3)];
+    let mut side = dir.perp() * width;
+    let (mut a, mut b) = (c - half, c + half);
+    if integer {
+        (a, b) = (a.round(), b.round());
+        side = (dir.perp() * width.max(1.0)).round();
+        if (b - a).perp_dot(side) == 0.0 {
+            side = Vec2::new(1.0, -1.0);
+        }
+        if (b - a).perp_dot(side) == 0.0 {
+            side = Vec2::new(1.0, 1.0);
+        }
+    }
+    vec![a, b, b + side, a + side]
+}
+
+/// Inserts, after vertex `i`, a point a hair (relative to 100) past it towards the
+/// next vertex and a hair to one side: a vertex nearly coincident with another.
+fn hair_vertex(poly: &mut Vec<Vec2>, i: usize, hair: f32, out: bool) {
+    let (p, q) = (poly[i], poly[(i + 1) % poly.len()]);
+    let d = (q - p).normalize_or_zero() * 100.0 * hair;
+    let side = if out { d.perp() } else { -d.perp() };
+    poly.insert(i + 1, p + d + side);
+}
+
+/// A level of the crossing family, and whether all its coordinates are integers (before
+/// scaling): no hair vertex.
+fn crossing_level(rng: &mut ChaCha8Rng, size: f32) -> (Level, bool) {
+    let mut integer = rng.gen_bool(0.5);
+    let mut boundary = vec![
+        Vec2::new(0.0, 0.0),
+        Vec2::new(100.0, 0.0),
+        Vec2::new(100.0, 100.0),
+        Vec2::new(0.0, 100.0),
+    ];
+    if rng.gen_bool(0.5) {
+        let hair = HAIRS[rng.gen_range(0..HAIRS.len())];
+        let i = rng.gen_range(0..boundary.len());
+        hair_vertex(&mut boundary, i, hair, rng.gen_bool(0.5));
+        integer = false;
+    }
+    let mut obstacles: Vec<Vec<Vec2>> = Vec::new();
+    for _ in 0..rng.gen_range(2..12) {
+        let mut bar = random_bar(rng, integer);
+        if rng.gen_bool(0.3) {
+            // Moved so that a corner lies a hair from a boundary corner.
+            let hair = HAIRS[rng.gen_range(0..HAIRS.len())];
+            let corner = boundary[rng.gen_range(0..boundary.len())];
+            let k = rng.gen_range(0..bar.len());
+            let to =
+                corner + Vec2::from_angle(rng.gen_range(0.0..std::f32::consts::TAU)) * 100.0 * hair;
+            let shift = to - bar[k];
+            let moved: Vec<Vec2> = bar.iter().map(|&p| p + shift).collect();
+            // Turned half a turn about the corner when that brings it inside.
+            let turned: Vec<Vec2> = moved.iter().map(|&p| 2.0 * to - p).collect();
+            let inside = |poly: &[Vec2]| {
+                let c = poly.iter().copied().sum::<Vec2>() / poly.len() as f32;
+                c.cmpgt(Vec2::ZERO).all() && c.cmplt(Vec2::splat(100.0)).all()
+            };
+            if inside(&moved) {
+                bar = moved;
+            } else if inside(&turned) {
+                bar = turned;
+            }
+            integer = false;
+        }
+        if rng.gen_bool(0.2) {
+            let hair = HAIRS[rng.gen_range(0..HAIRS.len())];
+            let i = rng.gen_range(0..bar.len());
+            hair_vertex(&mut bar, i, hair, rng.gen_bool(0.5));
+            integer = false;
+        }
+        obstacles.push(bar);
+    }
+    let s = |v: Vec<Vec2>| {
+        v.into_iter()
+            .map(|p| p * (size / 100.0))
+            .collect::<Vec<_>>()
+    };
+    let level = Level {
+        boundary: s(boundary),
+        obstacles: obstacles.into_iter().map(s).collect(),
+    };
+    (level, integer)
+}
+
+#[test]
+fn crossing_walls_and_hair_vertices_give_the_exact_area_or_a_clean_error() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED + 2);
+    let (mut built, mut refused, mut degenerate, mut tried) = (0, 0, 0, 0);
+    for size in SIZES {
+        for world in 0..worlds_per_scale() * 6 {
+            let what = format!("size {size} world {world}");
+            let (level, integer) = crossing_level(&mut rng, size);
+            tried += 1;
+            match NavMesh::from_level(&level) {
+                // A hair vertex may fold a polygon onto itself once rounded to f32,
+                // and a bar may end up wholly outside: refusals of the input.
+                Err(BuildError::Level(
+                    LevelError::SelfIntersecting { .. }
+                    | LevelError::ObstacleOutside { .. }
+                    | LevelError::TooFewPoints { .. }
+                    | LevelError::ZeroArea { .. },
+                )) => refused += 1,
+                Err(BuildError::Degenerate { x, y }) => {
+                    // Crossings of integer walls are representable: a mesh is expected.
+                    assert!(
+                        !integer,
+                        "{what}: integer walls refused as degenerate at ({x}, {y}); level {}",
+                        serde_json::to_string(&level).expect("json")
+                    );
+                    degenerate += 1;
+                    eprintln!(
+                        "DEGEN {x} {y} {}",
+                        serde_json::to_string(&level).expect("j")
+                    );
+                }
+                _ => {
+                    let Some(mesh) = build_and_check_area(&level, &what) else {
+                        continue;
+                    };
+                    built += 1;
+                    let scale = size / 100.0;
+                    for _ in 0..2 {
+                        let (Some(s), Some(g)) = (
+                            random_point(&mesh, &mut rng, scale),
+                            random_point(&mesh, &mut rng, scale),
+                        ) else {
+                            continue;
+                        };
+                        if let Ok(path) = mesh.find_path(s, g, 0.0) {
+                            let straight = f64::from(s.distance(g));
+                            assert!(
+                                path.length() >= straight * (1.0 - 1e-6),
+                                "{what}: {s} -> {g} shorter than the line"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!("{built} built, {refused} refused, {degenerate} degenerate of {tried}");
+    assert!(2 * built >= tried, "only {built} of {tried} built");
+    assert!(
+        20 * degenerate <= tried,
+        "{degenerate} of {tried} refused as degenerate"
+    );
+}
+
+// ---------------------------------------------------------------------------------
 // Frozen failures.
 
 /// Found by the `world_json` fuzz target: a quadrilateral crossing the boundary and two

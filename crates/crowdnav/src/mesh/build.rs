@@ -1,7 +1,7 @@
 //! Building a [`NavMesh`]: walls → constrained Delaunay triangulation (spade) →
 //! walkable/blocked classification → walls, adjacency, clearance, point locator.
 
-use super::level::winding_contribution;
+use super::level::{signed_area, winding_contribution};
 use super::locate::Locator;
 use super::navmesh::{corner_gaps, pack_flags, NavMesh, NONE};
 use super::planar::{planarize, Planar, SnapGrid};
@@ -57,7 +57,10 @@ impl NavMesh {
     ///
     /// # Errors
     /// [`BuildError::Level`] when the polygons are invalid (see [`Level::to_walls`]),
-    /// [`BuildError::NoWalkableSpace`] when nothing is walkable.
+    /// [`BuildError::NoWalkableSpace`] when nothing is walkable,
+    /// [`BuildError::Degenerate`] when walls cross so finely that rounding the
+    /// crossings to `f32` could move the walkable area by more than
+    /// [`AREA_TOLERANCE`](crate::geom::AREA_TOLERANCE) of the boundary's area.
     ///
     /// # Example
     /// ```
@@ -72,15 +75,27 @@ impl NavMesh {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_level(level: &Level) -> Result<NavMesh, BuildError> {
-        Self::from_walls(&level.to_walls()?)
+        let walls = level.to_walls()?;
+        // The area tolerance is relative to the boundary's area (valid once to_walls
+        // accepted the polygon).
+        let boundary_area = 0.5 * signed_area(&level.boundary).abs();
+        Self::build(&walls, Some(boundary_area))
     }
 
     /// Builds the mesh from directed walls (walkable on their left; see [`Walls`]).
     ///
     /// # Errors
-    /// [`BuildError`] for non-finite or out-of-range coordinates, no walls, or no
-    /// walkable space.
+    /// [`BuildError`] for non-finite or out-of-range coordinates, no walls, no
+    /// walkable space, or crossings finer than `f32` can represent
+    /// ([`BuildError::Degenerate`]; the tolerance is relative to the area of the walls'
+    /// convex hull).
     pub fn from_walls(walls: &Walls) -> Result<NavMesh, BuildError> {
+        Self::build(walls, None)
+    }
+
+    /// [`NavMesh::from_walls`], with the area the walkable-area tolerance is relative
+    /// to (default: the walls' convex hull).
+    fn build(walls: &Walls, reference_area: Option<f64>) -> Result<NavMesh, BuildError> {
         if let Some(segment) = walls
             .segments
             .iter()
@@ -114,15 +129,7 @@ impl NavMesh {
         let cdt = triangulate(&planar)?;
         let topo = Topology::from_cdt(&cdt);
         let walkable = classify(&topo, &segments);
-        let mut mesh = assemble(topo, walkable)?;
-        if planar.drift > AREA_TOLERANCE * mesh.walkable_area {
-            // Rounding the crossings to f32 may have changed the walkable area by more
-            // than its tolerance: the level is finer than f32 can represent there.
-            return Err(BuildError::Degenerate {
-                x: planar.worst.x,
-                y: planar.worst.y,
-            });
-        }
+        let mut mesh = assemble(topo, walkable, &planar, reference_area)?;
         measure_and_refine(&mut mesh);
         mesh.corner_gap = corner_gaps(&mesh);
         mesh.pockets = crate::path::pockets::Pockets::new(&mesh);
@@ -327,11 +334,24 @@ impl<'a> RowIndex<'a> {
     }
 }
 
-fn assemble(topo: Topology, walkable: Vec<bool>) -> Result<NavMesh, BuildError> {
+/// Flags, walls and areas of the classified triangles.
+///
+/// # Errors
+/// [`BuildError::Degenerate`] when a triangle is not counter-clockwise, or when the
+/// rounding of the wall crossings (`planar.drift`) may have moved the walkable area by
+/// more than [`AREA_TOLERANCE`] of `reference_area` (default: the convex hull's area);
+/// [`BuildError::NoWalkableSpace`] when nothing is walkable.
+fn assemble(
+    topo: Topology,
+    walkable: Vec<bool>,
+    planar: &Planar,
+    reference_area: Option<f64>,
+) -> Result<NavMesh, BuildError> {
     let n = topo.triangles.len();
     let mut flags = Vec::with_capacity(n);
     let mut obstacle_vertex = vec![false; topo.vertices.len()];
     let mut walkable_area = 0.0;
+    let mut hull_area = 0.0;
     for t in 0..n {
         let walls: [bool; 3] = std::array::from_fn(|e| {
             let nb = topo.neighbors[t][e];
@@ -351,10 +371,20 @@ fn assemble(topo: Topology, walkable: Vec<bool>) -> Result<NavMesh, BuildError> 
             // return a mesh that breaks its invariants.
             return Err(BuildError::Degenerate { x: a.x, y: a.y });
         }
+        hull_area += area2 * 0.5;
         if walkable[t] {
             walkable_area += area2 * 0.5;
         }
         flags.push(pack_flags(walkable[t], walls));
+    }
+    let reference = reference_area.map_or(hull_area, |r| r.min(hull_area));
+    if planar.drift > AREA_TOLERANCE * reference {
+        // Rounding the crossings to f32 may have moved walls by more than the level's
+        // f32 precision: it is finer than f32 can represent there.
+        return Err(BuildError::Degenerate {
+            x: planar.worst.x,
+            y: planar.worst.y,
+        });
     }
     if walkable_area <= 0.0 {
         return Err(BuildError::NoWalkableSpace);

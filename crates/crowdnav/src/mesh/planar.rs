@@ -233,8 +233,8 @@ fn inside_box(p: Vec2, s: Vec2, t: Vec2) -> bool {
 }
 
 /// Replaces every split edge by the chain through its split points (ordered along the
-/// edge); returns the new edge list and which edges are new. Adds to `drift` the area
-/// between each split edge and its chain (a fan of triangles from the edge's start).
+/// edge); returns the new edge list and which edges are new. Adds to `drift` a bound of
+/// the area between each split edge and its chain.
 fn apply_splits(
     points: &[Vec2],
     edges: &[[usize; 2]],
@@ -258,11 +258,16 @@ fn apply_splits(
             k += 1;
         }
         chain.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
-        let mut prev = a;
-        for &(_, v) in chain.iter().chain(std::iter::once(&(0.0, b))) {
-            let area = 0.5 * orient2d_value(points[a], points[prev], points[v]).abs();
-            drift.add(area, points[prev]);
+        // The area between the chain and the edge: trapezoids between consecutive
+        // chain points, from their signed distances to the edge's line.
+        let len = dir.length();
+        let offset = |v: usize| orient2d_value(points[a], points[b], points[v]).abs() / len;
+        let (mut prev, mut prev_at, mut prev_offset) = (a, 0.0, 0.0);
+        for &(along, v) in chain.iter().chain(std::iter::once(&(dir.dot(dir), b))) {
             if v != prev {
+                let (at, h) = (along / len, offset(v));
+                drift.add((at - prev_at).abs() * 0.5 * (prev_offset + h), points[v]);
+                (prev_at, prev_offset) = (at, h);
                 out.push(([prev.min(v), prev.max(v)], true));
                 prev = v;
             }
