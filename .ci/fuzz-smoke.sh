@@ -11,12 +11,10 @@
 # input is left in fuzz/artifacts/<target>/.
 #
 # Targets with a known, still-open bug (frozen as #[ignore]d tests) are listed in
-# KNOWN_FAILING: their crashes are reported as KNOWN FAILURE and do not fail the script
-# unless FUZZ_STRICT=1. Remove a target from the list when its bug is fixed.
-#   world_json, mesh_path: crossing walls can leave a non-counter-clockwise triangle,
-#   and spade can panic on near-coincident vertices; see the ignored tests at the end
-#   of crates/crowdnav/tests/random_worlds.rs.
-KNOWN_FAILING="${KNOWN_FAILING:-world_json mesh_path}"
+# KNOWN_FAILING (space-separated): their crashes are reported as KNOWN FAILURE and do
+# not fail the script unless FUZZ_STRICT=1. Remove a target from the list when its bug
+# is fixed. None is open.
+KNOWN_FAILING="${KNOWN_FAILING:-}"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -362,6 +362,173 @@ fn paths_on_degenerate_worlds_keep_clearance_and_match_brute_force() {
 }
 
 // ---------------------------------------------------------------------------------
+// The crossing family: walls crossing each other and the boundary many times, and
+// vertices a hair from other vertices, at world sizes from 1e-3 to 1e6.
+
+/// World sizes (the level's span) of the crossing family.
+const SIZES: [f32; 6] = [1e-3, 1e-1, 10.0, 1e3, 1e5, 1e6];
+
+/// Hair offsets, relative to the level's span: from far below `f32`'s step to a few
+/// steps.
+const HAIRS: [f32; 6] = [0.0, 1e-32, 1e-12, 1e-9, 1e-7, 1e-5];
+
+/// A long bar at a random angle: it crosses the boundary and other bars. With
+/// `integer`, a parallelogram with integer corners.
+fn random_bar(rng: &mut ChaCha8Rng, integer: bool) -> Vec<Vec2> {
+    let c = Vec2::new(rng.gen_range(5.0..95.0), rng.gen_range(5.0..95.0));
+    let dir = Vec2::from_angle(rng.gen_range(0.0..std::f32::consts::PI));
+    let half = dir * rng.gen_range(10.0..80.0);
+    let width = [0.5, 4.0, 1e-2][rng.gen_range(0..3)];
+    let mut side = dir.perp() * width;
+    let (mut a, mut b) = (c - half, c + half);
+    if integer {
+        (a, b) = (a.round(), b.round());
+        side = (dir.perp() * width.max(1.0)).round();
+        if (b - a).perp_dot(side) == 0.0 {
+            side = Vec2::new(1.0, -1.0);
+        }
+        if (b - a).perp_dot(side) == 0.0 {
+            side = Vec2::new(1.0, 1.0);
+        }
+    }
+    vec![a, b, b + side, a + side]
+}
+
+/// Inserts, after vertex `i`, a point a hair (relative to 100) past it towards the
+/// next vertex and a hair to one side: a vertex nearly coincident with another.
+fn hair_vertex(poly: &mut Vec<Vec2>, i: usize, hair: f32, out: bool) {
+    let (p, q) = (poly[i], poly[(i + 1) % poly.len()]);
+    let d = (q - p).normalize_or_zero() * 100.0 * hair;
+    let side = if out { d.perp() } else { -d.perp() };
+    poly.insert(i + 1, p + d + side);
+}
+
+/// A level of the crossing family, and whether all its coordinates are integers (before
+/// scaling): no hair vertex.
+fn crossing_level(rng: &mut ChaCha8Rng, size: f32) -> (Level, bool) {
+    let mut integer = rng.gen_bool(0.5);
+    let mut boundary = vec![
+        Vec2::new(0.0, 0.0),
+        Vec2::new(100.0, 0.0),
+        Vec2::new(100.0, 100.0),
+        Vec2::new(0.0, 100.0),
+    ];
+    if rng.gen_bool(0.5) {
+        let hair = HAIRS[rng.gen_range(0..HAIRS.len())];
+        let i = rng.gen_range(0..boundary.len());
+        hair_vertex(&mut boundary, i, hair, rng.gen_bool(0.5));
+        integer = false;
+    }
+    let mut obstacles: Vec<Vec<Vec2>> = Vec::new();
+    for _ in 0..rng.gen_range(2..12) {
+        let mut bar = random_bar(rng, integer);
+        if rng.gen_bool(0.3) {
+            // Moved so that a corner lies a hair from a boundary corner.
+            let hair = HAIRS[rng.gen_range(0..HAIRS.len())];
+            let corner = boundary[rng.gen_range(0..boundary.len())];
+            let k = rng.gen_range(0..bar.len());
+            let to =
+                corner + Vec2::from_angle(rng.gen_range(0.0..std::f32::consts::TAU)) * 100.0 * hair;
+            let shift = to - bar[k];
+            let moved: Vec<Vec2> = bar.iter().map(|&p| p + shift).collect();
+            // Turned half a turn about the corner when that brings it inside.
+            let turned: Vec<Vec2> = moved.iter().map(|&p| 2.0 * to - p).collect();
+            let inside = |poly: &[Vec2]| {
+                let c = poly.iter().copied().sum::<Vec2>() / poly.len() as f32;
+                c.cmpgt(Vec2::ZERO).all() && c.cmplt(Vec2::splat(100.0)).all()
+            };
+            if inside(&moved) {
+                bar = moved;
+            } else if inside(&turned) {
+                bar = turned;
+            }
+            integer = false;
+        }
+        if rng.gen_bool(0.2) {
+            let hair = HAIRS[rng.gen_range(0..HAIRS.len())];
+            let i = rng.gen_range(0..bar.len());
+            hair_vertex(&mut bar, i, hair, rng.gen_bool(0.5));
+            integer = false;
+        }
+        obstacles.push(bar);
+    }
+    let s = |v: Vec<Vec2>| {
+        v.into_iter()
+            .map(|p| p * (size / 100.0))
+            .collect::<Vec<_>>()
+    };
+    let level = Level {
+        boundary: s(boundary),
+        obstacles: obstacles.into_iter().map(s).collect(),
+    };
+    (level, integer)
+}
+
+#[test]
+fn crossing_walls_and_hair_vertices_give_the_exact_area_or_a_clean_error() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED + 2);
+    let (mut built, mut refused, mut degenerate, mut tried) = (0, 0, 0, 0);
+    for size in SIZES {
+        for world in 0..worlds_per_scale() * 6 {
+            let what = format!("size {size} world {world}");
+            let (level, integer) = crossing_level(&mut rng, size);
+            tried += 1;
+            match NavMesh::from_level(&level) {
+                // A hair vertex may fold a polygon onto itself once rounded to f32,
+                // and a bar may end up wholly outside: refusals of the input.
+                Err(BuildError::Level(
+                    LevelError::SelfIntersecting { .. }
+                    | LevelError::ObstacleOutside { .. }
+                    | LevelError::TooFewPoints { .. }
+                    | LevelError::ZeroArea { .. },
+                )) => refused += 1,
+                Err(BuildError::Degenerate { x, y }) => {
+                    // Crossings of integer walls are representable: a mesh is expected.
+                    assert!(
+                        !integer,
+                        "{what}: integer walls refused as degenerate at ({x}, {y}); level {}",
+                        serde_json::to_string(&level).expect("json")
+                    );
+                    degenerate += 1;
+                    eprintln!(
+                        "DEGEN {x} {y} {}",
+                        serde_json::to_string(&level).expect("j")
+                    );
+                }
+                _ => {
+                    let Some(mesh) = build_and_check_area(&level, &what) else {
+                        continue;
+                    };
+                    built += 1;
+                    let scale = size / 100.0;
+                    for _ in 0..2 {
+                        let (Some(s), Some(g)) = (
+                            random_point(&mesh, &mut rng, scale),
+                            random_point(&mesh, &mut rng, scale),
+                        ) else {
+                            continue;
+                        };
+                        if let Ok(path) = mesh.find_path(s, g, 0.0) {
+                            let straight = f64::from(s.distance(g));
+                            assert!(
+                                path.length() >= straight * (1.0 - 1e-6),
+                                "{what}: {s} -> {g} shorter than the line"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!("{built} built, {refused} refused, {degenerate} degenerate of {tried}");
+    assert!(2 * built >= tried, "only {built} of {tried} built");
+    assert!(
+        20 * degenerate <= tried,
+        "{degenerate} of {tried} refused as degenerate"
+    );
+}
+
+// ---------------------------------------------------------------------------------
 // Frozen failures.
 
 /// Found by the `world_json` fuzz target: a quadrilateral crossing the boundary and two
@@ -384,18 +551,15 @@ fn crossing_quad_over_overlapping_squares_builds_without_panicking() {
 /// Found by the `mesh_path` fuzz target: a boundary whose last two edges nearly
 /// overlap ((-1.9e-9, 0) -> (10, 10) -> (0, 0)) with an obstacle crossing both. The
 /// crossing points of the nearly overlapping walls round to the same `f32` point (or
-/// to points collinear with a corner), leaving a walkable triangle that is not
-/// counter-clockwise ((0, 0), (4, 4), (3.9999998, 3.9999998)) and a duplicated vertex
-/// (4, 4). Both the old `f32` and the current `f64` triangulation do it.
-///
-/// Fix (in `mesh/build.rs`): after triangulating, merge vertices that round to the
-/// same `f32` point and drop or flip triangles whose rounded corners are collinear or
-/// clockwise (re-triangulating the pocket), or snap the input to a grid before
-/// inserting constraints; failing that, refuse such levels with a `BuildError` rather
-/// than return a broken mesh.
+/// to points collinear with a corner); when spade split the walls in `f64` and the mesh
+/// rounded its vertices to `f32`, that left a walkable triangle that was not
+/// counter-clockwise ((0, 0), (4, 4), (3.9999998, 3.9999998)). The mesh builder now
+/// splits crossing walls itself at `f32` points (`mesh/planar.rs`). The boundary is a
+/// sliver 1.9e-9 wide where the obstacle crosses it, far below `f32`'s step there
+/// (2.4e-7): the crossings cannot be represented within the area tolerance, and the
+/// build says so.
 #[test]
-#[ignore = "frozen fuzz failure: near-overlapping boundary edges give a non-counter-clockwise triangle (fix in mesh/build.rs, see doc)"]
-fn nearly_overlapping_boundary_edges_give_a_valid_mesh_or_an_error() {
+fn nearly_overlapping_boundary_edges_give_a_valid_mesh_or_a_clean_error() {
     let level = Level {
         boundary: vec![
             Vec2::new(0.0, 0.0),
@@ -409,19 +573,25 @@ fn nearly_overlapping_boundary_edges_give_a_valid_mesh_or_an_error() {
             Vec2::new(4.0, 4.0),
         ]],
     };
-    if let Ok(mesh) = NavMesh::from_level(&level) {
-        mesh.check_invariants();
+    match NavMesh::from_level(&level) {
+        Err(BuildError::Degenerate { x, y }) => {
+            assert!(
+                Vec2::new(x, y).distance(Vec2::new(4.0, 4.0)) < 1e-3,
+                "at ({x}, {y})"
+            );
+        }
+        _ => {
+            build_and_check_area(&level, "fuzz crash, near-overlap");
+        }
     }
 }
 
 /// Found by the `world_json` fuzz target, integer coordinates only: obstacles that
 /// cross each other and the boundary at many points (one has a repeated vertex, one
-/// reaches x = 84). Rounding the crossing points to `f32` leaves a triangle that is not
-/// counter-clockwise, with `f32` and `f64` triangulation alike. Same fix as
-/// [`nearly_overlapping_boundary_edges_give_a_valid_mesh_or_an_error`].
+/// reaches x = 84). Rounding spade's `f64` crossing points to `f32` left a triangle that
+/// was not counter-clockwise.
 #[test]
-#[ignore = "frozen fuzz failure: crossing obstacles give a non-counter-clockwise triangle (fix in mesh/build.rs)"]
-fn many_crossing_obstacles_give_a_valid_mesh_or_an_error() {
+fn many_crossing_obstacles_give_a_valid_mesh() {
     let level = Level::from_json(
         r#"{"boundary": [[0, 0], [20, 0], [40, 20], [0, 20]],
             "obstacles": [[[21, 11], [21, 11], [21, 21], [19, 21]],
@@ -430,24 +600,15 @@ fn many_crossing_obstacles_give_a_valid_mesh_or_an_error() {
                           [[28, 4], [33, 6], [30, 10], [26, 6], [4, 16.6]]]}"#,
     )
     .expect("valid level");
-    if let Ok(mesh) = NavMesh::from_level(&level) {
-        mesh.check_invariants();
-    }
+    build_and_check_area(&level, "fuzz crash, many crossings").expect("walkable space left");
 }
 
 /// Found by the `mesh_path` fuzz target: a boundary vertex at x = 1.58e-30, next to
-/// another at the origin (`build.rs` flushes only |x| < 1e-30 to zero), with an
-/// obstacle crossing the boundary. spade's `add_constraint_and_split` panics with
-/// "Failed to locate position. This is a bug in spade." (on `f64` points; the `f32`
-/// triangulation panics on other near-degenerate crossings, see
-/// [`crossing_quad_over_overlapping_squares_builds_without_panicking`]).
-///
-/// Fix (in `mesh/build.rs`): snap coordinates below a tolerance relative to the level's
-/// extent (say 1e-12 of it) to zero / merge points closer than that, and split crossing
-/// walls ourselves (exact intersections, snap-rounded to `f32`) so spade only ever
-/// bulk-loads non-crossing constraints.
+/// another at the origin, with an obstacle crossing the boundary. spade's
+/// `add_constraint_and_split` panicked with "Failed to locate position. This is a bug
+/// in spade.". Coordinates are now snapped to a grid 2^-40 below the level's extent
+/// (the tiny one becomes 0), and spade never splits a constraint.
 #[test]
-#[ignore = "frozen fuzz failure: spade panics on a vertex 1.6e-30 from another (fix in mesh/build.rs, see doc)"]
 fn a_vertex_a_hair_from_another_builds_without_panicking() {
     let level = Level {
         boundary: vec![
@@ -462,6 +623,8 @@ fn a_vertex_a_hair_from_another_builds_without_panicking() {
             Vec2::new(0.0, 296.0),
         ]],
     };
+    // The boundary is a sliver (two of its corners 1.6e-30 apart): the obstacle may
+    // leave nothing walkable, which is a clean refusal.
     if let Ok(mesh) = NavMesh::from_level(&level) {
         mesh.check_invariants();
     }
@@ -471,12 +634,10 @@ fn a_vertex_a_hair_from_another_builds_without_panicking() {
 /// same spade assertion as
 /// [`crossing_quad_over_overlapping_squares_builds_without_panicking`]
 /// (`!previous_region.is_empty() || from == final_vertex` in `add_constraint_and_split`)
-/// on other crossing obstacles with integer coordinates. The `f64` points fixed the
-/// first case, not the family; the fix is to split crossing walls ourselves before
-/// spade sees them (see [`a_vertex_a_hair_from_another_builds_without_panicking`]).
+/// on other crossing obstacles with integer coordinates. Crossing walls are now split
+/// before spade sees them.
 #[test]
-#[ignore = "frozen fuzz failure: spade add_constraint_and_split assertion on crossing obstacles (fix in mesh/build.rs)"]
-fn crossing_obstacles_reaching_far_outside_build_without_panicking() {
+fn crossing_obstacles_reaching_far_outside_build_a_valid_mesh() {
     let level = Level::from_json(
         r#"{"boundary": [[0, 0], [40, 0], [80, 20], [0, 20]],
             "obstacles": [[[18, -1], [21, -1], [20, 1], [30, 21], [18, 20]],
@@ -487,7 +648,5 @@ fn crossing_obstacles_reaching_far_outside_build_without_panicking() {
                           [[2, 16], [13, 74], [28, 56.6], [4, 16.6]]]}"#,
     )
     .expect("valid level");
-    if let Ok(mesh) = NavMesh::from_level(&level) {
-        mesh.check_invariants();
-    }
+    build_and_check_area(&level, "fuzz crash, far outside").expect("walkable space left");
 }

@@ -24,3 +24,8 @@ pub use vector::{mirror, mirror3};
 /// Largest coordinate magnitude accepted in level geometry, in metres. Beyond it `f32`
 /// keeps less than a metre of precision; inputs outside are rejected with an error.
 pub const MAX_COORDINATE: f32 = 1.0e7;
+
+/// Relative tolerance of a mesh's walkable area: rounding wall crossings to `f32` may
+/// change the walkable area by at most this fraction of it, or the build is refused
+/// (`BuildError::Degenerate`).
+pub const AREA_TOLERANCE: f64 = 1.0e-6;

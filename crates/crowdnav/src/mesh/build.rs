@@ -1,16 +1,15 @@
 //! Building a [`NavMesh`]: walls → constrained Delaunay triangulation (spade) →
 //! walkable/blocked classification → walls, adjacency, clearance, point locator.
 
-use super::level::winding_contribution;
+use super::level::{signed_area, winding_contribution};
 use super::locate::Locator;
 use super::navmesh::{corner_gaps, pack_flags, NavMesh, NONE};
+use super::planar::{planarize, Planar, SnapGrid};
 use super::refine::measure_and_refine;
 use super::{Level, LevelError, Walls};
-use crate::geom::{orient2d_value, Segment, MAX_COORDINATE};
+use crate::geom::{orient2d_value, Segment, AREA_TOLERANCE, MAX_COORDINATE};
 use glam::Vec2;
-use spade::handles::FixedVertexHandle;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
-use std::collections::HashMap;
 
 /// Why a navigation mesh could not be built.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -38,6 +37,17 @@ pub enum BuildError {
     /// The walls enclose no walkable space.
     #[error("the walls enclose no walkable space")]
     NoWalkableSpace,
+    /// Walls cross so densely or at such thin angles near this point that their
+    /// crossings cannot be represented at `f32` precision: rounding them would change
+    /// the walkable area by more than [`AREA_TOLERANCE`](crate::geom::AREA_TOLERANCE)
+    /// of it, or would leave a clockwise or collinear triangle.
+    #[error("walls cross too finely near ({x}, {y}) to be represented at f32 precision")]
+    Degenerate {
+        /// x coordinate of a point where the crossings did not settle.
+        x: f32,
+        /// y coordinate.
+        y: f32,
+    },
 }
 
 type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
@@ -47,7 +57,10 @@ impl NavMesh {
     ///
     /// # Errors
     /// [`BuildError::Level`] when the polygons are invalid (see [`Level::to_walls`]),
-    /// [`BuildError::NoWalkableSpace`] when nothing is walkable.
+    /// [`BuildError::NoWalkableSpace`] when nothing is walkable,
+    /// [`BuildError::Degenerate`] when walls cross so finely that rounding the
+    /// crossings to `f32` could move the walkable area by more than
+    /// [`AREA_TOLERANCE`](crate::geom::AREA_TOLERANCE) of the boundary's area.
     ///
     /// # Example
     /// ```
@@ -62,15 +75,27 @@ impl NavMesh {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_level(level: &Level) -> Result<NavMesh, BuildError> {
-        Self::from_walls(&level.to_walls()?)
+        let walls = level.to_walls()?;
+        // The area tolerance is relative to the boundary's area (valid once to_walls
+        // accepted the polygon).
+        let boundary_area = 0.5 * signed_area(&level.boundary).abs();
+        Self::build(&walls, Some(boundary_area))
     }
 
     /// Builds the mesh from directed walls (walkable on their left; see [`Walls`]).
     ///
     /// # Errors
-    /// [`BuildError`] for non-finite or out-of-range coordinates, no walls, or no
-    /// walkable space.
+    /// [`BuildError`] for non-finite or out-of-range coordinates, no walls, no
+    /// walkable space, or crossings finer than `f32` can represent
+    /// ([`BuildError::Degenerate`]; the tolerance is relative to the area of the walls'
+    /// convex hull).
     pub fn from_walls(walls: &Walls) -> Result<NavMesh, BuildError> {
+        Self::build(walls, None)
+    }
+
+    /// [`NavMesh::from_walls`], with the area the walkable-area tolerance is relative
+    /// to (default: the walls' convex hull).
+    fn build(walls: &Walls, reference_area: Option<f64>) -> Result<NavMesh, BuildError> {
         if let Some(segment) = walls
             .segments
             .iter()
@@ -85,19 +110,26 @@ impl NavMesh {
                 }
             }
         }
+        let extent = walls
+            .segments
+            .iter()
+            .map(|s| s.a.abs().max(s.b.abs()).max_element())
+            .fold(0.0, f32::max);
+        let grid = SnapGrid::for_extent(extent);
         let segments: Vec<Segment> = walls
             .segments
             .iter()
-            .map(|s| Segment::new(normalize_point(s.a), normalize_point(s.b)))
+            .map(|s| Segment::new(grid.point(s.a), grid.point(s.b)))
             .filter(|s| s.a != s.b)
             .collect();
         if segments.is_empty() {
             return Err(BuildError::NoWalls);
         }
-        let cdt = triangulate(&segments)?;
+        let planar = planarize(&segments, grid)?;
+        let cdt = triangulate(&planar)?;
         let topo = Topology::from_cdt(&cdt);
         let walkable = classify(&topo, &segments);
-        let mut mesh = assemble(topo, walkable)?;
+        let mut mesh = assemble(topo, walkable, &planar, reference_area)?;
         measure_and_refine(&mut mesh);
         mesh.corner_gap = corner_gaps(&mesh);
         mesh.pockets = crate::path::pockets::Pockets::new(&mesh);
@@ -106,48 +138,33 @@ impl NavMesh {
     }
 }
 
-/// Turns -0.0 into 0.0 (one vertex, not two) and flushes magnitudes below 1e-30,
-/// which the triangulation's predicates cannot represent, to zero.
-fn normalize_point(p: Vec2) -> Vec2 {
-    let flush = |x: f32| if x.abs() < 1e-30 { 0.0 } else { x + 0.0 };
-    Vec2::new(flush(p.x), flush(p.y))
-}
-
-/// Inserts every segment as a constraint. Fast path: spade's bulk loader; segments that
-/// cross or overlap others are then added one by one with splitting.
-fn triangulate(segments: &[Segment]) -> Result<Cdt, BuildError> {
-    let mut index: HashMap<(u32, u32), u32> = HashMap::with_capacity(segments.len() * 2);
-    let mut points: Vec<Point2<f64>> = Vec::with_capacity(segments.len() + 1);
-    let mut id = |p: Vec2, points: &mut Vec<Point2<f64>>| {
-        *index
-            .entry((p.x.to_bits(), p.y.to_bits()))
-            .or_insert_with(|| {
-                points.push(Point2::new(f64::from(p.x), f64::from(p.y)));
-                (points.len() - 1) as u32
-            }) as usize
-    };
-    let mut edges: Vec<[usize; 2]> = Vec::with_capacity(segments.len());
-    for s in segments {
-        let (a, b) = (id(s.a, &mut points), id(s.b, &mut points));
-        edges.push(if a < b { [a, b] } else { [b, a] });
+/// Triangulates the planar graph, its edges as constraints. The points are `f32`
+/// values and the edges never cross, so spade's exact predicates decide everything and
+/// no constraint needs splitting.
+fn triangulate(planar: &Planar) -> Result<Cdt, BuildError> {
+    let points: Vec<Point2<f64>> = planar
+        .points
+        .iter()
+        .map(|p| Point2::new(f64::from(p.x), f64::from(p.y)))
+        .collect();
+    let mut conflict = None;
+    let cdt = Cdt::try_bulk_load_cdt(points, planar.edges.clone(), |e| {
+        conflict.get_or_insert(e[0]);
+    })
+    .map_err(|_| BuildError::CoordinateRange {
+        x: f32::NAN,
+        y: f32::NAN,
+    })?;
+    if let Some(v) = conflict {
+        // Unreachable for a planar graph; refuse rather than build a wrong mesh.
+        let p = planar.points[v];
+        return Err(BuildError::Degenerate { x: p.x, y: p.y });
     }
-    edges.sort_unstable();
-    edges.dedup();
-    let mut conflicts = Vec::new();
-    let mut cdt =
-        Cdt::try_bulk_load_cdt(points.clone(), edges, |e| conflicts.push(e)).map_err(|_| {
-            BuildError::CoordinateRange {
-                x: f32::NAN,
-                y: f32::NAN,
-            }
-        })?;
-    debug_assert_eq!(cdt.num_vertices(), points.len());
-    for [a, b] in conflicts {
-        let (a, b) = (
-            FixedVertexHandle::from_index(a),
-            FixedVertexHandle::from_index(b),
-        );
-        cdt.add_constraint_and_split(a, b, |p| p);
+    if cdt.num_vertices() != planar.points.len() {
+        return Err(BuildError::Degenerate {
+            x: f32::NAN,
+            y: f32::NAN,
+        });
     }
     Ok(cdt)
 }
@@ -317,11 +334,24 @@ impl<'a> RowIndex<'a> {
     }
 }
 
-fn assemble(topo: Topology, walkable: Vec<bool>) -> Result<NavMesh, BuildError> {
+/// Flags, walls and areas of the classified triangles.
+///
+/// # Errors
+/// [`BuildError::Degenerate`] when a triangle is not counter-clockwise, or when the
+/// rounding of the wall crossings (`planar.drift`) may have moved the walkable area by
+/// more than [`AREA_TOLERANCE`] of `reference_area` (default: the convex hull's area);
+/// [`BuildError::NoWalkableSpace`] when nothing is walkable.
+fn assemble(
+    topo: Topology,
+    walkable: Vec<bool>,
+    planar: &Planar,
+    reference_area: Option<f64>,
+) -> Result<NavMesh, BuildError> {
     let n = topo.triangles.len();
     let mut flags = Vec::with_capacity(n);
     let mut obstacle_vertex = vec![false; topo.vertices.len()];
     let mut walkable_area = 0.0;
+    let mut hull_area = 0.0;
     for t in 0..n {
         let walls: [bool; 3] = std::array::from_fn(|e| {
             let nb = topo.neighbors[t][e];
@@ -334,11 +364,27 @@ fn assemble(topo: Topology, walkable: Vec<bool>) -> Result<NavMesh, BuildError> 
                 obstacle_vertex[topo.triangles[t][(e + 1) % 3] as usize] = true;
             }
         }
+        let [a, b, c] = topo.points(t);
+        let area2 = orient2d_value(a, b, c);
+        if area2 <= 0.0 {
+            // Cannot happen for a triangulation of f32 points; refuse rather than
+            // return a mesh that breaks its invariants.
+            return Err(BuildError::Degenerate { x: a.x, y: a.y });
+        }
+        hull_area += area2 * 0.5;
         if walkable[t] {
-            let [a, b, c] = topo.points(t);
-            walkable_area += orient2d_value(a, b, c) * 0.5;
+            walkable_area += area2 * 0.5;
         }
         flags.push(pack_flags(walkable[t], walls));
+    }
+    let reference = reference_area.map_or(hull_area, |r| r.min(hull_area));
+    if planar.drift > AREA_TOLERANCE * reference {
+        // Rounding the crossings to f32 may have moved walls by more than the level's
+        // f32 precision: it is finer than f32 can represent there.
+        return Err(BuildError::Degenerate {
+            x: planar.worst.x,
+            y: planar.worst.y,
+        });
     }
     if walkable_area <= 0.0 {
         return Err(BuildError::NoWalkableSpace);

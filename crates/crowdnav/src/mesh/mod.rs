@@ -14,6 +14,7 @@ mod level;
 mod load;
 mod locate;
 mod navmesh;
+mod planar;
 mod reachable;
 mod refine;
 
