@@ -115,7 +115,7 @@ impl Options {
                 radii: vec![0.5, 2.0],
                 inflated: Selection {
                     reps: 3,
-                    every: 10,
+                    every: 20,
                     only: None,
                 },
                 guard: None,
@@ -125,7 +125,7 @@ impl Options {
                 threads: vec![1, 2],
                 warmup: 20,
                 steps: 20,
-                finish_caps: vec![(1_000, 8_000), (10_000, 3_000), (100_000, 100)],
+                finish_caps: vec![(1_000, 8_000), (10_000, 2_000), (100_000, 100)],
                 bottleneck: true,
             }),
             mesh: Some(MeshOptions {
@@ -203,6 +203,7 @@ fn path_part(r: &mut Report, opts: &PathOptions, data: Result<&Path, &str>) -> R
     let mut maps_json = Map::new();
     let mut r0_rows = String::new();
     let mut inflated_rows = String::new();
+    let mut timeouts: Vec<String> = Vec::new();
     for name in &opts.maps {
         eprintln!("paths: loading {name}");
         let world = PathWorld::load(data, name)?;
@@ -283,6 +284,9 @@ fn path_part(r: &mut Report, opts: &PathOptions, data: Result<&Path, &str>) -> R
             let inf = paths::time_inflated(&world, &blocked, radius, opts.inflated, &skip)?;
             let (row, j) = inflated_summary(name, &inf, &blocked);
             inflated_rows += &row;
+            if !inf.timed_out.is_empty() {
+                timeouts.push(format!("{name} r = {radius}: queries {:?}", inf.timed_out));
+            }
             infl_json.push(j);
         }
         map_json.insert("inflated".into(), Value::Array(infl_json));
@@ -299,6 +303,12 @@ fn path_part(r: &mut Report, opts: &PathOptions, data: Result<&Path, &str>) -> R
     md += "| map | r | queries | polyanya bake s | found | crowdnav ms | polyanya ms | ours/theirs per query | length diff median / p95 |\n";
     md += "|---|---:|---:|---:|---|---:|---:|---:|---:|\n";
     md += &inflated_rows;
+    if !timeouts.is_empty() {
+        md += "\ntimed out = crowdnav gave no answer within the time limit (`--limit`); those queries \
+               are left out of the row: ";
+        md += &timeouts.join("; ");
+        md.push_str(".\n");
+    }
     md.push('\n');
     r.json.insert("paths".into(), Value::Object(maps_json));
     r.markdown += &md;
@@ -322,11 +332,7 @@ fn inflated_summary(name: &str, inf: &Inflated, blocked: &BlockedSpace) -> (Stri
     let timed_out = if inf.timed_out.is_empty() {
         String::new()
     } else {
-        format!(
-            " (+{} without an answer of ours within the limit: {:?})",
-            inf.timed_out.len(),
-            inf.timed_out
-        )
+        format!(" (+{} timed out)", inf.timed_out.len())
     };
     let row = format!(
         "| {name} | {} | {}{timed_out} | {:.2} | {} / {} / {} / {} | {} | {} | {:.2} ({:.2}) | {:+.2e} / {:.1e} |\n",

@@ -64,7 +64,13 @@ impl Plot {
                 (lo.floor(), hi.ceil().max(lo.floor() + 1.0))
             } else {
                 let pad = ((hi - lo) * 0.05).max(1e-9);
-                ((lo - pad).min(0.0f64.max(lo - pad)), hi + pad)
+                // Data that starts at or above zero keeps its axis there.
+                let start = if lo >= 0.0 {
+                    (lo - pad).max(0.0)
+                } else {
+                    lo - pad
+                };
+                (start, hi + pad)
             }
         };
         let (x0, x1) = range(&mut pts.iter().map(|p| p.0), self.log_x);
@@ -201,7 +207,8 @@ fn ticks(lo: f64, hi: f64, log: bool) -> Vec<f64> {
 }
 
 fn label(v: f64, log: bool, _i: usize) -> String {
-    let x = if log { 10f64.powf(v) } else { v };
+    // `+ 0.0` turns a negative zero into zero.
+    let x = if log { 10f64.powf(v) } else { v } + 0.0;
     if x.abs() >= 1e4 || (x != 0.0 && x.abs() < 1e-2) {
         format!("{x:.0e}")
     } else if x.fract().abs() < 1e-9 {
