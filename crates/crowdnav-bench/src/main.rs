@@ -21,7 +21,7 @@
 //! default `../shared/data` beside the repository) the data parts say "skipped".
 //!
 //! A disc query of ours that runs longer than `--limit` seconds (by default
-//! 3 s with `--quick`, else 5 s; 0: no limit) is left out of the r > 0 timings and listed as such: the queries are first
+//! 2 s with `--quick`, else 5 s; 0: no limit) is left out of the r > 0 timings and listed as such: the queries are first
 //! answered in a child process (`crowdnav-bench probe`) that is killed on overrun.
 
 use crowdnav_bench::data::data_dir;
@@ -161,7 +161,7 @@ fn main_with(args: &[String]) -> Result<(), String> {
         _ => {}
     }
     if let (Some(p), Ok(exe)) = (opts.paths.as_mut(), std::env::current_exe()) {
-        let limit = limit.unwrap_or(if quick { 3.0 } else { 5.0 });
+        let limit = limit.unwrap_or(if quick { 2.0 } else { 5.0 });
         if limit > 0.0 && limit.is_finite() {
             p.guard = Some((exe, std::time::Duration::from_secs_f64(limit)));
         }

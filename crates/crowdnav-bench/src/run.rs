@@ -91,7 +91,7 @@ impl Options {
                 threads: vec![1, 2],
                 warmup: 5,
                 steps: 5,
-                finish_caps: vec![(1_000, 6_000)],
+                finish_caps: Vec::new(),
                 bottleneck: true,
             }),
             mesh: Some(MeshOptions {
@@ -299,8 +299,8 @@ fn path_part(r: &mut Report, opts: &PathOptions, data: Result<&Path, &str>) -> R
     md += &r0_rows;
     md += "\nr > 0: crowdnav on its one mesh; polyanya on a mesh it triangulated and inflated for that radius \
            (bake time apart). found = both / ours only / polyanya only / neither; length difference = \
-           (ours − polyanya) / polyanya over queries both answered, median and p95 of |·|.\n\n";
-    md += "| map | r | queries | polyanya bake s | found | crowdnav ms | polyanya ms | ours/theirs per query | length diff median / p95 |\n";
+           (ours − polyanya) / polyanya over queries both answered: median, then p95 and max of |·|.\n\n";
+    md += "| map | r | queries | polyanya bake s | found | crowdnav ms | polyanya ms | ours/theirs per query | length diff median / p95 / max |\n";
     md += "|---|---:|---:|---:|---|---:|---:|---:|---:|\n";
     md += &inflated_rows;
     if !timeouts.is_empty() {
@@ -335,7 +335,7 @@ fn inflated_summary(name: &str, inf: &Inflated, blocked: &BlockedSpace) -> (Stri
         format!(" (+{} timed out)", inf.timed_out.len())
     };
     let row = format!(
-        "| {name} | {} | {}{timed_out} | {:.2} | {} / {} / {} / {} | {} | {} | {:.2} ({:.2}) | {:+.2e} / {:.1e} |\n",
+        "| {name} | {} | {}{timed_out} | {:.2} | {} / {} / {} / {} | {} | {} | {:.2} ({:.2}) | {:+.2e} / {:.1e} / {:.1e} |\n",
         inf.radius,
         inf.timed.len(),
         inf.bake_s,
@@ -348,7 +348,8 @@ fn inflated_summary(name: &str, inf: &Inflated, blocked: &BlockedSpace) -> (Stri
         ratio.median,
         ratio.p95,
         signed.median,
-        abs_spread.p95
+        abs_spread.p95,
+        abs_spread.max
     );
     let j = json!({
         "radius": inf.radius,
