@@ -122,18 +122,6 @@ impl BlockedSpace {
             tri.set_agent_radius(radius);
             // The hull is a wall too.
             tri.agent_radius_on_outer_edge(true);
-            if let Some(x) = std::env::var("BENCH_SIMPLIFY")
-                .ok()
-                .and_then(|v| v.parse().ok())
-            {
-                tri.set_agent_radius_simplification(x);
-            }
-            if let Some(x) = std::env::var("BENCH_SEGMENTS")
-                .ok()
-                .and_then(|v| v.parse().ok())
-            {
-                tri.set_agent_radius_segments(x);
-            }
         }
         let mut mesh = tri.as_navmesh();
         mesh.merge_polygons();

@@ -38,7 +38,8 @@ pub struct CrowdOptions {
     pub warmup: usize,
     /// Timed steps (per side); for N >= 100 000, half as many.
     pub steps: usize,
-    /// Step caps of the runs to the finish, per circle size (`None`: no such run).
+    /// Step caps of the runs to the finish, per circle size; a size without an entry
+    /// gets no such run.
     pub finish_caps: Vec<(usize, u64)>,
     /// Also the bottleneck scenario (timing and run to the finish).
     pub bottleneck: bool,
