@@ -1,10 +1,24 @@
 //! Benchmarks of crowdnav against other libraries, on the shared benchmark data.
 //!
 //! - [`data`]: where the data lives, and readers for its scenario files.
-//! - [`paths`]: shortest-path queries, crowdnav against the `polyanya` crate on the
-//!   same Polyanya mesh, with every answer checked against the other side's.
+//! - [`paths`]: shortest-path queries, crowdnav against the `polyanya` crate, at r = 0
+//!   on the same mesh and at r > 0 against polyanya's own inflated meshes.
+//! - [`blocked`]: the level as obstacle polygons for polyanya's triangulation.
+//! - [`crowd`]: ORCA crowds, crowdnav's `World` against `dodgy_2d` fed the same
+//!   neighbours.
+//! - [`meshes`]: mesh building, crowdnav against polyanya's triangulation.
+//! - [`run`]: one benchmark run and its report (markdown, JSON, SVG via [`svg`]).
+//! - [`guard`]: a time limit for our r > 0 queries (a child process).
+//! - [`stats`]: medians, quantiles, repeated timings.
 //!
 //! The criterion benches (`benches/`) and the `crowdnav-bench` binary both use these.
 
+pub mod blocked;
+pub mod crowd;
 pub mod data;
+pub mod guard;
+pub mod meshes;
 pub mod paths;
+pub mod run;
+pub mod stats;
+pub mod svg;

@@ -1,75 +1,211 @@
-//! `crowdnav-bench`: benchmark reports that criterion does not give.
+//! `crowdnav-bench`: crowdnav against its peers, one process, one run.
 //!
 //! ```text
-//! crowdnav-bench paths [--map aurora] [--reps 5] [--every 1] [--only I] [--no-r1]
+//! crowdnav-bench [all|paths|crowd|mesh] [--quick] [--json FILE] [--out DIR] [--markdown FILE]
+//!                [--map NAME] [--reps N] [--every K] [--only I] [--radii R,R] [--every-inflated K]
+//!                [--sizes N,N] [--steps N] [--limit SECONDS]
 //! ```
 //!
-//! `paths` times every scenario query of a Polyanya v2 map individually (the median of
-//! `--reps` runs each), crowdnav at r = 0 and r = 1 and the `polyanya` crate, checks
-//! every answer against the other side's, and prints median/p95/max per side, the
-//! median of the per-query ratios ours/polyanya, and r = 1 against r = 0. `--every k`
-//! keeps every k-th query only, `--only i` query `i` only; `--no-r1` skips the r = 1
-//! runs. Without the benchmark data it says so and exits 0.
+//! - `paths`: every scenario query of aurora and of the Iron Harvest map, crowdnav
+//!   against the `polyanya` crate: r = 0 on the same mesh, r = 0.5 and 2 on polyanya's
+//!   own inflated meshes (bake time apart).
+//! - `crowd`: the ORCA circle (N = 1 000, 10 000, 100 000) and the bottleneck,
+//!   crowdnav's `World::step` against `dodgy_2d` on 1 and 2 threads, and runs to the
+//!   finish.
+//! - `mesh`: mesh building, crowdnav against polyanya's triangulation.
+//! - `all` (the default): the three.
+//!
+//! `--quick` takes small samples (under two minutes on two cores; for CI). The tables
+//! go to stdout as markdown (and to `--markdown FILE`), every figure to `--json FILE`,
+//! the plots to `--out DIR` as SVG. Without the benchmark data (`CROWDNAV_DATA`,
+//! default `../shared/data` beside the repository) the data parts say "skipped".
+//!
+//! A disc query of ours that runs longer than `--limit` seconds (by default
+//! 2 s with `--quick`, else 5 s; 0: no limit) is left out of the r > 0 timings and listed as such: the queries are first
+//! answered in a child process (`crowdnav-bench probe`) that is killed on overrun.
 
 use crowdnav_bench::data::data_dir;
-use crowdnav_bench::paths::{summarize, time_each, PathWorld, Selection};
+use crowdnav_bench::run::{run, Options};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str =
-    "usage: crowdnav-bench paths [--map NAME] [--reps N] [--every K] [--only I] [--no-r1]";
+const USAGE: &str = "usage: crowdnav-bench [all|paths|crowd|mesh] [--quick] [--json FILE] [--out DIR] [--markdown FILE]
+       [--map NAME] [--reps N] [--every K] [--only I] [--radii R,R] [--every-inflated K]
+       [--sizes N,N] [--steps N] [--limit SECONDS]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("paths") => match paths(&args[1..]) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("crowdnav-bench: {e}");
-                ExitCode::FAILURE
-            }
-        },
-        _ => {
-            eprintln!("{USAGE}");
+    match main_with(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.starts_with("usage") => {
+            eprintln!("{e}");
             ExitCode::from(2)
+        }
+        Err(e) => {
+            eprintln!("crowdnav-bench: {e}");
+            ExitCode::FAILURE
         }
     }
 }
 
-fn paths(args: &[String]) -> Result<(), String> {
-    let mut map = "aurora".to_owned();
-    let mut sel = Selection {
-        reps: 5,
-        every: 1,
-        only: None,
-        with_r1: true,
-    };
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        let mut value = || {
-            it.next()
-                .cloned()
-                .ok_or(format!("{flag} needs a value\n{USAGE}"))
+fn list<T: std::str::FromStr>(flag: &str, v: &str) -> Result<Vec<T>, String> {
+    v.split(',')
+        .map(|x| {
+            x.trim()
+                .parse()
+                .map_err(|_| format!("{flag}: cannot read {x:?}\n{USAGE}"))
+        })
+        .collect()
+}
+
+fn number<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
+    v.parse()
+        .map_err(|_| format!("{flag}: cannot read {v:?}\n{USAGE}"))
+}
+
+fn main_with(args: &[String]) -> Result<(), String> {
+    if args.first().map(String::as_str) == Some("probe") {
+        // Internal: answer queries in a child process (see crowdnav_bench::guard).
+        let [_, map, radius, indices] = args else {
+            return Err(format!(
+                "usage: crowdnav-bench probe MAP RADIUS I,J,..\n{USAGE}"
+            ));
         };
-        match flag.as_str() {
-            "--map" => map = value()?,
-            "--reps" => sel.reps = value()?.parse().map_err(|e| format!("--reps: {e}"))?,
-            "--no-r1" => sel.with_r1 = false,
-            "--every" => sel.every = value()?.parse().map_err(|e| format!("--every: {e}"))?,
-            "--only" => {
-                sel.only = Some(value()?.parse().map_err(|e| format!("--only: {e}"))?);
+        let dir = data_dir()?;
+        let radius: f32 = number("radius", radius)?;
+        let indices: Vec<usize> = list("indices", indices)?;
+        return crowdnav_bench::guard::probe(&dir, map, radius, &indices);
+    }
+    let mut it = args.iter().peekable();
+    let part = match it.peek().map(|s| s.as_str()) {
+        Some(p @ ("all" | "paths" | "crowd" | "mesh")) => {
+            it.next();
+            p.to_owned()
+        }
+        _ => "all".to_owned(),
+    };
+    let rest: Vec<&String> = it.collect();
+    let quick = rest.iter().any(|a| a.as_str() == "--quick");
+    let mut opts = if quick {
+        Options::quick()
+    } else {
+        Options::full()
+    };
+    let (mut json, mut out, mut markdown) = (None::<PathBuf>, None::<PathBuf>, None::<PathBuf>);
+    let mut limit = None::<f64>;
+    let mut i = 0;
+    while i < rest.len() {
+        let flag = rest[i].as_str();
+        if flag == "--quick" {
+            i += 1;
+            continue;
+        }
+        let value = rest
+            .get(i + 1)
+            .map(|s| s.as_str())
+            .ok_or(format!("usage: {flag} needs a value\n{USAGE}"))?;
+        i += 2;
+        match flag {
+            "--json" => json = Some(value.into()),
+            "--out" => out = Some(value.into()),
+            "--markdown" => markdown = Some(value.into()),
+            "--limit" => limit = Some(number(flag, value)?),
+            "--map" | "--reps" | "--every" | "--only" | "--radii" | "--every-inflated" => {
+                let p = opts
+                    .paths
+                    .as_mut()
+                    .ok_or(format!("usage: {flag} is a paths option\n{USAGE}"))?;
+                match flag {
+                    "--map" => p.maps = vec![value.to_owned()],
+                    "--reps" => {
+                        p.r0.reps = number(flag, value)?;
+                        p.inflated.reps = p.r0.reps;
+                    }
+                    "--every" => p.r0.every = number(flag, value)?,
+                    "--every-inflated" => p.inflated.every = number(flag, value)?,
+                    "--only" => {
+                        p.r0.only = Some(number(flag, value)?);
+                        p.inflated.only = p.r0.only;
+                        p.inflated.every = 1;
+                    }
+                    _ => p.radii = list(flag, value)?,
+                }
             }
-            _ => return Err(format!("unknown argument {flag}\n{USAGE}")),
+            "--sizes" | "--steps" => {
+                let c = opts
+                    .crowd
+                    .as_mut()
+                    .ok_or(format!("usage: {flag} is a crowd option\n{USAGE}"))?;
+                if flag == "--sizes" {
+                    c.sizes = list(flag, value)?;
+                } else {
+                    c.steps = number(flag, value)?;
+                }
+            }
+            _ => return Err(format!("usage: unknown argument {flag}\n{USAGE}")),
         }
     }
-    let dir = match data_dir() {
-        Ok(dir) => dir,
-        Err(why) => {
-            println!("skipped: {why}");
-            return Ok(());
+    match part.as_str() {
+        "paths" => {
+            opts.crowd = None;
+            opts.mesh = None;
         }
+        "crowd" => {
+            opts.paths = None;
+            opts.mesh = None;
+        }
+        "mesh" => {
+            opts.paths = None;
+            opts.crowd = None;
+        }
+        _ => {}
+    }
+    if let (Some(p), Ok(exe)) = (opts.paths.as_mut(), std::env::current_exe()) {
+        let limit = limit.unwrap_or(if quick { 2.0 } else { 5.0 });
+        if limit > 0.0 && limit.is_finite() {
+            p.guard = Some((exe, std::time::Duration::from_secs_f64(limit)));
+        }
+    }
+    let dir = data_dir();
+    if let Err(why) = &dir {
+        println!("skipped (data parts): {why}");
+    }
+    let report = run(&opts, dir.as_deref().map_err(String::as_str))?;
+    println!(
+        "## crowdnav-bench ({} mode, {} UTC)\n\n{}\n",
+        opts.mode,
+        report
+            .json
+            .get("date_utc")
+            .and_then(|v| v.as_str())
+            .unwrap_or("?"),
+        report
+            .json
+            .get("machine")
+            .and_then(|v| v.as_str())
+            .unwrap_or("?")
+    );
+    print!("{}", report.markdown);
+    let write = |path: &PathBuf, text: &str| {
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        }
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
     };
-    let world = PathWorld::load(&dir, &map)?;
-    let times = time_each(&world, sel)?;
-    print!("{}", summarize(&world, &times));
+    if let Some(path) = &markdown {
+        write(path, &report.markdown)?;
+    }
+    if let Some(path) = &json {
+        let text = serde_json::to_string_pretty(&serde_json::Value::Object(report.json.clone()))
+            .map_err(|e| e.to_string())?;
+        write(path, &text)?;
+        eprintln!("wrote {}", path.display());
+    }
+    if let Some(dir) = &out {
+        for (name, svg) in &report.plots {
+            write(&dir.join(name), svg)?;
+            eprintln!("wrote {}", dir.join(name).display());
+        }
+    }
     Ok(())
 }

@@ -1,0 +1,634 @@
+//! One benchmark run: which parts, how big, and the report they produce (a markdown
+//! table per part, a JSON object of every figure, SVG plots).
+
+use crate::blocked::BlockedSpace;
+use crate::crowd::{self, Finish, StepTimes};
+use crate::meshes::{self, MeshBuild};
+use crate::paths::{self, Found, Inflated, PathWorld, Selection, Timed};
+use crate::stats::{median, Spread};
+use crate::svg::{Plot, Series};
+use serde_json::{json, Map, Value};
+use std::fmt::Write;
+use std::path::Path;
+
+/// What the path part runs.
+#[derive(Clone, Debug)]
+pub struct PathOptions {
+    /// Maps (names from [`paths::MAPS`]).
+    pub maps: Vec<String>,
+    /// r = 0 queries.
+    pub r0: Selection,
+    /// Radii compared against polyanya's inflated meshes.
+    pub radii: Vec<f32>,
+    /// Queries for r > 0.
+    pub inflated: Selection,
+    /// The `crowdnav-bench` executable (for `probe`) and the time limit of one r > 0
+    /// query of ours; `None`: no limit.
+    pub guard: Option<(std::path::PathBuf, std::time::Duration)>,
+}
+
+/// What the crowd part runs.
+#[derive(Clone, Debug)]
+pub struct CrowdOptions {
+    /// Circle sizes.
+    pub sizes: Vec<usize>,
+    /// Thread counts.
+    pub threads: Vec<usize>,
+    /// Steps before timing.
+    pub warmup: usize,
+    /// Timed steps (per side); for N >= 100 000, half as many.
+    pub steps: usize,
+    /// Step caps of the runs to the finish, per circle size; a size without an entry
+    /// gets no such run.
+    pub finish_caps: Vec<(usize, u64)>,
+    /// Also the bottleneck scenario (timing and run to the finish).
+    pub bottleneck: bool,
+}
+
+/// What the mesh part runs.
+#[derive(Clone, Debug)]
+pub struct MeshOptions {
+    /// Indices into [`meshes::MESH_MAPS`].
+    pub maps: Vec<usize>,
+    /// Builds per side (median kept).
+    pub reps: usize,
+}
+
+/// A whole run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// `"quick"`, `"full"` or a caller's own label.
+    pub mode: String,
+    /// The path part, if run.
+    pub paths: Option<PathOptions>,
+    /// The crowd part, if run.
+    pub crowd: Option<CrowdOptions>,
+    /// The mesh part, if run.
+    pub mesh: Option<MeshOptions>,
+}
+
+impl Options {
+    /// `--quick`: small samples, under two minutes on a 2-core machine.
+    pub fn quick() -> Options {
+        Options {
+            mode: "quick".to_owned(),
+            paths: Some(PathOptions {
+                maps: paths::MAPS.iter().map(|m| m.0.to_owned()).collect(),
+                r0: Selection {
+                    reps: 3,
+                    every: 20,
+                    only: None,
+                },
+                radii: vec![0.5, 2.0],
+                inflated: Selection {
+                    reps: 1,
+                    every: 200,
+                    only: None,
+                },
+                guard: None,
+            }),
+            crowd: Some(CrowdOptions {
+                sizes: vec![1_000, 10_000],
+                threads: vec![1, 2],
+                warmup: 5,
+                steps: 5,
+                finish_caps: Vec::new(),
+                bottleneck: true,
+            }),
+            mesh: Some(MeshOptions {
+                maps: vec![0],
+                reps: 1,
+            }),
+        }
+    }
+
+    /// The full run.
+    pub fn full() -> Options {
+        Options {
+            mode: "full".to_owned(),
+            paths: Some(PathOptions {
+                maps: paths::MAPS.iter().map(|m| m.0.to_owned()).collect(),
+                r0: Selection {
+                    reps: 5,
+                    every: 1,
+                    only: None,
+                },
+                radii: vec![0.5, 2.0],
+                inflated: Selection {
+                    reps: 3,
+                    every: 20,
+                    only: None,
+                },
+                guard: None,
+            }),
+            crowd: Some(CrowdOptions {
+                sizes: vec![1_000, 10_000, 100_000],
+                threads: vec![1, 2],
+                warmup: 20,
+                steps: 20,
+                finish_caps: vec![(1_000, 8_000), (10_000, 2_000), (100_000, 100)],
+                bottleneck: true,
+            }),
+            mesh: Some(MeshOptions {
+                maps: (0..meshes::MESH_MAPS.len()).collect(),
+                reps: 3,
+            }),
+        }
+    }
+}
+
+/// What a run produced.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// Every figure.
+    pub json: Map<String, Value>,
+    /// The markdown tables.
+    pub markdown: String,
+    /// SVG plots: (file name, document).
+    pub plots: Vec<(String, String)>,
+}
+
+/// Runs `opts`, reading data from `data` (`Err`: why there is none, and the data parts
+/// say "skipped"). Progress goes to stderr.
+///
+/// # Errors
+/// A failed correctness check or an unreadable input.
+pub fn run(opts: &Options, data: Result<&Path, &str>) -> Result<Report, String> {
+    let mut r = Report::default();
+    r.json.insert("mode".into(), json!(opts.mode));
+    r.json.insert("date_utc".into(), json!(utc_now()));
+    r.json.insert("machine".into(), json!(machine()));
+    r.json
+        .insert("path_median_ratio_vs_polyanya".into(), Value::Null);
+    r.json
+        .insert("orca_step_ratio_vs_dodgy".into(), Value::Null);
+    if let Some(p) = &opts.paths {
+        path_part(&mut r, p, data)?;
+    }
+    if let Some(c) = &opts.crowd {
+        crowd_part(&mut r, c)?;
+    }
+    if let Some(m) = &opts.mesh {
+        mesh_part(&mut r, m, data)?;
+    }
+    Ok(r)
+}
+
+fn spread_json(s: Spread) -> Value {
+    json!({"median": finite(s.median), "p95": finite(s.p95), "max": finite(s.max)})
+}
+
+fn finite(x: f64) -> Value {
+    if x.is_finite() {
+        json!(x)
+    } else {
+        Value::Null
+    }
+}
+
+fn ms3(s: Spread) -> String {
+    format!("{:.3} / {:.3} / {:.2}", s.median, s.p95, s.max)
+}
+
+fn path_part(r: &mut Report, opts: &PathOptions, data: Result<&Path, &str>) -> Result<(), String> {
+    let mut md = String::from("### Path queries\n\n");
+    let data = match data {
+        Ok(d) => d,
+        Err(why) => {
+            let _ = writeln!(md, "skipped: {why}\n");
+            r.json.insert("paths".into(), json!({"skipped": why}));
+            r.markdown += &md;
+            return Ok(());
+        }
+    };
+    let mut maps_json = Map::new();
+    let mut r0_rows = String::new();
+    let mut inflated_rows = String::new();
+    let mut timeouts: Vec<String> = Vec::new();
+    for name in &opts.maps {
+        eprintln!("paths: loading {name}");
+        let world = PathWorld::load(data, name)?;
+        eprintln!(
+            "paths: {name}: r = 0, {} of {} queries",
+            opts.r0.pick(&world.queries).len(),
+            world.queries.len()
+        );
+        let timed = paths::time_r0(&world, opts.r0)?;
+        let (ours, theirs) = ms_spreads(&timed);
+        let mut ratios = paths::time_ratios(&timed);
+        let ratio = Spread::of(&ratios);
+        let totals = timed.iter().map(|t| t.ours_s).sum::<f64>()
+            / timed.iter().map(|t| t.theirs_s).sum::<f64>();
+        let diffs: Vec<f64> = paths::length_differences(&timed)
+            .iter()
+            .map(|d| d.abs())
+            .collect();
+        let found = Found::of(&timed);
+        let _ = writeln!(
+            r0_rows,
+            "| {name} | {} | {} | {} | {:.2} ({:.2}) | {totals:.2} | {} / {} , max rel. diff {:.1e} |",
+            timed.len(),
+            ms3(ours),
+            ms3(theirs),
+            ratio.median,
+            ratio.p95,
+            found.both + found.neither,
+            timed.len(),
+            Spread::of(&diffs).max
+        );
+        if name == "aurora" {
+            r.json.insert(
+                "path_median_ratio_vs_polyanya".into(),
+                finite(median(&mut ratios)),
+            );
+            r.plots.push((
+                "bench-path-time-vs-length.svg".into(),
+                time_vs_length(&timed, name),
+            ));
+        }
+        let mut map_json = Map::new();
+        map_json.insert(
+            "r0".into(),
+            json!({
+                "queries": timed.len(),
+                "scenario_queries": world.queries.len(),
+                "ours_ms": spread_json(ours),
+                "theirs_ms": spread_json(theirs),
+                "ratio_per_query": spread_json(ratio),
+                "ratio_of_totals": finite(totals),
+                "length_max_relative_difference": finite(Spread::of(&diffs).max),
+                "agree": found.both + found.neither,
+            }),
+        );
+        let blocked = BlockedSpace::of(&world.ours);
+        eprintln!(
+            "paths: {name}: {} obstacle rings for polyanya ({} blocked groups, {} of them enclosing walkable islands)",
+            blocked.obstacles.len(),
+            blocked.traced_groups + blocked.enclosing_groups,
+            blocked.enclosing_groups
+        );
+        let mut infl_json = Vec::new();
+        for &radius in &opts.radii {
+            eprintln!(
+                "paths: {name}: r = {radius}, {} queries (polyanya bakes its mesh first)",
+                opts.inflated.pick(&world.queries).len()
+            );
+            let skip = match &opts.guard {
+                Some((exe, limit)) => {
+                    crate::guard::screen(exe, &world, radius, opts.inflated, *limit)?
+                }
+                None => Vec::new(),
+            };
+            if !skip.is_empty() {
+                eprintln!("paths: {name}: r = {radius}: no answer of ours within the limit for queries {skip:?}");
+            }
+            let inf = paths::time_inflated(&world, &blocked, radius, opts.inflated, &skip)?;
+            let (row, j) = inflated_summary(name, &inf, &blocked);
+            inflated_rows += &row;
+            if !inf.timed_out.is_empty() {
+                timeouts.push(format!("{name} r = {radius}: queries {:?}", inf.timed_out));
+            }
+            infl_json.push(j);
+        }
+        map_json.insert("inflated".into(), Value::Array(infl_json));
+        maps_json.insert(name.clone(), Value::Object(map_json));
+    }
+    md += "r = 0, both on the same `.mesh` file; times per query in ms (median / p95 / max of the per-query medians); \
+           ratio = crowdnav / polyanya per query, median (p95); every answer checked against the other side's.\n\n";
+    md += "| map | queries | crowdnav ms | polyanya ms | ours/theirs per query | ratio of totals | lengths agree |\n";
+    md += "|---|---:|---:|---:|---:|---:|---|\n";
+    md += &r0_rows;
+    md += "\nr > 0: crowdnav on its one mesh; polyanya on a mesh it triangulated and inflated for that radius \
+           (bake time apart). found = both / ours only / polyanya only / neither; length difference = \
+           (ours − polyanya) / polyanya over queries both answered: median, then p95 and max of |·|.\n\n";
+    md += "| map | r | queries | polyanya bake s | found | crowdnav ms | polyanya ms | ours/theirs per query | length diff median / p95 / max |\n";
+    md += "|---|---:|---:|---:|---|---:|---:|---:|---:|\n";
+    md += &inflated_rows;
+    if !timeouts.is_empty() {
+        md += "\ntimed out = crowdnav gave no answer within the time limit (`--limit`); those queries \
+               are left out of the row: ";
+        md += &timeouts.join("; ");
+        md.push_str(".\n");
+    }
+    md.push('\n');
+    r.json.insert("paths".into(), Value::Object(maps_json));
+    r.markdown += &md;
+    Ok(())
+}
+
+fn ms_spreads(timed: &[Timed]) -> (Spread, Spread) {
+    let ours: Vec<f64> = timed.iter().map(|t| t.ours_s * 1e3).collect();
+    let theirs: Vec<f64> = timed.iter().map(|t| t.theirs_s * 1e3).collect();
+    (Spread::of(&ours), Spread::of(&theirs))
+}
+
+fn inflated_summary(name: &str, inf: &Inflated, blocked: &BlockedSpace) -> (String, Value) {
+    let (ours, theirs) = ms_spreads(&inf.timed);
+    let ratio = Spread::of(&paths::time_ratios(&inf.timed));
+    let diffs = paths::length_differences(&inf.timed);
+    let abs: Vec<f64> = diffs.iter().map(|d| d.abs()).collect();
+    let signed = Spread::of(&diffs);
+    let abs_spread = Spread::of(&abs);
+    let found = Found::of(&inf.timed);
+    let timed_out = if inf.timed_out.is_empty() {
+        String::new()
+    } else {
+        format!(" (+{} timed out)", inf.timed_out.len())
+    };
+    let row = format!(
+        "| {name} | {} | {}{timed_out} | {:.2} | {} / {} / {} / {} | {} | {} | {:.2} ({:.2}) | {:+.2e} / {:.1e} / {:.1e} |\n",
+        inf.radius,
+        inf.timed.len(),
+        inf.bake_s,
+        found.both,
+        found.ours_only,
+        found.theirs_only,
+        found.neither,
+        ms3(ours),
+        ms3(theirs),
+        ratio.median,
+        ratio.p95,
+        signed.median,
+        abs_spread.p95,
+        abs_spread.max
+    );
+    let j = json!({
+        "radius": inf.radius,
+        "queries": inf.timed.len(),
+        "polyanya_bake_s": finite(inf.bake_s),
+        "polyanya_obstacles": inf.obstacles,
+        "blocked_groups": blocked.traced_groups + blocked.enclosing_groups,
+        "blocked_groups_enclosing_islands": blocked.enclosing_groups,
+        "ours_timed_out": inf.timed_out,
+        "found": {"both": found.both, "ours_only": found.ours_only,
+                  "theirs_only": found.theirs_only, "neither": found.neither},
+        "ours_ms": spread_json(ours),
+        "theirs_ms": spread_json(theirs),
+        "ratio_per_query": spread_json(ratio),
+        "length_relative_difference": {"median": finite(signed.median),
+                                        "abs_p95": finite(abs_spread.p95),
+                                        "abs_max": finite(abs_spread.max)},
+    });
+    (row, j)
+}
+
+fn time_vs_length(timed: &[Timed], name: &str) -> String {
+    let pts = |f: fn(&Timed) -> f64| -> Vec<(f64, f64)> {
+        timed
+            .iter()
+            .filter_map(|t| t.theirs_len.map(|l| (l, f(t) * 1e3)))
+            .collect()
+    };
+    Plot {
+        title: format!("{name}, r = 0: time per query against path length"),
+        x_label: "path length".into(),
+        y_label: "ms per query (median of repetitions)".into(),
+        log_x: false,
+        log_y: true,
+        series: vec![
+            Series {
+                name: "crowdnav".into(),
+                color: "#1f77b4",
+                points: pts(|t| t.ours_s),
+                line: false,
+            },
+            Series {
+                name: "polyanya".into(),
+                color: "#d62728",
+                points: pts(|t| t.theirs_s),
+                line: false,
+            },
+        ],
+    }
+    .to_svg()
+}
+
+fn crowd_part(r: &mut Report, opts: &CrowdOptions) -> Result<(), String> {
+    let mut md = String::from("### Crowds (ORCA)\n\n");
+    md += "ms per step, median over the timed steps (after warm-up), both sides interleaved; \
+           ratio = crowdnav / dodgy_2d.\n\n";
+    md += "| scenario | agents | threads | crowdnav ms/step | dodgy_2d ms/step | crowdnav / dodgy |\n";
+    md += "|---|---:|---:|---:|---:|---:|\n";
+    let mut finish_md = String::from(
+        "\nRun to the finish (every agent within 5 cm of its goal) or a step cap, on the largest thread count; \
+         overlapping pairs = agent pairs ever left overlapping by more than 1 % of the smaller radius.\n\n\
+         | scenario | agents | cap | crowdnav steps | crowdnav arrived | crowdnav overlapping pairs | dodgy steps | dodgy arrived | dodgy overlapping pairs |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    let mut out = Map::new();
+    let mut scenarios: Vec<(crowdnav::scenario::Scenario, usize, Option<u64>)> = Vec::new();
+    for &n in &opts.sizes {
+        let cap = opts.finish_caps.iter().find(|c| c.0 == n).map(|c| c.1);
+        scenarios.push((crowd::circle(n)?, n, cap));
+    }
+    if opts.bottleneck {
+        let s = crowd::bottleneck()?;
+        let n = s.all_agents().len();
+        let cap = s.steps;
+        scenarios.push((s, n, Some(cap)));
+    }
+    let mut plot: Vec<Series> = Vec::new();
+    let colors = ["#1f77b4", "#d62728", "#aec7e8", "#ff9896"];
+    for (k, &t) in opts.threads.iter().enumerate() {
+        for (side, color) in [
+            ("crowdnav", colors[(2 * k) % 4]),
+            ("dodgy_2d", colors[(2 * k + 1) % 4]),
+        ] {
+            plot.push(Series {
+                name: format!("{side}, {t} thread(s)"),
+                color,
+                points: Vec::new(),
+                line: true,
+            });
+        }
+    }
+    let max_threads = opts.threads.iter().copied().max().unwrap_or(1);
+    for (scenario, n, cap) in &scenarios {
+        let mut sj = Map::new();
+        sj.insert("agents".into(), json!(n));
+        let mut fingerprints: Vec<u64> = Vec::new();
+        let steps = if *n >= 100_000 {
+            (opts.steps / 2).max(2)
+        } else {
+            opts.steps
+        };
+        for (k, &threads) in opts.threads.iter().enumerate() {
+            eprintln!("crowd: {} on {threads} thread(s)", scenario.name);
+            let StepTimes {
+                ours_ms,
+                theirs_ms,
+                fingerprint,
+            } = crowd::time_steps(scenario, threads, opts.warmup, steps)?;
+            fingerprints.push(fingerprint);
+            let ratio = ours_ms.median / theirs_ms.median;
+            let _ = writeln!(
+                md,
+                "| {} | {n} | {threads} | {:.2} | {:.2} | {ratio:.2} |",
+                scenario.name, ours_ms.median, theirs_ms.median
+            );
+            sj.insert(
+                format!("threads_{threads}"),
+                json!({"ours_ms": spread_json(ours_ms), "theirs_ms": spread_json(theirs_ms),
+                       "ratio": finite(ratio), "timed_steps": steps, "warmup_steps": opts.warmup}),
+            );
+            // N = 10 000 on one thread; a run without it takes its largest circle.
+            let reference = opts
+                .sizes
+                .iter()
+                .copied()
+                .find(|&s| s == 10_000)
+                .or_else(|| opts.sizes.iter().copied().max());
+            if scenario.name.starts_with("circle") && Some(*n) == reference && threads == 1 {
+                r.json
+                    .insert("orca_step_ratio_vs_dodgy".into(), finite(ratio));
+                r.json.insert("orca_step_ratio_agents".into(), json!(n));
+            }
+            if scenario.name.starts_with("circle") {
+                plot[2 * k].points.push((*n as f64, ours_ms.median));
+                plot[2 * k + 1].points.push((*n as f64, theirs_ms.median));
+            }
+        }
+        // Determinism: the same state after the same steps, whatever the thread count.
+        if fingerprints.windows(2).any(|w| w[0] != w[1]) {
+            return Err(format!(
+                "{}: crowdnav's state differs between thread counts",
+                scenario.name
+            ));
+        }
+        if let Some(cap) = cap {
+            eprintln!("crowd: {} to the finish (cap {cap} steps)", scenario.name);
+            let (ours, theirs) = crowd::run_to_finish(scenario, max_threads, *cap)?;
+            let steps = |f: &Finish| {
+                if f.finished {
+                    f.steps.to_string()
+                } else {
+                    format!("did not finish within {} steps", f.steps)
+                }
+            };
+            let _ = writeln!(
+                finish_md,
+                "| {} | {n} | {cap} | {} | {} | {} | {} | {} | {} |",
+                scenario.name,
+                steps(&ours),
+                ours.arrived,
+                ours.overlapping_pairs,
+                steps(&theirs),
+                theirs.arrived,
+                theirs.overlapping_pairs
+            );
+            let fj = |f: &Finish| {
+                json!({"steps": f.steps, "finished": f.finished, "arrived": f.arrived,
+                       "overlapping_pairs": f.overlapping_pairs, "seconds": finite(f.seconds)})
+            };
+            sj.insert(
+                "finish".into(),
+                json!({"cap": cap, "threads": max_threads, "ours": fj(&ours), "theirs": fj(&theirs)}),
+            );
+        }
+        out.insert(scenario.name.clone(), Value::Object(sj));
+    }
+    md += &finish_md;
+    md.push('\n');
+    r.json.insert("crowd".into(), Value::Object(out));
+    r.plots.push((
+        "bench-crowd-ms-per-step.svg".into(),
+        Plot {
+            title: "ORCA circle: ms per step against crowd size".into(),
+            x_label: "agents".into(),
+            y_label: "ms per step (median)".into(),
+            log_x: true,
+            log_y: true,
+            series: plot,
+        }
+        .to_svg(),
+    ));
+    r.markdown += &md;
+    Ok(())
+}
+
+fn mesh_part(r: &mut Report, opts: &MeshOptions, data: Result<&Path, &str>) -> Result<(), String> {
+    let mut md = String::from("### Mesh building\n\n");
+    let data = match data {
+        Ok(d) => d,
+        Err(why) => {
+            let _ = writeln!(md, "skipped: {why}\n");
+            r.json.insert("mesh".into(), json!({"skipped": why}));
+            r.markdown += &md;
+            return Ok(());
+        }
+    };
+    md += "Seconds, median of the builds. crowdnav: `NavMesh::from_walls` (CDT, clearance, refinement) from the parsed walls \
+           (parse time apart); polyanya: `Triangulation` of the same level's obstacle polygons, `merge_polygons`, `bake`. \
+           Both meshes must cover the same walkable area.\n\n";
+    md += "| map | parse s | crowdnav build s | polyanya build s | crowdnav / polyanya | crowdnav triangles | polyanya polygons |\n";
+    md += "|---|---:|---:|---:|---:|---:|---:|\n";
+    let mut out = Map::new();
+    for &i in &opts.maps {
+        let Some(&(name, file)) = meshes::MESH_MAPS.get(i) else {
+            continue;
+        };
+        eprintln!("mesh: {name}");
+        let MeshBuild {
+            parse_s,
+            ours_s,
+            theirs_s,
+            ours_triangles,
+            theirs_polygons,
+            area,
+            ..
+        } = meshes::build_both(data, name, file, opts.reps)?;
+        let _ = writeln!(
+            md,
+            "| {name} | {parse_s:.3} | {ours_s:.3} | {theirs_s:.3} | {:.2} | {ours_triangles} | {theirs_polygons} |",
+            ours_s / theirs_s
+        );
+        out.insert(
+            name.to_owned(),
+            json!({"parse_s": finite(parse_s), "ours_s": finite(ours_s), "theirs_s": finite(theirs_s),
+                   "ratio": finite(ours_s / theirs_s), "ours_triangles": ours_triangles,
+                   "theirs_polygons": theirs_polygons, "walkable_area": finite(area)}),
+        );
+    }
+    md.push('\n');
+    r.json.insert("mesh".into(), Value::Object(out));
+    r.markdown += &md;
+    Ok(())
+}
+
+/// The current UTC time, `YYYY-MM-DD HH:MM`.
+fn utc_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}",
+        rem / 3_600,
+        (rem % 3_600) / 60
+    )
+}
+
+/// CPU model and core count, as far as the system tells.
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|s| s.trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown CPU".to_owned());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    format!("{cpu}, {cores} hardware threads, {}", std::env::consts::OS)
+}

@@ -1,0 +1,89 @@
+//! The benchmark run end to end on a tiny sample: every part runs, the JSON has its
+//! top-level figures and they are finite, the plots are SVG. Without the benchmark data
+//! the data parts must say "skipped" and the crowd part still runs.
+
+use crowdnav_bench::data::data_dir;
+use crowdnav_bench::paths::Selection;
+use crowdnav_bench::run::{run, CrowdOptions, MeshOptions, Options, PathOptions};
+use serde_json::Value;
+
+fn tiny() -> Options {
+    Options {
+        mode: "test".to_owned(),
+        paths: Some(PathOptions {
+            maps: vec!["aurora".to_owned(), "iron-harvest".to_owned()],
+            r0: Selection {
+                reps: 1,
+                every: 500,
+                only: None,
+            },
+            radii: vec![0.5],
+            inflated: Selection {
+                reps: 1,
+                every: 1000,
+                only: None,
+            },
+            guard: None,
+        }),
+        crowd: Some(CrowdOptions {
+            sizes: vec![100, 200],
+            threads: vec![1, 2],
+            warmup: 2,
+            steps: 2,
+            finish_caps: vec![(100, 50)],
+            bottleneck: false,
+        }),
+        mesh: Some(MeshOptions {
+            maps: vec![0],
+            reps: 1,
+        }),
+    }
+}
+
+fn number(json: &serde_json::Map<String, Value>, key: &str) -> Option<f64> {
+    json.get(key).and_then(Value::as_f64)
+}
+
+#[test]
+fn tiny_run_reports_finite_top_level_figures() {
+    let dir = data_dir();
+    let report = run(&tiny(), dir.as_deref().map_err(String::as_str)).expect("the run succeeds");
+    let json = &report.json;
+    for key in [
+        "mode",
+        "date_utc",
+        "machine",
+        "path_median_ratio_vs_polyanya",
+        "orca_step_ratio_vs_dodgy",
+        "paths",
+        "crowd",
+        "mesh",
+    ] {
+        assert!(json.contains_key(key), "missing key {key}");
+    }
+    let orca = number(json, "orca_step_ratio_vs_dodgy").expect("a crowd ratio");
+    assert!(orca.is_finite() && orca > 0.0, "orca ratio {orca}");
+    assert!(report.markdown.contains("| circle-200 | 200 | 2 |"));
+    match dir {
+        Ok(_) => {
+            let ratio = number(json, "path_median_ratio_vs_polyanya").expect("a path ratio");
+            assert!(ratio.is_finite() && ratio > 0.0, "path ratio {ratio}");
+            let aurora = &json["paths"]["aurora"];
+            assert!(aurora["r0"]["agree"].as_u64() == aurora["r0"]["queries"].as_u64());
+            assert!(aurora["inflated"][0]["polyanya_bake_s"].as_f64().is_some());
+            assert!(json["mesh"]["aurora (polyanya v2 mesh)"]["ours_s"]
+                .as_f64()
+                .is_some_and(f64::is_finite));
+            assert_eq!(report.plots.len(), 2);
+        }
+        Err(_) => {
+            println!("skipped: the data parts (no benchmark data)");
+            assert!(json["paths"]["skipped"].is_string());
+            assert!(json["mesh"]["skipped"].is_string());
+            assert!(report.markdown.contains("skipped"));
+        }
+    }
+    for (name, svg) in &report.plots {
+        assert!(name.ends_with(".svg") && svg.starts_with("<svg"), "{name}");
+    }
+}
