@@ -227,6 +227,22 @@ impl PointGrid {
     /// assert_eq!(found, [51, 49, 52]);
     /// ```
     pub fn nearest(&self, p: Vec2, range: f32, k: usize, skip: u32, out: &mut Vec<(f32, u32)>) {
+        self.nearest_hinted(p, range, k, skip, 0.0, out);
+    }
+
+    /// [`Self::nearest`] told that the `k`-th item probably lies within `hint` metres
+    /// (the last answer for a point that moved little): the search starts with every
+    /// cell within `hint` at once, row by row, then goes on ring by ring if that was not
+    /// enough. The answer is the same whatever the hint; only the time differs.
+    pub fn nearest_hinted(
+        &self,
+        p: Vec2,
+        range: f32,
+        k: usize,
+        skip: u32,
+        hint: f32,
+        out: &mut Vec<(f32, u32)>,
+    ) {
         out.clear();
         let cells = &self.cells;
         if k == 0 || cells.cols == 0 || !p.is_finite() || range.is_nan() || range < 0.0 {
@@ -272,23 +288,38 @@ impl PointGrid {
             }
         };
         let last_ring = cx.max(cols - 1 - cx).max(cy).max(rows - 1 - cy);
-        for r in 0..=last_ring {
+        let first_ring = if hint > 0.0 && hint.is_finite() {
+            ((hint.min(range) / cells.cell).ceil() as usize).min(last_ring)
+        } else {
+            0
+        };
+        for r in first_ring..=last_ring {
             let (x0, x1) = (cx.saturating_sub(r), (cx + r).min(cols - 1));
             let (y0, y1) = (cy.saturating_sub(r), (cy + r).min(rows - 1));
-            // Rows at the ring's top and bottom in full, the sides' two cells between.
-            for y in [cy.checked_sub(r), Some(cy + r).filter(|_| r > 0)]
-                .into_iter()
-                .flatten()
-                .filter(|&y| y < rows)
-            {
-                let row = y * cols;
-                consider(
-                    cells.starts[row + x0] as usize,
-                    cells.starts[row + x1 + 1] as usize,
-                    out,
-                );
-            }
-            if r > 0 {
+            if r == first_ring {
+                // The whole square at once, row by row.
+                for y in y0..=y1 {
+                    let row = y * cols;
+                    consider(
+                        cells.starts[row + x0] as usize,
+                        cells.starts[row + x1 + 1] as usize,
+                        out,
+                    );
+                }
+            } else {
+                // Rows at the ring's top and bottom in full, the sides' two cells between.
+                for y in [cy.checked_sub(r), Some(cy + r)]
+                    .into_iter()
+                    .flatten()
+                    .filter(|&y| y < rows)
+                {
+                    let row = y * cols;
+                    consider(
+                        cells.starts[row + x0] as usize,
+                        cells.starts[row + x1 + 1] as usize,
+                        out,
+                    );
+                }
                 for y in (cy.saturating_sub(r - 1))..=((cy + r - 1).min(rows - 1)) {
                     let row = y * cols;
                     for x in [cx.checked_sub(r), Some(cx + r).filter(|&x| x < cols)]
@@ -480,6 +511,10 @@ mod tests {
                         out, expected,
                         "point {i}, range {range}, k {k}, cell {cell}"
                     );
+                    for hint in [0.5, 3.0, 20.0, f32::INFINITY, f32::NAN] {
+                        grid.nearest_hinted(p, range, k, i as u32, hint, &mut out);
+                        assert_eq!(out, expected, "hint {hint}, point {i}, range {range}");
+                    }
                 }
             }
             // A query point outside the box the points span.

@@ -162,6 +162,11 @@ pub struct World {
     positions: Vec<Vec2>,
     /// What every agent's neighbours see of it this step, in agent order.
     seen: Vec<Seen>,
+    /// Per agent, how far its furthest neighbour was at the last step (a hint for the
+    /// next search, which starts there; it never changes the answer).
+    neighbor_reach: Vec<f32>,
+    /// How far the furthest agent moved in the last `integrate`, metres.
+    moved: f32,
     time: f64,
     steps: u64,
     epoch_time: f64,
@@ -255,6 +260,8 @@ impl World {
             grid_fresh: false,
             positions: Vec::new(),
             seen: Vec::new(),
+            neighbor_reach: Vec::new(),
+            moved: 0.0,
             time: 0.0,
             steps: 0,
             epoch_time: 0.0,
@@ -534,6 +541,7 @@ impl World {
         }
         self.steer(dt);
         let moved = self.integrate(dt);
+        self.moved = moved;
         self.time += f64::from(dt);
         self.move_obstacles();
         // The grid still holds the positions before `integrate`, none further than
@@ -675,6 +683,9 @@ impl World {
             has_arrived: a.arrived_at.is_some(),
             resting: a.is_arrived(),
         }));
+        self.neighbor_reach.resize(self.agents.len(), 0.0);
+        // Neighbours move towards each other at most twice as far as the fastest.
+        let margin = 2.0 * self.moved;
         let agents = &self.agents;
         let seen = &self.seen;
         let positions = &self.positions;
@@ -692,9 +703,16 @@ impl World {
             self.debug.clear();
         }
         let steer_with_scratch =
-            |s: &mut SteerScratch, i: usize, debug: Option<&mut SteerDebug>| {
+            |s: &mut SteerScratch, i: usize, reach: &mut f32, debug: Option<&mut SteerDebug>| {
                 let a = &agents[i];
-                gather_neighbors(i, a, seen, positions, obstacles, grid, &params, s);
+                *reach = gather_neighbors(
+                    i,
+                    a,
+                    *reach + margin,
+                    (seen, positions, obstacles, grid),
+                    &params,
+                    s,
+                );
                 let reach = params.wall_dist + a.radius;
                 wall_grid.walls_near(a.position, reach, &mut s.wall_ids);
                 s.walls.clear();
@@ -719,24 +737,26 @@ impl World {
                 };
                 clamp_speed(steering.steer(&ctx, debug), a.max_speed)
             };
-        let steer_one = |i: usize, debug: Option<&mut SteerDebug>| {
-            with_steer_scratch(|s| steer_with_scratch(s, i, debug))
+        let steer_one = |i: usize, reach: &mut f32, debug: Option<&mut SteerDebug>| {
+            with_steer_scratch(|s| steer_with_scratch(s, i, reach, debug))
         };
         if self.record_debug {
             self.new_velocities
                 .par_iter_mut()
+                .zip(self.neighbor_reach.par_iter_mut())
                 .zip(self.debug.par_iter_mut())
                 .enumerate()
-                .for_each(|(i, (out, debug))| {
+                .for_each(|(i, ((out, reach), debug))| {
                     debug.vectors.clear();
-                    *out = steer_one(i, Some(debug));
+                    *out = steer_one(i, reach, Some(debug));
                 });
         } else {
             self.new_velocities
                 .par_iter_mut()
+                .zip(self.neighbor_reach.par_iter_mut())
                 .enumerate()
-                .for_each(|(i, out)| {
-                    *out = steer_one(i, None);
+                .for_each(|(i, (out, reach))| {
+                    *out = steer_one(i, reach, None);
                 });
         }
     }
@@ -1018,21 +1038,18 @@ fn advance_waypoint(a: &mut Agent) {
 }
 
 /// Fills `s.sorted` with agent `i`'s nearest `max_neighbors` agents within
-/// `neighbor_dist`, then every moving obstacle in range, nearest first.
-#[expect(
-    clippy::too_many_arguments,
-    reason = "the steering phase's read-only state"
-)]
+/// `neighbor_dist`, then every moving obstacle in range, nearest first; the search
+/// starts with every agent within `hint` (see [`PointGrid::nearest_hinted`]). Returns
+/// how far the furthest of those agents lies (the range when fewer were found): the
+/// next step's hint.
 fn gather_neighbors(
     i: usize,
     a: &Agent,
-    seen: &[Seen],
-    positions: &[Vec2],
-    obstacles: &[MovingObstacle],
-    grid: &PointGrid,
+    hint: f32,
+    (seen, positions, obstacles, grid): (&[Seen], &[Vec2], &[MovingObstacle], &PointGrid),
     params: &WorldParams,
     s: &mut SteerScratch,
-) {
+) -> f32 {
     let range = params.neighbor_dist;
     // An agent resting at its goal yields to one on its way (or on its way back): it
     // sees the passer-by moving as it wants to, not as it is blocked, and makes way;
@@ -1040,13 +1057,12 @@ fn gather_neighbors(
     let resting = a.is_arrived();
     let has_arrived = a.arrived_at.is_some();
     // Keys (squared distance, index) sorted; obstacles are indexed `u32::MAX - j`.
-    grid.nearest(
-        a.position,
-        range,
-        params.max_neighbors,
-        i as u32,
-        &mut s.neighbors,
-    );
+    let k = params.max_neighbors;
+    grid.nearest_hinted(a.position, range, k, i as u32, hint, &mut s.neighbors);
+    let reach = match s.neighbors.last() {
+        Some(&(d2, _)) if s.neighbors.len() == k => d2.sqrt(),
+        _ => range,
+    };
     for (j, o) in obstacles.iter().enumerate() {
         let d2 = a.position.distance_squared(o.position);
         let reach = range + o.radius;
@@ -1085,6 +1101,7 @@ fn gather_neighbors(
             }
         }
     }));
+    reach
 }
 
 /// The point just inside the wall nearest to `p` (one radius in from it), or `None`
