@@ -231,9 +231,10 @@ impl PointGrid {
     }
 
     /// [`Self::nearest`] told that the `k`-th item probably lies within `hint` metres
-    /// (the last answer for a point that moved little): the search starts with every
-    /// cell within `hint` at once, row by row, then goes on ring by ring if that was not
-    /// enough. The answer is the same whatever the hint; only the time differs.
+    /// (the last answer for a point that moved little): the search first looks at
+    /// every cell within `hint` at once, row by row, taking only items within `hint`;
+    /// when fewer than `k` are there, it searches again from scratch, ring by ring. The
+    /// answer is the same whatever the hint; only the time differs.
     pub fn nearest_hinted(
         &self,
         p: Vec2,
@@ -244,10 +245,32 @@ impl PointGrid {
         out: &mut Vec<(f32, u32)>,
     ) {
         out.clear();
-        let cells = &self.cells;
-        if k == 0 || cells.cols == 0 || !p.is_finite() || range.is_nan() || range < 0.0 {
+        if k == 0 || self.cells.cols == 0 || !p.is_finite() || range.is_nan() || range < 0.0 {
             return;
         }
+        if hint > 0.0 && hint < range {
+            if self.search(p, range, k, skip, Some(hint), out) {
+                return;
+            }
+            out.clear();
+        }
+        self.search(p, range, k, skip, None, out);
+    }
+
+    /// The search behind [`Self::nearest_hinted`] (its arguments checked): ring by
+    /// ring from `p`'s cell; or, with a `seed` (a radius), only the square within
+    /// `seed` and the items within `seed`, returning whether that found all `k` (then
+    /// they are the answer).
+    fn search(
+        &self,
+        p: Vec2,
+        range: f32,
+        k: usize,
+        skip: u32,
+        seed: Option<f32>,
+        out: &mut Vec<(f32, u32)>,
+    ) -> bool {
+        let cells = &self.cells;
         let range_squared = range * range;
         let (cx, cy) = cells.coords(p);
         let (cols, rows) = (cells.cols, cells.rows);
@@ -257,7 +280,7 @@ impl PointGrid {
         let slack = cells.cell * 1e-4 + range * 1e-6;
         // The best so far, sorted, in `out`; `limit` is the squared distance an item
         // must not exceed to enter: the range until `k` are known, then the `k`-th.
-        let mut limit = range_squared;
+        let mut limit = seed.map_or(range_squared, |h| h * h);
         let mut consider = |a: usize, b: usize, out: &mut Vec<(f32, u32)>| {
             for (&i, &q) in cells.items[a..b].iter().zip(&self.sorted[a..b]) {
                 let d2 = p.distance_squared(q);
@@ -288,10 +311,9 @@ impl PointGrid {
             }
         };
         let last_ring = cx.max(cols - 1 - cx).max(cy).max(rows - 1 - cy);
-        let first_ring = if hint > 0.0 && hint.is_finite() {
-            ((hint.min(range) / cells.cell).ceil() as usize).min(last_ring)
-        } else {
-            0
+        let first_ring = match seed {
+            Some(h) => ((h / cells.cell).ceil() as usize).min(last_ring),
+            None => 0,
         };
         for r in first_ring..=last_ring {
             let (x0, x1) = (cx.saturating_sub(r), (cx + r).min(cols - 1));
@@ -351,6 +373,14 @@ impl PointGrid {
                 reach = reach.min(hi.y - p.y);
             }
             let reach = reach - slack;
+            if seed.is_some() {
+                // Items beyond the seed were turned away: only `k` within it, and
+                // nearer than anything unseen, make the answer.
+                return match out.last() {
+                    Some(&(d2, _)) => out.len() == k && reach > 0.0 && d2 < reach * reach,
+                    None => false,
+                };
+            }
             if reach > range {
                 break;
             }
@@ -362,6 +392,7 @@ impl PointGrid {
                 }
             }
         }
+        true
     }
 }
 

@@ -175,6 +175,8 @@ pub struct World {
     new_velocities: Vec<Vec2>,
     resolver: Resolver,
     bodies: Vec<Body>,
+    /// The agents' positions before a collision pass.
+    resolve_start: Vec<Vec2>,
     pairs: Vec<(u32, u32)>,
     wall_pairs: Vec<(u32, u32)>,
     events: Vec<CollisionEvent>,
@@ -198,6 +200,9 @@ struct Seen {
     /// Rests at its goal now.
     resting: bool,
 }
+
+/// Most collision passes in a step (see [`World::collide`]'s dense-jam rule).
+const MAX_COLLIDE_PASSES: usize = 4;
 
 /// One agent's share of the step's measurements: deepest penetration, smallest gap,
 /// and how many pairs (with higher-indexed agents) overlap by more than 1 %.
@@ -273,6 +278,7 @@ impl World {
             new_velocities: Vec::new(),
             resolver: Resolver::new(params.collide),
             bodies: Vec::new(),
+            resolve_start: Vec::new(),
             pairs: Vec::new(),
             wall_pairs: Vec::new(),
             events: Vec::new(),
@@ -800,6 +806,68 @@ impl World {
                 .map(|o| Body::immovable(o.position, o.velocity, o.radius)),
         );
         let max_r = self.agents.iter().map(|a| a.radius).fold(0.0f32, f32::max);
+        self.resolver.set_params(self.params.collide);
+        // Candidates reach one largest radius further than touching, which covers how
+        // far depenetration pushes anyone in a step, except in a dense jam: when a
+        // pass pushed some body more than half that margin, pairs beyond the
+        // candidates may overlap now, so candidates are found afresh and resolved
+        // again (a few passes at most).
+        let mut widen = moved;
+        for _ in 0..MAX_COLLIDE_PASSES {
+            self.find_candidates(max_r, widen);
+            self.resolve_start.clear();
+            self.resolve_start
+                .extend(self.bodies[..n].iter().map(|b| b.position));
+            self.resolver.resolve(
+                &mut self.bodies,
+                &self.pairs,
+                &self.walls,
+                &self.wall_pairs,
+                &mut self.events,
+            );
+            let shift = self.bodies[..n]
+                .iter()
+                .zip(&self.resolve_start)
+                .map(|(b, &p)| b.position.distance(p))
+                .fold(0.0f32, f32::max);
+            widen += shift * (1.0 + 1e-4) + 1e-6;
+            if shift.is_nan() || 2.0 * shift <= max_r {
+                break;
+            }
+        }
+        for (a, b) in self.agents.iter_mut().zip(&self.bodies) {
+            a.travelled += f64::from(a.position.distance(b.position));
+            a.position = b.position;
+            a.velocity = b.velocity;
+        }
+        for e in &self.events {
+            let radius = self.bodies[e.body as usize].radius;
+            let smaller = match e.other {
+                Collider::Body(j) => radius.min(self.bodies[j as usize].radius),
+                Collider::Wall(_) => radius,
+            };
+            if e.impulse <= 0.0 || e.depth <= COLLISION_DEPTH * smaller {
+                continue;
+            }
+            match e.other {
+                Collider::Body(j) => {
+                    self.metrics.collisions += 1;
+                    self.agents[e.body as usize].collided = true;
+                    if let Some(b) = self.agents.get_mut(j as usize) {
+                        b.collided = true;
+                    }
+                }
+                Collider::Wall(_) => self.metrics.wall_contacts += 1,
+            }
+        }
+    }
+
+    /// The collision candidates at the bodies' positions: pairs of agents (or of an
+    /// agent and a moving obstacle) no further apart than touching plus `max_r`, and
+    /// the walls within `max_r` of touching, into `self.pairs` and `self.wall_pairs`.
+    /// The grid holds positions at most `widen` metres from the bodies' now.
+    fn find_candidates(&mut self, max_r: f32, widen: f32) {
+        let n = self.agents.len();
         let (bodies, obstacles, grid) = (&self.bodies, &self.obstacles, &self.grid);
         let (walls, wall_grid) = (&self.walls, &self.wall_grid);
         self.candidates.resize_with(n, Candidates::default);
@@ -809,7 +877,7 @@ impl World {
             .for_each(|(i, c)| {
                 let a = &bodies[i];
                 c.bodies.clear();
-                grid.for_each_within(a.position, a.radius + 2.0 * max_r + moved, |j, _| {
+                grid.for_each_within(a.position, a.radius + 2.0 * max_r + widen, |j, _| {
                     if j as usize <= i {
                         return;
                     }
@@ -837,39 +905,6 @@ impl World {
             let i = i as u32;
             self.pairs.extend(c.bodies.iter().map(|&j| (i, j)));
             self.wall_pairs.extend(c.walls.iter().map(|&w| (i, w)));
-        }
-        self.resolver.set_params(self.params.collide);
-        self.resolver.resolve(
-            &mut self.bodies,
-            &self.pairs,
-            &self.walls,
-            &self.wall_pairs,
-            &mut self.events,
-        );
-        for (a, b) in self.agents.iter_mut().zip(&self.bodies) {
-            a.travelled += f64::from(a.position.distance(b.position));
-            a.position = b.position;
-            a.velocity = b.velocity;
-        }
-        for e in &self.events {
-            let radius = self.bodies[e.body as usize].radius;
-            let smaller = match e.other {
-                Collider::Body(j) => radius.min(self.bodies[j as usize].radius),
-                Collider::Wall(_) => radius,
-            };
-            if e.impulse <= 0.0 || e.depth <= COLLISION_DEPTH * smaller {
-                continue;
-            }
-            match e.other {
-                Collider::Body(j) => {
-                    self.metrics.collisions += 1;
-                    self.agents[e.body as usize].collided = true;
-                    if let Some(b) = self.agents.get_mut(j as usize) {
-                        b.collided = true;
-                    }
-                }
-                Collider::Wall(_) => self.metrics.wall_contacts += 1,
-            }
         }
     }
 
