@@ -175,8 +175,6 @@ pub struct World {
     new_velocities: Vec<Vec2>,
     resolver: Resolver,
     bodies: Vec<Body>,
-    /// The agents' positions before a collision pass.
-    resolve_start: Vec<Vec2>,
     pairs: Vec<(u32, u32)>,
     wall_pairs: Vec<(u32, u32)>,
     events: Vec<CollisionEvent>,
@@ -200,9 +198,6 @@ struct Seen {
     /// Rests at its goal now.
     resting: bool,
 }
-
-/// Most collision passes in a step (see [`World::collide`]'s dense-jam rule).
-const MAX_COLLIDE_PASSES: usize = 4;
 
 /// One agent's share of the step's measurements: deepest penetration, smallest gap,
 /// and how many pairs (with higher-indexed agents) overlap by more than 1 %.
@@ -278,7 +273,6 @@ impl World {
             new_velocities: Vec::new(),
             resolver: Resolver::new(params.collide),
             bodies: Vec::new(),
-            resolve_start: Vec::new(),
             pairs: Vec::new(),
             wall_pairs: Vec::new(),
             events: Vec::new(),
@@ -793,7 +787,6 @@ impl World {
         if !self.params.collisions {
             return;
         }
-        let n = self.agents.len();
         self.bodies.clear();
         self.bodies.extend(
             self.agents
@@ -806,35 +799,15 @@ impl World {
                 .map(|o| Body::immovable(o.position, o.velocity, o.radius)),
         );
         let max_r = self.agents.iter().map(|a| a.radius).fold(0.0f32, f32::max);
+        self.find_candidates(max_r, moved);
         self.resolver.set_params(self.params.collide);
-        // Candidates reach one largest radius further than touching, which covers how
-        // far depenetration pushes anyone in a step, except in a dense jam: when a
-        // pass pushed some body more than half that margin, pairs beyond the
-        // candidates may overlap now, so candidates are found afresh and resolved
-        // again (a few passes at most).
-        let mut widen = moved;
-        for _ in 0..MAX_COLLIDE_PASSES {
-            self.find_candidates(max_r, widen);
-            self.resolve_start.clear();
-            self.resolve_start
-                .extend(self.bodies[..n].iter().map(|b| b.position));
-            self.resolver.resolve(
-                &mut self.bodies,
-                &self.pairs,
-                &self.walls,
-                &self.wall_pairs,
-                &mut self.events,
-            );
-            let shift = self.bodies[..n]
-                .iter()
-                .zip(&self.resolve_start)
-                .map(|(b, &p)| b.position.distance(p))
-                .fold(0.0f32, f32::max);
-            widen += shift * (1.0 + 1e-4) + 1e-6;
-            if shift.is_nan() || 2.0 * shift <= max_r {
-                break;
-            }
-        }
+        self.resolver.resolve(
+            &mut self.bodies,
+            &self.pairs,
+            &self.walls,
+            &self.wall_pairs,
+            &mut self.events,
+        );
         for (a, b) in self.agents.iter_mut().zip(&self.bodies) {
             a.travelled += f64::from(a.position.distance(b.position));
             a.position = b.position;
