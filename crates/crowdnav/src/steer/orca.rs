@@ -169,12 +169,14 @@ impl Orca {
                 self.params.max_neighbors,
                 &mut scratch.nearest,
             );
+            let agent_preferred = clamp_speed(agent.preferred_velocity, agent.max_speed);
             for &(_, index) in &scratch.nearest {
-                let plane = orca_half_plane_disc(
+                let plane = half_plane_disc(
                     &agent,
                     &ctx.neighbors[index],
                     self.params.time_horizon,
                     ctx.dt,
+                    agent_preferred,
                 );
                 if is_finite(&plane) {
                     scratch.planes.push(plane);
@@ -269,7 +271,10 @@ fn select_neighbors(
         nearest.select_nth_unstable_by(max_neighbors, order);
         nearest.truncate(max_neighbors);
     }
-    nearest.sort_unstable_by(order);
+    // A world hands its neighbours over sorted already.
+    if !nearest.is_sorted_by(|x, y| order(x, y).is_le()) {
+        nearest.sort_unstable_by(order);
+    }
 }
 
 /// The ORCA half-plane that `neighbor` imposes on `agent`'s velocity.
@@ -286,6 +291,19 @@ pub fn orca_half_plane_disc(
     time_horizon: f32,
     dt: f32,
 ) -> HalfPlane {
+    let preferred = clamp_speed(agent.preferred_velocity, agent.max_speed);
+    half_plane_disc(agent, neighbor, time_horizon, dt, preferred)
+}
+
+/// [`orca_half_plane_disc`] given the agent's preferred velocity clamped to its top
+/// speed (computed once per agent, not once per neighbour).
+fn half_plane_disc(
+    agent: &SteerAgent,
+    neighbor: &Neighbor,
+    time_horizon: f32,
+    dt: f32,
+    preferred: Vec2,
+) -> HalfPlane {
     let relative_position = neighbor.position - agent.position;
     let relative_velocity = agent.velocity - neighbor.velocity;
     let radius = (agent.radius + neighbor.radius).max(0.0);
@@ -294,12 +312,12 @@ pub fn orca_half_plane_disc(
         NeighborKind::Obstacle => 1.0,
     };
     let distance_squared = relative_position.length_squared();
-    let axis = relative_position.try_normalize();
+    // Needed only by the head-on cases and by overlaps (so not computed up front).
+    let axis = || relative_position.try_normalize();
 
     // Head-on cases are turned to the right only when the half-plane binds, i.e. the
     // preferred velocity lies outside it; a neighbour that is no threat keeps its
     // exact half-plane.
-    let preferred = clamp_speed(agent.preferred_velocity, agent.max_speed);
     let binds = |point: Vec2, normal: Vec2| {
         let u = point - relative_velocity;
         !HalfPlane::from_point_normal(agent.velocity + u * share, normal).contains(preferred)
@@ -312,8 +330,12 @@ pub fn orca_half_plane_disc(
             inv_tau,
             relative_velocity,
         );
-        match (boundary.piece, axis) {
-            (Piece::Arc, Some(axis)) if binds(boundary.point, boundary.normal) => {
+        let head_on = || match boundary.piece {
+            Piece::Arc if binds(boundary.point, boundary.normal) => axis(),
+            _ => None,
+        };
+        match head_on() {
+            Some(axis) => {
                 // Keep the turned normal on the near arc: no further from the axis than
                 // the tangent points.
                 let arc_half_angle = (radius / distance_squared.sqrt()).clamp(-1.0, 1.0).acos();
@@ -321,11 +343,12 @@ pub fn orca_half_plane_disc(
                 let center = relative_position * inv_tau;
                 (center + normal * (radius * inv_tau), normal)
             }
-            _ => (boundary.point, boundary.normal),
+            None => (boundary.point, boundary.normal),
         }
     } else {
         // Already overlapping: leave the disc of radius `radius / dt` around
         // `relative_position / dt`, i.e. separate within one step.
+        let axis = axis();
         let inv_dt = 1.0 / dt.max(MIN_TIME);
         let center = relative_position * inv_dt;
         let normal = (relative_velocity - center)
@@ -557,6 +580,8 @@ fn closest_on_disc_velocity_obstacle(center: Vec2, radius: f32, inv_tau: f32, v:
     }
     let distance_squared = center.length_squared();
     let leg = (distance_squared - radius * radius).max(0.0).sqrt();
+    // The tangent's direction is `(centre rotated by the tangent angle) / distance²`,
+    // a unit vector; normalising it directly spares the division.
     let tangent = |direction: Vec2| Tangent {
         direction: direction.normalize_or_zero(),
         length: leg,
@@ -565,13 +590,13 @@ fn closest_on_disc_velocity_obstacle(center: Vec2, radius: f32, inv_tau: f32, v:
         let direction = Vec2::new(
             center.x * leg - center.y * radius,
             center.x * radius + center.y * leg,
-        ) / distance_squared;
+        );
         leg_candidate(tangent(direction), inv_tau, v, Piece::LeftLeg).1
     } else {
         let direction = Vec2::new(
             center.x * leg + center.y * radius,
             -center.x * radius + center.y * leg,
-        ) / distance_squared;
+        );
         leg_candidate(tangent(direction), inv_tau, v, Piece::RightLeg).1
     }
 }

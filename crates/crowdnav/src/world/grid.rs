@@ -27,6 +27,13 @@ impl Cells {
     /// Lays cells of about `cell` metres over the box `lo..hi` (doubling the size past
     /// [`MAX_CELLS`]) and zeroes the counts.
     fn layout(&mut self, lo: Vec2, hi: Vec2, cell: f32) {
+        self.layout_within(lo, hi, cell, MAX_CELLS);
+    }
+
+    /// [`Self::layout`] with at most about `limit` cells (never more than
+    /// [`MAX_CELLS`]).
+    fn layout_within(&mut self, lo: Vec2, hi: Vec2, cell: f32, limit: usize) {
+        let limit = limit.min(MAX_CELLS);
         let (lo, hi) = if lo.is_finite() && hi.is_finite() {
             (lo, hi)
         } else {
@@ -38,10 +45,16 @@ impl Cells {
             1.0
         };
         let extent = (hi - lo).max(Vec2::splat(1e-3));
-        while ((extent.x / cell) as usize + 1).saturating_mul((extent.y / cell) as usize + 1)
-            > MAX_CELLS
-        {
-            cell *= 2.0;
+        let count = |cell: f32| {
+            ((extent.x / cell) as usize + 1).saturating_mul((extent.y / cell) as usize + 1)
+        };
+        if count(cell) > limit {
+            // The side that gives about `limit` square cells, grown a little at a time
+            // while rounding (or a thin box) leaves too many.
+            cell = cell.max((extent.x * extent.y / limit as f32).sqrt());
+            while count(cell) > limit {
+                cell *= 1.25;
+            }
         }
         self.origin = lo;
         self.cell = cell;
@@ -78,6 +91,11 @@ impl Cells {
     /// Calls `f` with the items of the cells overlapping the square of half-width
     /// `range` around `p`, one row of cells at a time, rows in order.
     fn for_each_row_near(&self, p: Vec2, range: f32, mut f: impl FnMut(&[u32])) {
+        self.for_each_slots_near(p, range, |a, b| f(&self.items[a..b]));
+    }
+
+    /// [`Self::for_each_row_near`] as ranges `a..b` of slots of `items`.
+    fn for_each_slots_near(&self, p: Vec2, range: f32, mut f: impl FnMut(usize, usize)) {
         if self.cols == 0 || !p.is_finite() {
             return;
         }
@@ -90,26 +108,40 @@ impl Cells {
         let (x1, y1) = self.coords(p + Vec2::splat(range));
         for cy in y0..=y1 {
             let row = cy * self.cols;
-            let (a, b) = (
+            f(
                 self.starts[row + x0] as usize,
                 self.starts[row + x1 + 1] as usize,
             );
-            f(&self.items[a..b]);
         }
     }
 }
 
 /// A uniform grid over points, rebuilt each step.
+///
+/// Besides the item indices sorted by cell, it keeps a copy of the points in the same
+/// order, so that a query scans contiguous memory and never touches the caller's
+/// (usually much larger) records.
 #[derive(Clone, Debug, Default)]
 pub struct PointGrid {
     /// Item indices sorted by cell, then by index.
     cells: Cells,
+    /// `points[items[s]]` for every slot `s`: the points in cell order.
+    sorted: Vec<Vec2>,
     cell_of: Vec<u32>,
-    cursor: Vec<u32>,
 }
 
+/// Cells a point grid may lay per point (plus [`MIN_POINT_CELLS`]): beyond it cells
+/// grow, so that rebuilding costs time in proportion to the points, not to the box
+/// they span (agents scattered over a wide level). Generous, as a thin ring of agents
+/// around a wide empty centre still wants small cells.
+const CELLS_PER_POINT: usize = 32;
+
+/// Cells a point grid may always lay, however few its points.
+const MIN_POINT_CELLS: usize = 1 << 12;
+
 impl PointGrid {
-    /// Rebuilds the grid over `points` with cells of about `cell` metres.
+    /// Rebuilds the grid over `points` with cells of about `cell` metres (larger when
+    /// the points are few for the box they span: at most about 32 cells per point).
     pub fn rebuild(&mut self, points: &[Vec2], cell: f32) {
         let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
         for &p in points {
@@ -117,24 +149,34 @@ impl PointGrid {
             hi = hi.max(p);
         }
         let cells = &mut self.cells;
-        cells.layout(lo, hi, cell);
+        let limit = points
+            .len()
+            .saturating_mul(CELLS_PER_POINT)
+            .saturating_add(MIN_POINT_CELLS);
+        cells.layout_within(lo, hi, cell, limit);
+        // Counts at `starts[c]`, summed up to each cell's end; then every cell is
+        // filled back to front from its end, the last item first, so that items keep
+        // increasing index within a cell and `starts[c]` ends at the cell's start.
         self.cell_of.clear();
         for &p in points {
             let c = cells.index(p);
             self.cell_of.push(c as u32);
-            cells.starts[c + 1] += 1;
+            cells.starts[c] += 1;
         }
-        cells.accumulate();
+        let count = cells.cols * cells.rows;
+        for c in 1..count {
+            cells.starts[c] += cells.starts[c - 1];
+        }
+        cells.starts[count] = points.len() as u32;
         cells.items.clear();
         cells.items.resize(points.len(), 0);
-        // Fill each cell from its start; items keep increasing index within a cell.
-        self.cursor.clear();
-        self.cursor
-            .extend_from_slice(&cells.starts[..cells.cols * cells.rows]);
-        for (i, &c) in self.cell_of.iter().enumerate() {
-            let slot = &mut self.cursor[c as usize];
+        self.sorted.clear();
+        self.sorted.resize(points.len(), Vec2::ZERO);
+        for (i, (&c, &p)) in self.cell_of.iter().zip(points).enumerate().rev() {
+            let slot = &mut cells.starts[c as usize];
+            *slot -= 1;
             cells.items[*slot as usize] = i as u32;
-            *slot += 1;
+            self.sorted[*slot as usize] = p;
         }
     }
 
@@ -146,6 +188,211 @@ impl PointGrid {
                 f(i);
             }
         });
+    }
+
+    /// Calls `f(i, d²)` for every item `i` within `range` of `p` (`d²` its squared
+    /// distance, at most `range²`), cell by cell in row order: [`Self::for_each_near`]
+    /// filtered, reading the grid's own copy of the points.
+    pub fn for_each_within(&self, p: Vec2, range: f32, mut f: impl FnMut(u32, f32)) {
+        let range_squared = range * range;
+        self.cells.for_each_slots_near(p, range, |a, b| {
+            for (&i, &q) in self.cells.items[a..b].iter().zip(&self.sorted[a..b]) {
+                let d2 = p.distance_squared(q);
+                if d2 <= range_squared {
+                    f(i, d2);
+                }
+            }
+        });
+    }
+
+    /// The `k` items nearest `p` within `range` (squared distance at most `range²`),
+    /// other than `skip`, into `out` as `(squared distance, index)` in increasing
+    /// order (ties by index): exactly what filtering [`Self::for_each_near`] and
+    /// sorting would give.
+    ///
+    /// The search visits rings of cells around `p`'s cell, nearest first, and stops
+    /// once `k` items are known and the next ring lies further than the `k`-th, or the
+    /// rings have passed `range`. Pass `u32::MAX` as `skip` to skip nothing.
+    ///
+    /// # Example
+    /// ```
+    /// use crowdnav::world::PointGrid;
+    /// use glam::Vec2;
+    /// let points: Vec<Vec2> = (0..100).map(|i| Vec2::new(i as f32, 0.0)).collect();
+    /// let mut grid = PointGrid::default();
+    /// grid.rebuild(&points, 4.0);
+    /// let mut out = Vec::new();
+    /// grid.nearest(Vec2::new(50.2, 0.0), 10.0, 3, 50, &mut out);
+    /// let found: Vec<u32> = out.iter().map(|&(_, i)| i).collect();
+    /// assert_eq!(found, [51, 49, 52]);
+    /// ```
+    pub fn nearest(&self, p: Vec2, range: f32, k: usize, skip: u32, out: &mut Vec<(f32, u32)>) {
+        self.nearest_hinted(p, range, k, skip, 0.0, out);
+    }
+
+    /// [`Self::nearest`] told that the `k`-th item probably lies within `hint` metres
+    /// (the last answer for a point that moved little): the search first looks at
+    /// every cell within `hint` at once, row by row, taking only items within `hint`;
+    /// when fewer than `k` are there, it searches again from scratch, ring by ring. The
+    /// answer is the same whatever the hint; only the time differs.
+    pub fn nearest_hinted(
+        &self,
+        p: Vec2,
+        range: f32,
+        k: usize,
+        skip: u32,
+        hint: f32,
+        out: &mut Vec<(f32, u32)>,
+    ) {
+        out.clear();
+        if k == 0 || self.cells.cols == 0 || !p.is_finite() || range.is_nan() || range < 0.0 {
+            return;
+        }
+        if hint > 0.0 && hint < range {
+            if self.search(p, range, k, skip, Some(hint), out) {
+                return;
+            }
+            out.clear();
+        }
+        self.search(p, range, k, skip, None, out);
+    }
+
+    /// The search behind [`Self::nearest_hinted`] (its arguments checked): ring by
+    /// ring from `p`'s cell; or, with a `seed` (a radius), only the square within
+    /// `seed` and the items within `seed`, returning whether that found all `k` (then
+    /// they are the answer).
+    fn search(
+        &self,
+        p: Vec2,
+        range: f32,
+        k: usize,
+        skip: u32,
+        seed: Option<f32>,
+        out: &mut Vec<(f32, u32)>,
+    ) -> bool {
+        let cells = &self.cells;
+        let range_squared = range * range;
+        let (cx, cy) = cells.coords(p);
+        let (cols, rows) = (cells.cols, cells.rows);
+        // The cell layout's own rounding may put a point on the far side of a cell
+        // boundary by an ulp: a ring counts as reaching only this much less than its
+        // exact distance.
+        let slack = cells.cell * 1e-4 + range * 1e-6;
+        // The best so far, sorted, in `out`; `limit` is the squared distance an item
+        // must not exceed to enter: the range until `k` are known, then the `k`-th.
+        let mut limit = seed.map_or(range_squared, |h| h * h);
+        let mut consider = |a: usize, b: usize, out: &mut Vec<(f32, u32)>| {
+            for (&i, &q) in cells.items[a..b].iter().zip(&self.sorted[a..b]) {
+                let d2 = p.distance_squared(q);
+                // (Also rejects NaN.)
+                if d2.is_nan() || d2 > limit || i == skip {
+                    continue;
+                }
+                let key = (d2, i);
+                if out.len() == k {
+                    match out.last() {
+                        // A tie at the limit enters only with a smaller index.
+                        Some(&last) if key < last => {
+                            out.pop();
+                        }
+                        _ => continue,
+                    }
+                }
+                let mut at = out.len();
+                out.push(key);
+                while at > 0 && key < out[at - 1] {
+                    out[at] = out[at - 1];
+                    at -= 1;
+                }
+                out[at] = key;
+                if out.len() == k {
+                    limit = out[k - 1].0;
+                }
+            }
+        };
+        let last_ring = cx.max(cols - 1 - cx).max(cy).max(rows - 1 - cy);
+        let first_ring = match seed {
+            Some(h) => ((h / cells.cell).ceil() as usize).min(last_ring),
+            None => 0,
+        };
+        for r in first_ring..=last_ring {
+            let (x0, x1) = (cx.saturating_sub(r), (cx + r).min(cols - 1));
+            let (y0, y1) = (cy.saturating_sub(r), (cy + r).min(rows - 1));
+            if r == first_ring {
+                // The whole square at once, row by row.
+                for y in y0..=y1 {
+                    let row = y * cols;
+                    consider(
+                        cells.starts[row + x0] as usize,
+                        cells.starts[row + x1 + 1] as usize,
+                        out,
+                    );
+                }
+            } else {
+                // Rows at the ring's top and bottom in full, the sides' two cells between.
+                for y in [cy.checked_sub(r), Some(cy + r)]
+                    .into_iter()
+                    .flatten()
+                    .filter(|&y| y < rows)
+                {
+                    let row = y * cols;
+                    consider(
+                        cells.starts[row + x0] as usize,
+                        cells.starts[row + x1 + 1] as usize,
+                        out,
+                    );
+                }
+                for y in (cy.saturating_sub(r - 1))..=((cy + r - 1).min(rows - 1)) {
+                    let row = y * cols;
+                    for x in [cx.checked_sub(r), Some(cx + r).filter(|&x| x < cols)]
+                        .into_iter()
+                        .flatten()
+                    {
+                        consider(
+                            cells.starts[row + x] as usize,
+                            cells.starts[row + x + 1] as usize,
+                            out,
+                        );
+                    }
+                }
+            }
+            // How far every point outside the visited square lies from `p`, at least.
+            let (lo, _) = cells.cell_box(x0, y0);
+            let (_, hi) = cells.cell_box(x1, y1);
+            let mut reach = f32::INFINITY;
+            if x0 > 0 {
+                reach = reach.min(p.x - lo.x);
+            }
+            if y0 > 0 {
+                reach = reach.min(p.y - lo.y);
+            }
+            if x1 + 1 < cols {
+                reach = reach.min(hi.x - p.x);
+            }
+            if y1 + 1 < rows {
+                reach = reach.min(hi.y - p.y);
+            }
+            let reach = reach - slack;
+            if seed.is_some() {
+                // Items beyond the seed were turned away: only `k` within it, and
+                // nearer than anything unseen, make the answer.
+                return match out.last() {
+                    Some(&(d2, _)) => out.len() == k && reach > 0.0 && d2 < reach * reach,
+                    None => false,
+                };
+            }
+            if reach > range {
+                break;
+            }
+            if out.len() == k && reach > 0.0 {
+                if let Some(&(d2, _)) = out.last() {
+                    if d2 < reach * reach {
+                        break;
+                    }
+                }
+            }
+        }
+        true
     }
 }
 
@@ -260,6 +507,101 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn nearest_matches_a_brute_force_search() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        // Clusters, a lone far point and duplicates, so rings of every kind are met.
+        let mut points: Vec<Vec2> = (0..400)
+            .map(|_| Vec2::new(rng.gen_range(-30.0..30.0), rng.gen_range(-5.0..60.0)))
+            .collect();
+        points
+            .extend((0..100).map(|_| Vec2::new(rng.gen_range(0.0..2.0), rng.gen_range(0.0..2.0))));
+        points.push(Vec2::new(500.0, -200.0));
+        points.push(points[10]);
+        points.push(Vec2::new(1.0, 1.0));
+        points.push(Vec2::new(1.0, 1.0));
+        let mut grid = PointGrid::default();
+        let mut out = Vec::new();
+        for cell in [0.3, 2.0, 3.75, 25.0] {
+            grid.rebuild(&points, cell);
+            for (i, &p) in points.iter().enumerate().step_by(3) {
+                for (range, k) in [(15.0, 10), (4.0, 3), (1000.0, 25), (0.0, 4), (7.0, 1)] {
+                    let mut expected: Vec<(f32, u32)> = points
+                        .iter()
+                        .enumerate()
+                        .filter(|&(j, _)| j != i)
+                        .map(|(j, q)| (p.distance_squared(*q), j as u32))
+                        .filter(|&(d2, _)| d2 <= range * range)
+                        .collect();
+                    expected.sort_by(|x, y| x.partial_cmp(y).expect("finite"));
+                    expected.truncate(k);
+                    grid.nearest(p, range, k, i as u32, &mut out);
+                    assert_eq!(
+                        out, expected,
+                        "point {i}, range {range}, k {k}, cell {cell}"
+                    );
+                    for hint in [0.5, 3.0, 20.0, f32::INFINITY, f32::NAN] {
+                        grid.nearest_hinted(p, range, k, i as u32, hint, &mut out);
+                        assert_eq!(out, expected, "hint {hint}, point {i}, range {range}");
+                    }
+                }
+            }
+            // A query point outside the box the points span.
+            let p = Vec2::new(-90.0, 300.0);
+            grid.nearest(p, 1e4, 5, u32::MAX, &mut out);
+            let mut expected: Vec<(f32, u32)> = points
+                .iter()
+                .enumerate()
+                .map(|(j, q)| (p.distance_squared(*q), j as u32))
+                .collect();
+            expected.sort_by(|x, y| x.partial_cmp(y).expect("finite"));
+            expected.truncate(5);
+            assert_eq!(out, expected);
+        }
+        grid.nearest(Vec2::NAN, 10.0, 3, u32::MAX, &mut out);
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn for_each_within_filters_for_each_near() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let points: Vec<Vec2> = (0..300)
+            .map(|_| Vec2::new(rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0)))
+            .collect();
+        let mut grid = PointGrid::default();
+        grid.rebuild(&points, 3.0);
+        for &p in points.iter().step_by(11) {
+            let mut near = Vec::new();
+            grid.for_each_near(p, 5.0, |j| {
+                let d2 = p.distance_squared(points[j as usize]);
+                if d2 <= 25.0 {
+                    near.push((j, d2));
+                }
+            });
+            let mut within = Vec::new();
+            grid.for_each_within(p, 5.0, |j, d2| within.push((j, d2)));
+            assert_eq!(near, within);
+        }
+    }
+
+    #[test]
+    fn sparse_points_over_a_wide_box_get_few_cells() {
+        let points: Vec<Vec2> = (0..100)
+            .map(|i| Vec2::from_angle(i as f32 * 0.0628) * 5000.0)
+            .collect();
+        let mut grid = PointGrid::default();
+        grid.rebuild(&points, 1.0);
+        let cells = grid.cells.cols * grid.cells.rows;
+        assert!(
+            cells <= CELLS_PER_POINT * 100 + MIN_POINT_CELLS,
+            "{cells} cells"
+        );
+        let mut out = Vec::new();
+        grid.nearest(points[0], 1e4, 2, 0, &mut out);
+        let found: Vec<u32> = out.iter().map(|&(_, j)| j).collect();
+        assert_eq!(found, [1, 99]);
     }
 
     #[test]

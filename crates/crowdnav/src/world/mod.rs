@@ -5,12 +5,18 @@
 //! previous one committed (as RVO2's `doStep` and DetourCrowd's `update` do):
 //!
 //! ```text
-//! move obstacles ► plan paths ► preferred velocities ► neighbour grid
-//!     ► steer (parallel, old state only) ► integrate ► collide ► keep on mesh ► measure
+//! plan paths ► preferred velocities ► steer (parallel, old state only) ► integrate
+//!     ► move obstacles ► collide ► keep on mesh ► neighbour grid ► measure
 //! ```
 //!
 //! Every agent's new velocity depends only on the state before the step, and every
 //! reduction runs in a fixed order, so a world gives the same bits on any thread count.
+//!
+//! The point grid over agents is rebuilt once per step, after the agents moved, and
+//! serves that step's measures and the next step's steering; collisions query it
+//! widened by how far agents moved since. Each agent's nearest neighbours come from
+//! a ring-by-ring search ([`PointGrid::nearest_hinted`]) that starts where its furthest
+//! neighbour was at the last step.
 //!
 //! Once a crowd's neighbourhoods have been seen, a step allocates nothing: the grid,
 //! the goal and arrival buffers, each agent's collision candidates and each thread's

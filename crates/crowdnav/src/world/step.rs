@@ -155,7 +155,18 @@ pub struct World {
     agents: Vec<Agent>,
     obstacles: Vec<MovingObstacle>,
     grid: PointGrid,
+    /// Whether `grid` holds the agents' current positions (it is rebuilt at the end of
+    /// a step for measuring, and serves the next step's steering unless agents were
+    /// added since).
+    grid_fresh: bool,
     positions: Vec<Vec2>,
+    /// What every agent's neighbours see of it this step, in agent order.
+    seen: Vec<Seen>,
+    /// Per agent, how far its furthest neighbour was at the last step (a hint for the
+    /// next search, which starts there; it never changes the answer).
+    neighbor_reach: Vec<f32>,
+    /// How far the furthest agent moved in the last `integrate`, metres.
+    moved: f32,
     time: f64,
     steps: u64,
     epoch_time: f64,
@@ -173,6 +184,19 @@ pub struct World {
     arrive: Vec<f32>,
     candidates: Vec<Candidates>,
     figures: Vec<PairFigures>,
+}
+
+/// An agent as its neighbours see it when they steer: a compact copy (read for ten
+/// neighbours of every agent, so it pays to keep it small and in one array).
+#[derive(Clone, Copy, Debug, Default)]
+struct Seen {
+    velocity: Vec2,
+    preferred_velocity: Vec2,
+    radius: f32,
+    /// Has arrived once (and not been given a new goal since).
+    has_arrived: bool,
+    /// Rests at its goal now.
+    resting: bool,
 }
 
 /// One agent's share of the step's measurements: deepest penetration, smallest gap,
@@ -233,7 +257,11 @@ impl World {
             agents: Vec::new(),
             obstacles: Vec::new(),
             grid: PointGrid::default(),
+            grid_fresh: false,
             positions: Vec::new(),
+            seen: Vec::new(),
+            neighbor_reach: Vec::new(),
+            moved: 0.0,
             time: 0.0,
             steps: 0,
             epoch_time: 0.0,
@@ -284,6 +312,7 @@ impl World {
             }
         }
         self.check_goal(index, p.goal)?;
+        self.grid_fresh = false;
         self.agents.push(Agent {
             id: AgentId(index as u32),
             position: p.position,
@@ -507,14 +536,19 @@ impl World {
         }
         self.plan_paths();
         self.update_preferred_velocities(dt);
-        self.rebuild_grid();
+        if !self.grid_fresh {
+            self.rebuild_grid();
+        }
         self.steer(dt);
-        self.integrate(dt);
+        let moved = self.integrate(dt);
+        self.moved = moved;
         self.time += f64::from(dt);
         self.move_obstacles();
-        self.rebuild_grid();
-        self.collide();
+        // The grid still holds the positions before `integrate`, none further than
+        // `moved` from where they are now.
+        self.collide(moved);
         self.keep_on_mesh();
+        self.rebuild_grid();
         self.measure();
         self.steps += 1;
         Ok(())
@@ -626,19 +660,35 @@ impl World {
             });
     }
 
-    /// Phase: the point grid over agents, for neighbour queries and collisions.
+    /// Phase: the point grid over agents, for neighbour queries, collisions and
+    /// measures. Cells of about 2.5 radii: a few agents per cell in a dense crowd,
+    /// so the nearest-neighbour search stops after a ring or two.
     fn rebuild_grid(&mut self) {
         self.positions.clear();
         self.positions
             .extend(self.agents.iter().map(|a| a.position));
         let max_r = self.agents.iter().map(|a| a.radius).fold(0.0f32, f32::max);
-        let cell = (4.0 * max_r).max(self.params.neighbor_dist / 4.0).max(0.1);
+        let cell = (2.5 * max_r).max(self.params.neighbor_dist / 8.0).max(0.1);
         self.grid.rebuild(&self.positions, cell);
+        self.grid_fresh = true;
     }
 
     /// Phase: every agent's new velocity from the old state, in parallel.
     fn steer(&mut self, dt: f32) {
+        self.seen.clear();
+        self.seen.extend(self.agents.iter().map(|a| Seen {
+            velocity: a.velocity,
+            preferred_velocity: a.preferred_velocity,
+            radius: a.radius,
+            has_arrived: a.arrived_at.is_some(),
+            resting: a.is_arrived(),
+        }));
+        self.neighbor_reach.resize(self.agents.len(), 0.0);
+        // Neighbours move towards each other at most twice as far as the fastest.
+        let margin = 2.0 * self.moved;
         let agents = &self.agents;
+        let seen = &self.seen;
+        let positions = &self.positions;
         let obstacles = &self.obstacles;
         let grid = &self.grid;
         let walls = &self.walls;
@@ -653,9 +703,16 @@ impl World {
             self.debug.clear();
         }
         let steer_with_scratch =
-            |s: &mut SteerScratch, i: usize, debug: Option<&mut SteerDebug>| {
+            |s: &mut SteerScratch, i: usize, reach: &mut f32, debug: Option<&mut SteerDebug>| {
                 let a = &agents[i];
-                gather_neighbors(i, agents, obstacles, grid, &params, s);
+                *reach = gather_neighbors(
+                    i,
+                    a,
+                    *reach + margin,
+                    (seen, positions, obstacles, grid),
+                    &params,
+                    s,
+                );
                 let reach = params.wall_dist + a.radius;
                 wall_grid.walls_near(a.position, reach, &mut s.wall_ids);
                 s.walls.clear();
@@ -680,47 +737,56 @@ impl World {
                 };
                 clamp_speed(steering.steer(&ctx, debug), a.max_speed)
             };
-        let steer_one = |i: usize, debug: Option<&mut SteerDebug>| {
-            with_steer_scratch(|s| steer_with_scratch(s, i, debug))
+        let steer_one = |i: usize, reach: &mut f32, debug: Option<&mut SteerDebug>| {
+            with_steer_scratch(|s| steer_with_scratch(s, i, reach, debug))
         };
         if self.record_debug {
             self.new_velocities
                 .par_iter_mut()
+                .zip(self.neighbor_reach.par_iter_mut())
                 .zip(self.debug.par_iter_mut())
                 .enumerate()
-                .for_each(|(i, (out, debug))| {
+                .for_each(|(i, ((out, reach), debug))| {
                     debug.vectors.clear();
-                    *out = steer_one(i, Some(debug));
+                    *out = steer_one(i, reach, Some(debug));
                 });
         } else {
             self.new_velocities
                 .par_iter_mut()
+                .zip(self.neighbor_reach.par_iter_mut())
                 .enumerate()
-                .for_each(|(i, out)| {
-                    *out = steer_one(i, None);
+                .for_each(|(i, (out, reach))| {
+                    *out = steer_one(i, reach, None);
                 });
         }
     }
 
-    /// Phase: move every agent with its new velocity.
-    fn integrate(&mut self, dt: f32) {
+    /// Phase: move every agent with its new velocity. Returns how far the furthest
+    /// moved, metres.
+    fn integrate(&mut self, dt: f32) -> f32 {
+        let mut moved = 0.0f32;
         for (a, &v) in self.agents.iter_mut().zip(&self.new_velocities) {
+            let step = v.length() * dt;
             a.avoidance_velocity = v;
             a.velocity = v;
             a.position += v * dt;
-            a.travelled += f64::from(v.length() * dt);
+            a.travelled += f64::from(step);
+            moved = moved.max(step);
         }
+        // `moved` bounds each move up to rounding; a relative margin covers that.
+        moved * (1.0 + 1e-4) + 1e-6
     }
 
     /// Phase: collision response. Agents and moving obstacles (immovable) become
     /// bodies; candidate pairs come from the grid with a margin of the largest radius,
-    /// which bounds how far depenetration moves anyone in a step.
-    fn collide(&mut self) {
+    /// which bounds how far depenetration moves anyone in a step. The grid holds the
+    /// agents' positions from before they moved, at most `moved` metres away.
+    fn collide(&mut self, moved: f32) {
+        self.grid_fresh = false;
         self.events.clear();
         if !self.params.collisions {
             return;
         }
-        let n = self.agents.len();
         self.bodies.clear();
         self.bodies.extend(
             self.agents
@@ -733,41 +799,7 @@ impl World {
                 .map(|o| Body::immovable(o.position, o.velocity, o.radius)),
         );
         let max_r = self.agents.iter().map(|a| a.radius).fold(0.0f32, f32::max);
-        let (agents, obstacles, grid) = (&self.agents, &self.obstacles, &self.grid);
-        let (walls, wall_grid) = (&self.walls, &self.wall_grid);
-        self.candidates.resize_with(n, Candidates::default);
-        self.candidates
-            .par_iter_mut()
-            .enumerate()
-            .for_each(|(i, c)| {
-                let a = &agents[i];
-                c.bodies.clear();
-                grid.for_each_near(a.position, a.radius + 2.0 * max_r, |j| {
-                    let b = &agents[j as usize];
-                    let reach = a.radius + b.radius + max_r;
-                    if j as usize > i && a.position.distance_squared(b.position) <= reach * reach {
-                        c.bodies.push(j);
-                    }
-                });
-                for (k, o) in obstacles.iter().enumerate() {
-                    let reach = a.radius + o.radius + max_r;
-                    if a.position.distance_squared(o.position) <= reach * reach {
-                        c.bodies.push((n + k) as u32);
-                    }
-                }
-                c.bodies.sort_unstable();
-                let reach = a.radius + max_r;
-                wall_grid.walls_near(a.position, reach, &mut c.walls);
-                c.walls
-                    .retain(|&w| walls[w as usize].distance_squared(a.position) <= reach * reach);
-            });
-        self.pairs.clear();
-        self.wall_pairs.clear();
-        for (i, c) in self.candidates.iter().enumerate() {
-            let i = i as u32;
-            self.pairs.extend(c.bodies.iter().map(|&j| (i, j)));
-            self.wall_pairs.extend(c.walls.iter().map(|&w| (i, w)));
-        }
+        self.find_candidates(max_r, moved);
         self.resolver.set_params(self.params.collide);
         self.resolver.resolve(
             &mut self.bodies,
@@ -803,6 +835,52 @@ impl World {
         }
     }
 
+    /// The collision candidates at the bodies' positions: pairs of agents (or of an
+    /// agent and a moving obstacle) no further apart than touching plus `max_r`, and
+    /// the walls within `max_r` of touching, into `self.pairs` and `self.wall_pairs`.
+    /// The grid holds positions at most `widen` metres from the bodies' now.
+    fn find_candidates(&mut self, max_r: f32, widen: f32) {
+        let n = self.agents.len();
+        let (bodies, obstacles, grid) = (&self.bodies, &self.obstacles, &self.grid);
+        let (walls, wall_grid) = (&self.walls, &self.wall_grid);
+        self.candidates.resize_with(n, Candidates::default);
+        self.candidates
+            .par_iter_mut()
+            .enumerate()
+            .for_each(|(i, c)| {
+                let a = &bodies[i];
+                c.bodies.clear();
+                grid.for_each_within(a.position, a.radius + 2.0 * max_r + widen, |j, _| {
+                    if j as usize <= i {
+                        return;
+                    }
+                    let b = &bodies[j as usize];
+                    let reach = a.radius + b.radius + max_r;
+                    if a.position.distance_squared(b.position) <= reach * reach {
+                        c.bodies.push(j);
+                    }
+                });
+                for (k, o) in obstacles.iter().enumerate() {
+                    let reach = a.radius + o.radius + max_r;
+                    if a.position.distance_squared(o.position) <= reach * reach {
+                        c.bodies.push((n + k) as u32);
+                    }
+                }
+                c.bodies.sort_unstable();
+                let reach = a.radius + max_r;
+                wall_grid.walls_near(a.position, reach, &mut c.walls);
+                c.walls
+                    .retain(|&w| walls[w as usize].distance_squared(a.position) <= reach * reach);
+            });
+        self.pairs.clear();
+        self.wall_pairs.clear();
+        for (i, c) in self.candidates.iter().enumerate() {
+            let i = i as u32;
+            self.pairs.extend(c.bodies.iter().map(|&j| (i, j)));
+            self.wall_pairs.extend(c.walls.iter().map(|&w| (i, w)));
+        }
+    }
+
     /// Phase: moving obstacles to their scripted state at the current time.
     fn move_obstacles(&mut self) {
         let t = self.time;
@@ -835,17 +913,18 @@ impl World {
     /// then in agent order; the overlapping pairs (rare) are listed in a second pass.
     fn measure(&mut self) {
         let agents = &self.agents;
+        let seen = &self.seen;
         let grid = &self.grid;
         let max_r = agents.iter().map(|a| a.radius).fold(0.0f32, f32::max);
         let visit = |i: usize, f: &mut dyn FnMut(u32, f32, bool)| {
             let a = &agents[i];
-            grid.for_each_near(a.position, a.radius + max_r, |j| {
+            grid.for_each_within(a.position, a.radius + max_r, |j, d2| {
                 if j as usize <= i {
                     return;
                 }
-                let b = &agents[j as usize];
-                let gap = a.position.distance(b.position) - a.radius - b.radius;
-                f(j, gap, -gap > 0.01 * a.radius.min(b.radius));
+                let radius = seen[j as usize].radius;
+                let gap = d2.sqrt() - a.radius - radius;
+                f(j, gap, -gap > 0.01 * a.radius.min(radius));
             });
         };
         self.figures.resize(agents.len(), PairFigures::default());
@@ -967,43 +1046,31 @@ fn advance_waypoint(a: &mut Agent) {
 }
 
 /// Fills `s.sorted` with agent `i`'s nearest `max_neighbors` agents within
-/// `neighbor_dist`, then every moving obstacle in range, nearest first.
+/// `neighbor_dist`, then every moving obstacle in range, nearest first; the search
+/// starts with every agent within `hint` (see [`PointGrid::nearest_hinted`]). Returns
+/// how far the furthest of those agents lies (the range when fewer were found): the
+/// next step's hint.
 fn gather_neighbors(
     i: usize,
-    agents: &[Agent],
-    obstacles: &[MovingObstacle],
-    grid: &PointGrid,
+    a: &Agent,
+    hint: f32,
+    (seen, positions, obstacles, grid): (&[Seen], &[Vec2], &[MovingObstacle], &PointGrid),
     params: &WorldParams,
     s: &mut SteerScratch,
-) {
-    let a = &agents[i];
+) -> f32 {
     let range = params.neighbor_dist;
-    let k = params.max_neighbors;
     // An agent resting at its goal yields to one on its way (or on its way back): it
     // sees the passer-by moving as it wants to, not as it is blocked, and makes way;
     // pushed off its goal, it walks back, still yielding to agents on their way.
     let resting = a.is_arrived();
     let has_arrived = a.arrived_at.is_some();
     // Keys (squared distance, index) sorted; obstacles are indexed `u32::MAX - j`.
-    s.neighbors.clear();
-    if k > 0 {
-        grid.for_each_near(a.position, range, |j| {
-            if j as usize == i {
-                return;
-            }
-            let d2 = a.position.distance_squared(agents[j as usize].position);
-            if d2 > range * range {
-                return;
-            }
-            let key = (d2, j);
-            if s.neighbors.len() >= k && s.neighbors[k - 1] <= key {
-                return;
-            }
-            let at = s.neighbors.partition_point(|e| *e < key);
-            s.neighbors.insert(at, key);
-            s.neighbors.truncate(k);
-        });
-    }
+    let k = params.max_neighbors;
+    grid.nearest_hinted(a.position, range, k, i as u32, hint, &mut s.neighbors);
+    let reach = match s.neighbors.last() {
+        Some(&(d2, _)) if s.neighbors.len() == k => d2.sqrt(),
+        _ => range,
+    };
     for (j, o) in obstacles.iter().enumerate() {
         let d2 = a.position.distance_squared(o.position);
         let reach = range + o.radius;
@@ -1015,17 +1082,17 @@ fn gather_neighbors(
     }
     s.sorted.clear();
     s.sorted.extend(s.neighbors.iter().map(|&(_, j)| {
-        if let Some(b) = agents.get(j as usize) {
+        if let Some(b) = seen.get(j as usize) {
             // A passer-by that never arrived has right of way over every agent that
             // has (resting, or walking back); one walking back over those resting.
-            let gives_way = (has_arrived && b.arrived_at.is_none()) || (resting && !b.is_arrived());
+            let gives_way = (has_arrived && !b.has_arrived) || (resting && !b.resting);
             let velocity = if gives_way {
                 b.preferred_velocity
             } else {
                 b.velocity
             };
             Neighbor {
-                position: b.position,
+                position: positions[j as usize],
                 velocity,
                 radius: b.radius,
                 preferred_velocity: b.preferred_velocity,
@@ -1042,6 +1109,7 @@ fn gather_neighbors(
             }
         }
     }));
+    reach
 }
 
 /// The point just inside the wall nearest to `p` (one radius in from it), or `None`
