@@ -109,6 +109,8 @@ pub fn time_median<T>(reps: usize, mut f: impl FnMut() -> T) -> (f64, T) {
 
 /// Per-query times (seconds, each the median of several runs) for one map.
 pub struct PerQuery {
+    /// The queries' indices in the scenario.
+    pub index: Vec<usize>,
     /// Ours at r = 0.
     pub ours_r0: Vec<f64>,
     /// Polyanya (a point agent).
@@ -138,6 +140,7 @@ pub struct Selection {
 /// The first query on which the two sides disagree at r = 0.
 pub fn time_each(world: &PathWorld, sel: Selection) -> Result<PerQuery, String> {
     let mut out = PerQuery {
+        index: Vec::new(),
         ours_r0: Vec::new(),
         theirs: Vec::new(),
         ours_r1: Vec::new(),
@@ -169,11 +172,34 @@ pub fn time_each(world: &PathWorld, sel: Selection) -> Result<PerQuery, String> 
                 ));
             }
         }
+        out.index.push(i);
         out.ours_r0.push(t_ours);
         out.theirs.push(t_theirs);
         out.ours_r1.push(r1.map(|_| t_r1));
     }
     Ok(out)
+}
+
+/// The `n` queries with the longest r = 1 times: index, r = 1 and r = 0 times (ms).
+pub fn slowest_r1(t: &PerQuery, n: usize) -> String {
+    let mut rows: Vec<(usize, f64, f64)> = t
+        .index
+        .iter()
+        .zip(&t.ours_r1)
+        .zip(&t.ours_r0)
+        .filter_map(|((&i, r1), &r0)| r1.map(|r1| (i, r1, r0)))
+        .collect();
+    rows.sort_by(|a, b| b.1.total_cmp(&a.1));
+    rows.iter()
+        .take(n)
+        .map(|(i, r1, r0)| {
+            format!(
+                "  query {i:5}: r=1 {:10.3} ms  r=0 {:8.3} ms\n",
+                1e3 * r1,
+                1e3 * r0
+            )
+        })
+        .collect()
 }
 
 /// The report's text: median/p95/max per side, the median of per-query ratios
