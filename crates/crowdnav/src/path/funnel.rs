@@ -191,6 +191,24 @@ impl Funnel {
     /// Adds the goal and returns every wrap of the final path, from the start to the
     /// goal (both as radius-0 wraps).
     pub fn finish(mut self, goal: Vec2, arena: &mut WrapArena) -> Result<Vec<Wrap>, Blocked> {
+        self.reach(goal, arena)?;
+        Ok(arena.history(self.apex))
+    }
+
+    /// The length of the shortest path within this funnel's channel to point `x` of
+    /// the last portal (what [`Funnel::finish`] would find with the goal at `x`),
+    /// leaving the arena as it was.
+    pub fn length_to(&self, x: Vec2, arena: &mut WrapArena) -> Result<f64, Blocked> {
+        let mark = arena.records.len();
+        let mut probe = self.clone();
+        let done = probe.reach(x, arena);
+        arena.records.truncate(mark);
+        done.map(|()| probe.apex_wrap.g)
+    }
+
+    /// Adds the goal and makes it the apex: the path's wraps are then the apex's
+    /// history.
+    fn reach(&mut self, goal: Vec2, arena: &mut WrapArena) -> Result<(), Blocked> {
         let g = FunnelPoint {
             id: u32::MAX,
             circle: Circle::point(goal),
@@ -208,7 +226,7 @@ impl Funnel {
                 self.advance_to(link.p, side, arena)?;
             }
         }
-        Ok(arena.history(self.apex))
+        Ok(())
     }
 
     /// Path length to the apex, and the apex circle: a lower bound for any path

@@ -3,7 +3,7 @@
 use super::funnel::{sweep, Blocked, Funnel, FunnelPoint, Wrap, WrapArena};
 use super::{Corner, Endpoint, NoPathReason, Path, PathError, PathPiece};
 use crate::geom::{orient2d_value, Circle, Side};
-use crate::mesh::{Location, NavMesh, TriangleId, VertexId};
+use crate::mesh::{FreeSpan, Location, NavMesh, TriangleId, VertexId};
 use glam::{DVec2, Vec2};
 use rayon::prelude::*;
 use smallvec::SmallVec;
@@ -115,6 +115,7 @@ struct Scratch {
     arrival_lists: Vec<SmallVec<[Arrival; 2]>>,
     portals: Stamped<u32>,
     portal_lists: Vec<SmallVec<[PortalRecord; 2]>>,
+    spans: Stamped<Span>,
     last_in: Stamped<Option<u32>>,
     generation: u32,
 }
@@ -316,10 +317,31 @@ struct Search<'m> {
     /// dominance pruning of whole portals (point agents).
     portals: Stamped<u32>,
     portal_lists: Vec<SmallVec<[PortalRecord; 2]>>,
+    /// Per directed portal, for a disc: where its centre may cross it.
+    spans: Stamped<Span>,
     /// The newest node per triangle; older ones follow `Node::same_tri`.
     last_in: Stamped<Option<u32>>,
     /// This search's generation in the stamped slots.
     generation: u32,
+    /// Whole-portal dominance on (off only to test that it changes no answer).
+    portal_pruning: bool,
+}
+
+/// Where a disc's centre may cross a portal, for whole-portal dominance. Worked out
+/// when a second funnel reaches the portal (most portals see one): until then the
+/// first is kept pending.
+#[derive(Clone, Copy, Debug, Default)]
+enum Span {
+    /// No funnel yet.
+    #[default]
+    Fresh,
+    /// One funnel so far, that of this node.
+    Pending(u32),
+    /// The free part is not one segment: no whole-portal dominance there.
+    Unusable,
+    /// The segment from `a` to `b`, taken `slack` inside the free part at each end;
+    /// the records are in `Search::portal_lists`.
+    Segment { a: Vec2, b: Vec2, slack: f64 },
 }
 
 /// A funnel that reached a portal: exact path lengths within its channel to the
@@ -352,6 +374,7 @@ impl<'m> Search<'m> {
             mut arrival_lists,
             mut portals,
             mut portal_lists,
+            mut spans,
             mut last_in,
             generation,
         } = scratch;
@@ -366,6 +389,7 @@ impl<'m> Search<'m> {
         arrival_lists.clear();
         portal_lists.clear();
         portals.prepare(3 * mesh.triangles.len(), fresh);
+        spans.prepare(3 * mesh.triangles.len(), fresh);
         last_in.prepare(mesh.triangles.len(), fresh);
         Search {
             mesh,
@@ -381,8 +405,10 @@ impl<'m> Search<'m> {
             arrival_lists,
             portals,
             portal_lists,
+            spans,
             last_in,
             generation,
+            portal_pruning: true,
         }
     }
 
@@ -397,6 +423,7 @@ impl<'m> Search<'m> {
             arrival_lists: self.arrival_lists,
             portals: self.portals,
             portal_lists: self.portal_lists,
+            spans: self.spans,
             last_in: self.last_in,
             generation: self.generation,
         }
@@ -448,6 +475,10 @@ impl<'m> Search<'m> {
                             children[1] = child;
                         }
                     }
+                }
+                if self.radius > 0.0 {
+                    // Kept: a portal's first funnel is measured when a second arrives.
+                    self.nodes[index as usize].funnel = Some(funnel);
                 }
                 match children {
                     [Some(only), None] if self.open.peek().is_none_or(|top| only >= *top) => {
@@ -512,12 +543,21 @@ impl<'m> Search<'m> {
             return None;
         }
         let apex = *funnel.apex();
-        let ends = if self.radius == 0.0 {
-            funnel.end_lengths(lp, rp)
+        let pruned = if self.radius == 0.0 {
+            let ends = funnel.end_lengths(lp, rp);
+            self.pruned(apex, ends, t, exit, lp, rp)
         } else {
-            None
+            self.disc_pruned(index, apex, t, exit)
         };
-        if self.pruned(apex, ends, t, exit, lp, rp) || self.in_channel(parent, next.0) {
+        if pruned || self.in_channel(parent, next.0) {
+            if self.radius > 0.0 {
+                let slot = self.spans.get_mut(self.generation, 3 * t.0 + exit as u32);
+                if let Span::Pending(node) = *slot {
+                    if node == index {
+                        *slot = Span::Fresh;
+                    }
+                }
+            }
             // The loop check comes last: it walks the channel, and pruning usually
             // decides first. A record left by a channel that loops is still a real path
             // (the funnel's path through the channel's triangles in order), so it
@@ -577,6 +617,9 @@ impl<'m> Search<'m> {
         let Some((dl, dr)) = ends else {
             return false;
         };
+        if !self.portal_pruning {
+            return false;
+        }
         let rec = PortalRecord {
             left: dl,
             right: dr,
@@ -585,6 +628,140 @@ impl<'m> Search<'m> {
         };
         let (l, r) = (lp.circle.center.as_dvec2(), rp.circle.center.as_dvec2());
         self.portal_dominated(3 * t.0 + exit as u32, rec, l, r)
+    }
+
+    /// Dominance pruning of a new node `index` of a disc (radius > 0) whose funnel
+    /// has apex `apex` and last crossed portal `exit` of `t`.
+    ///
+    /// The apex rule is [`Search::dominated`]'s. The whole-portal rule is the point
+    /// agent's ([`Search::portal_dominated`]) on the part of the portal the disc's
+    /// centre can cross, when that part is one segment `S` (see [`NavMesh::free_span`]):
+    ///
+    /// - a channel's funnel gives the shortest path, within the channel, from the start
+    ///   to each point of `S`, in the domain `D` = the channel's triangles (glued along
+    ///   its portals: a topological disc even when the channel winds) minus the discs of
+    ///   the agent's radius around its wall corners. `D` is simply connected (each disc
+    ///   removed meets `D`'s boundary), and flat inside, so with its own lengths it is a
+    ///   CAT(0) space, where the distance from a point is convex along any geodesic.
+    ///   Every point of `S` keeps the radius from every wall, hence from every corner,
+    ///   so `S` lies in `D` and is straight: a geodesic. The channel's length to `x` in
+    ///   `S` is therefore at most the chord between its values at `S`'s ends, which
+    ///   [`Funnel::length_to`] computes (each the length of a real path, as for a goal);
+    /// - any path of a new funnel crossing at `x` is at least the apex's length plus
+    ///   the straight distance from the apex's arrival point to `x` (every path beyond
+    ///   the funnel wraps the apex);
+    /// - a disc crosses the portal only at points of `S`'s free part. `S` is that part
+    ///   shrunk by `slack` at each end; on the slivers left out both bounds move by at
+    ///   most the slivers' length (both are 1-Lipschitz), so a margin of three slacks
+    ///   covers them and the rounding of `S`'s ends to `f32`.
+    ///
+    /// A new funnel whose bound exceeds a recorded chord by the margin on all of `S` is
+    /// beaten at every point where a disc can cross: following the recorded channel up
+    /// to the crossing and the new one after it is a strictly shorter real path, so no
+    /// shortest path goes through the new node. Records that pass are kept.
+    fn disc_pruned(&mut self, index: u32, apex: Wrap, t: TriangleId, exit: usize) -> bool {
+        if self.dominated(apex) {
+            return true;
+        }
+        if !self.portal_pruning {
+            return false;
+        }
+        let key = 3 * t.0 + exit as u32;
+        let state = *self.spans.get_mut(self.generation, key);
+        let (a, b, slack) = match state {
+            Span::Fresh => {
+                *self.spans.get_mut(self.generation, key) = Span::Pending(index);
+                return false;
+            }
+            Span::Unusable => return false,
+            Span::Segment { a, b, slack } => (a, b, slack),
+            Span::Pending(first) => {
+                let span = self.span(t, exit);
+                *self.spans.get_mut(self.generation, key) = span;
+                let Span::Segment { a, b, slack } = span else {
+                    return false;
+                };
+                if let Some(rec) = self.record(first, a, b) {
+                    list_of(
+                        &mut self.portals,
+                        &mut self.portal_lists,
+                        self.generation,
+                        key,
+                    )
+                    .push(rec);
+                }
+                (a, b, slack)
+            }
+        };
+        let (a64, b64) = (a.as_dvec2(), b.as_dvec2());
+        let new = PortalRecord {
+            left: 0.0,
+            right: 0.0,
+            apex: apex.arrive.as_dvec2(),
+            g: apex.g,
+        };
+        let list = list_of(
+            &mut self.portals,
+            &mut self.portal_lists,
+            self.generation,
+            key,
+        );
+        for old in list.iter() {
+            let margin = 1e-7 * (1.0 + apex.g + old.left.min(old.right)) + 3.0 * slack;
+            if min_gap(old, &new, a64, b64) > margin {
+                return true;
+            }
+        }
+        if let Some(rec) = self.record(index, a, b) {
+            list_of(
+                &mut self.portals,
+                &mut self.portal_lists,
+                self.generation,
+                key,
+            )
+            .push(rec);
+        }
+        false
+    }
+
+    /// The portal record of node `index` on the crossing segment `a b` of its last
+    /// portal: its apex, and its exact lengths to `a` and `b`.
+    fn record(&mut self, index: u32, a: Vec2, b: Vec2) -> Option<PortalRecord> {
+        let funnel = self.nodes.get(index as usize)?.funnel.as_ref()?;
+        let apex = funnel.apex();
+        Some(PortalRecord {
+            left: funnel.length_to(a, &mut self.arena).ok()?,
+            right: funnel.length_to(b, &mut self.arena).ok()?,
+            apex: apex.arrive.as_dvec2(),
+            g: apex.g,
+        })
+    }
+
+    /// The crossing segment of portal `exit` of `t`: [`Span::Segment`] or
+    /// [`Span::Unusable`].
+    fn span(&self, t: TriangleId, exit: usize) -> Span {
+        {
+            match self.mesh.free_span(t, exit, f64::from(self.radius)) {
+                FreeSpan::One { lo, hi } => {
+                    let ids = self.mesh.triangles[t.index()];
+                    let p = self.mesh.vertices[ids[exit] as usize].as_dvec2();
+                    let q = self.mesh.vertices[ids[(exit + 1) % 3] as usize].as_dvec2();
+                    // A few f32 ulps of the coordinates.
+                    let slack = 1e-6 * (1.0 + p.abs().max_element().max(q.abs().max_element()));
+                    let u = (q - p).normalize_or_zero();
+                    if hi - lo > 4.0 * slack {
+                        Span::Segment {
+                            a: (p + u * (lo + slack)).as_vec2(),
+                            b: (p + u * (hi - slack)).as_vec2(),
+                            slack,
+                        }
+                    } else {
+                        Span::Unusable
+                    }
+                }
+                FreeSpan::Empty | FreeSpan::Several => Span::Unusable,
+            }
+        }
     }
 
     fn push_open(&mut self, f: f64, node: u32, done: Option<Vec<Wrap>>) {
