@@ -141,6 +141,11 @@ pub(crate) fn distance_to_segment(x: DVec2, a: DVec2, b: DVec2) -> f64 {
     x.distance(closest_point(x, a, b))
 }
 
+/// Squared distance from `x` to segment `a b`, in `f64`.
+fn distance_squared_to_segment(x: DVec2, a: DVec2, b: DVec2) -> f64 {
+    x.distance_squared(closest_point(x, a, b))
+}
+
 /// The point of segment `a b` nearest to `x`, in `f64`.
 fn closest_point(x: DVec2, a: DVec2, b: DVec2) -> DVec2 {
     let ab = b - a;
@@ -373,17 +378,23 @@ impl NavMesh {
         let mut stack: smallvec::SmallVec<[u32; 16]> = smallvec::SmallVec::new();
         seen.push(t.0);
         stack.push(t.0);
+        // The edge's box grown by the radius: an edge outside it is no nearer.
+        let (lo, hi) = (p.min(q) - radius, p.max(q) + radius);
+        let r2 = radius * radius;
         while let Some(tri) = stack.pop() {
             let tv = self.triangles[tri as usize];
             for e in 0..3 {
                 let (a, b) = (pos(tv[e]), pos(tv[(e + 1) % 3]));
+                if a.max(b).cmplt(lo).any() || a.min(b).cmpgt(hi).any() {
+                    continue;
+                }
                 // Edges of a triangulation meet only at ends: the nearest pair of
                 // points includes an end of one of the two segments.
-                let d = distance_to_segment(a, p, q)
-                    .min(distance_to_segment(b, p, q))
-                    .min(distance_to_segment(p, a, b))
-                    .min(distance_to_segment(q, a, b));
-                if d >= radius {
+                let d2 = distance_squared_to_segment(a, p, q)
+                    .min(distance_squared_to_segment(b, p, q))
+                    .min(distance_squared_to_segment(p, a, b))
+                    .min(distance_squared_to_segment(q, a, b));
+                if d2 >= r2 {
                     continue;
                 }
                 if self.is_wall(TriangleId(tri), e) {

@@ -116,8 +116,10 @@ fn tangent_dir(from: &Wrap, to: FunnelPoint, to_side: Side) -> Result<(Vec2, Vec
 
 /// Direction of the tangent from `a` (side `sa`) to `b` (side `sb`), in `f64`.
 fn direction(a: FunnelPoint, sa: Side, b: FunnelPoint, sb: Side) -> Result<DVec2, Blocked> {
-    if a.circle.radius == 0.0 && b.circle.radius == 0.0 {
-        // Between points the tangent is the segment itself (the common case at r = 0).
+    if a.circle.radius == b.circle.radius && (sa == sb || a.circle.radius == 0.0) {
+        // Between points the tangent is the segment itself (the common case at r = 0);
+        // between equal circles passed on the same side it is parallel to the centres'
+        // segment.
         let d = b.circle.center.as_dvec2() - a.circle.center.as_dvec2();
         if d != DVec2::ZERO {
             return Ok(d);

@@ -27,8 +27,12 @@ struct Node {
     /// The triangle before (the entry edge is found when the node is expanded: most
     /// nodes never are).
     from: u32,
-    /// Taken when the node is expanded (each node is expanded once).
+    /// Taken when the node is expanded (each node is expanded once), unless the node
+    /// is `pending`.
     funnel: Option<Funnel>,
+    /// The only funnel so far through its last portal (a disc's): kept after
+    /// expansion, to be measured if a second one arrives (see [`Span::Pending`]).
+    pending: bool,
 }
 
 /// A search node's place in the tree of channels, kept apart from the funnels so that
@@ -115,7 +119,7 @@ struct Scratch {
     arrival_lists: Vec<SmallVec<[Arrival; 2]>>,
     portals: Stamped<u32>,
     portal_lists: Vec<SmallVec<[PortalRecord; 2]>>,
-    spans: Stamped<Span>,
+    portal_spans: Vec<Span>,
     last_in: Stamped<Option<u32>>,
     generation: u32,
 }
@@ -345,8 +349,10 @@ struct Search<'m> {
     /// dominance pruning of whole portals (point agents).
     portals: Stamped<u32>,
     portal_lists: Vec<SmallVec<[PortalRecord; 2]>>,
-    /// Per directed portal, for a disc: where its centre may cross it.
-    spans: Stamped<Span>,
+    /// Per directed portal (same handles as `portal_lists`), for a disc: where its
+    /// centre may cross it. Kept with the lists, not in a slot per portal, so that a
+    /// node looks up one small slot.
+    portal_spans: Vec<Span>,
     /// The newest node per triangle; older ones follow `Node::same_tri`.
     last_in: Stamped<Option<u32>>,
     /// This search's generation in the stamped slots.
@@ -360,7 +366,7 @@ struct Search<'m> {
 /// Where a disc's centre may cross a portal, for whole-portal dominance. Worked out
 /// when a second funnel reaches the portal (most portals see one): until then the
 /// first is kept pending.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 enum Span {
     /// No funnel yet.
     #[default]
@@ -404,7 +410,7 @@ impl<'m> Search<'m> {
             mut arrival_lists,
             mut portals,
             mut portal_lists,
-            mut spans,
+            mut portal_spans,
             mut last_in,
             generation,
         } = scratch;
@@ -419,7 +425,7 @@ impl<'m> Search<'m> {
         arrival_lists.clear();
         portal_lists.clear();
         portals.prepare(3 * mesh.triangles.len(), fresh);
-        spans.prepare(3 * mesh.triangles.len(), fresh);
+        portal_spans.clear();
         last_in.prepare(mesh.triangles.len(), fresh);
         Search {
             mesh,
@@ -435,7 +441,7 @@ impl<'m> Search<'m> {
             arrival_lists,
             portals,
             portal_lists,
-            spans,
+            portal_spans,
             last_in,
             generation,
             portal_pruning: true,
@@ -454,7 +460,7 @@ impl<'m> Search<'m> {
             arrival_lists: self.arrival_lists,
             portals: self.portals,
             portal_lists: self.portal_lists,
-            spans: self.spans,
+            portal_spans: self.portal_spans,
             last_in: self.last_in,
             generation: self.generation,
         }
@@ -507,7 +513,7 @@ impl<'m> Search<'m> {
                         }
                     }
                 }
-                if self.radius > 0.0 {
+                if self.nodes[index as usize].pending {
                     // Kept: a portal's first funnel is measured when a second arrives.
                     self.nodes[index as usize].funnel = Some(funnel);
                 }
@@ -567,6 +573,7 @@ impl<'m> Search<'m> {
         self.nodes.push(Node {
             from: t.0,
             funnel: Some(funnel.clone()),
+            pending: false,
         });
         let pushed = self.nodes[index as usize].funnel.as_mut()?;
         if pushed.push_portal(lp, rp, &mut self.arena).is_err() {
@@ -582,10 +589,11 @@ impl<'m> Search<'m> {
         };
         if pruned || self.in_channel(parent, next.0) {
             if self.radius > 0.0 {
-                let slot = self.spans.get_mut(self.generation, 3 * t.0 + exit as u32);
-                if let Span::Pending(node) = *slot {
-                    if node == index {
-                        *slot = Span::Fresh;
+                let key = 3 * t.0 + exit as u32;
+                if let Some(&handle) = self.portals.get(self.generation, key).filter(|&&h| h > 0) {
+                    let span = &mut self.portal_spans[handle as usize - 1];
+                    if *span == Span::Pending(index) {
+                        *span = Span::Fresh;
                     }
                 }
             }
@@ -723,28 +731,30 @@ impl<'m> Search<'m> {
             return false;
         }
         let key = 3 * t.0 + exit as u32;
-        let state = *self.spans.get_mut(self.generation, key);
-        let (a, b, slack) = match state {
+        let handle = self.portal_handle(key);
+        let (a, b, slack) = match self.portal_spans[handle] {
             Span::Fresh => {
-                *self.spans.get_mut(self.generation, key) = Span::Pending(index);
+                self.portal_spans[handle] = Span::Pending(index);
+                self.nodes[index as usize].pending = true;
                 return false;
             }
             Span::Unusable => return false,
             Span::Segment { a, b, slack } => (a, b, slack),
             Span::Pending(first) => {
                 let span = self.span(t, exit);
-                *self.spans.get_mut(self.generation, key) = span;
+                self.portal_spans[handle] = span;
+                let record = match span {
+                    Span::Segment { a, b, .. } => self.record(first, a, b),
+                    _ => None,
+                };
+                if let Some(first) = self.nodes.get_mut(first as usize) {
+                    first.pending = false;
+                }
                 let Span::Segment { a, b, slack } = span else {
                     return false;
                 };
-                if let Some(rec) = self.record(first, a, b) {
-                    list_of(
-                        &mut self.portals,
-                        &mut self.portal_lists,
-                        self.generation,
-                        key,
-                    )
-                    .push(rec);
+                if let Some(rec) = record {
+                    self.portal_lists[handle].push(rec);
                 }
                 (a, b, slack)
             }
@@ -756,13 +766,7 @@ impl<'m> Search<'m> {
             apex: apex.arrive.as_dvec2(),
             g: apex.g,
         };
-        let list = list_of(
-            &mut self.portals,
-            &mut self.portal_lists,
-            self.generation,
-            key,
-        );
-        for old in list.iter() {
+        for old in &self.portal_lists[handle] {
             let margin = 1e-7 * (1.0 + apex.g + old.left.min(old.right)) + 3.0 * slack;
             if min_gap(old, &new, a64, b64) > margin {
                 self.portal_pruned += 1;
@@ -770,15 +774,20 @@ impl<'m> Search<'m> {
             }
         }
         if let Some(rec) = self.record(index, a, b) {
-            list_of(
-                &mut self.portals,
-                &mut self.portal_lists,
-                self.generation,
-                key,
-            )
-            .push(rec);
+            self.portal_lists[handle].push(rec);
         }
         false
+    }
+
+    /// The index of directed portal `key`'s records and span, made on first use.
+    fn portal_handle(&mut self, key: u32) -> usize {
+        let handle = self.portals.get_mut(self.generation, key);
+        if *handle == 0 {
+            self.portal_lists.push(SmallVec::new());
+            self.portal_spans.push(Span::Fresh);
+            *handle = self.portal_lists.len() as u32;
+        }
+        *handle as usize - 1
     }
 
     /// The portal record of node `index` on the crossing segment `a b` of its last
@@ -893,12 +902,8 @@ impl<'m> Search<'m> {
     /// comparison keeps this exact however pruning rules combine. Records that pass are
     /// kept.
     fn portal_dominated(&mut self, key: u32, rec: PortalRecord, l: DVec2, r: DVec2) -> bool {
-        let list = list_of(
-            &mut self.portals,
-            &mut self.portal_lists,
-            self.generation,
-            key,
-        );
+        let handle = self.portal_handle(key);
+        let list = &mut self.portal_lists[handle];
         let tolerance = 1e-7 * (1.0 + rec.g + rec.left.min(rec.right));
         for old in list.iter() {
             if min_gap(old, &rec, l, r) > tolerance {
