@@ -114,13 +114,22 @@ struct Scratch {
     links: Vec<Link>,
     arena: WrapArena,
     open: BinaryHeap<Open>,
+    /// Complete paths waiting in the open list.
     done: Vec<Vec<Wrap>>,
+    /// Best arrivals recorded per corner vertex, for dominance pruning.
     arrivals: Stamped<u32>,
     arrival_lists: Vec<SmallVec<[Arrival; 2]>>,
+    /// Funnels recorded per directed portal (`3 * triangle + exit edge`), for
+    /// dominance pruning of whole portals.
     portals: Stamped<u32>,
     portal_lists: Vec<SmallVec<[PortalRecord; 2]>>,
+    /// Per directed portal (same handles as `portal_lists`), for a disc: where its
+    /// centre may cross it. Kept with the lists, not in a slot per portal, so that a
+    /// node looks up one small slot.
     portal_spans: Vec<Span>,
+    /// The newest node per triangle; older ones follow `Node::same_tri`.
     last_in: Stamped<Option<u32>>,
+    /// The generation of the search using the buffers, in the stamped slots.
     generation: u32,
 }
 
@@ -336,27 +345,8 @@ struct Search<'m> {
     start: Vec2,
     goal: Vec2,
     radius: f32,
-    nodes: Vec<Node>,
-    links: Vec<Link>,
-    arena: WrapArena,
-    open: BinaryHeap<Open>,
-    /// Complete paths waiting in the open list.
-    done: Vec<Vec<Wrap>>,
-    /// Best arrivals recorded per corner vertex, for dominance pruning.
-    arrivals: Stamped<u32>,
-    arrival_lists: Vec<SmallVec<[Arrival; 2]>>,
-    /// Funnels recorded per directed portal (`3 * triangle + exit edge`), for
-    /// dominance pruning of whole portals (point agents).
-    portals: Stamped<u32>,
-    portal_lists: Vec<SmallVec<[PortalRecord; 2]>>,
-    /// Per directed portal (same handles as `portal_lists`), for a disc: where its
-    /// centre may cross it. Kept with the lists, not in a slot per portal, so that a
-    /// node looks up one small slot.
-    portal_spans: Vec<Span>,
-    /// The newest node per triangle; older ones follow `Node::same_tri`.
-    last_in: Stamped<Option<u32>>,
-    /// This search's generation in the stamped slots.
-    generation: u32,
+    /// The buffers, prepared for this search.
+    scratch: Scratch,
     /// Whole-portal dominance on (off only to test that it changes no answer).
     portal_pruning: bool,
     /// Nodes dropped by whole-portal dominance.
@@ -400,76 +390,39 @@ struct Arrival {
 
 impl<'m> Search<'m> {
     fn new(mesh: &'m NavMesh, start: Vec2, goal: Vec2, radius: f32, scratch: Scratch) -> Self {
-        let Scratch {
-            mut nodes,
-            mut links,
-            mut arena,
-            mut open,
-            mut done,
-            mut arrivals,
-            mut arrival_lists,
-            mut portals,
-            mut portal_lists,
-            mut portal_spans,
-            mut last_in,
-            generation,
-        } = scratch;
-        let generation = generation.wrapping_add(1).max(1);
-        let fresh = generation == 1;
-        nodes.clear();
-        links.clear();
-        arena.records.clear();
-        open.clear();
-        done.clear();
-        arrivals.prepare(mesh.vertices.len(), fresh);
-        arrival_lists.clear();
-        portal_lists.clear();
-        portals.prepare(3 * mesh.triangles.len(), fresh);
-        portal_spans.clear();
-        last_in.prepare(mesh.triangles.len(), fresh);
+        let mut b = scratch;
+        b.generation = b.generation.wrapping_add(1).max(1);
+        let fresh = b.generation == 1;
+        b.nodes.clear();
+        b.links.clear();
+        b.arena.records.clear();
+        b.open.clear();
+        b.done.clear();
+        b.arrivals.prepare(mesh.vertices.len(), fresh);
+        b.arrival_lists.clear();
+        b.portal_lists.clear();
+        b.portals.prepare(3 * mesh.triangles.len(), fresh);
+        b.portal_spans.clear();
+        b.last_in.prepare(mesh.triangles.len(), fresh);
         Search {
             mesh,
             start,
             goal,
             radius,
-            nodes,
-            links,
-            arena,
-            open,
-            done,
-            arrivals,
-            arrival_lists,
-            portals,
-            portal_lists,
-            portal_spans,
-            last_in,
-            generation,
+            scratch: b,
             portal_pruning: true,
             portal_pruned: 0,
         }
     }
 
     fn into_scratch(self) -> Scratch {
-        Scratch {
-            nodes: self.nodes,
-            links: self.links,
-            arena: self.arena,
-            open: self.open,
-            done: self.done,
-            arrivals: self.arrivals,
-            arrival_lists: self.arrival_lists,
-            portals: self.portals,
-            portal_lists: self.portal_lists,
-            portal_spans: self.portal_spans,
-            last_in: self.last_in,
-            generation: self.generation,
-        }
+        self.scratch
     }
 
     fn run(&mut self, ts: TriangleId, tg: TriangleId) -> Result<Path, PathError> {
-        let funnel = Funnel::new(self.start, &mut self.arena);
+        let funnel = Funnel::new(self.start, &mut self.scratch.arena);
         if ts == tg {
-            if let Ok(wraps) = funnel.clone().finish(self.goal, &mut self.arena) {
+            if let Ok(wraps) = funnel.clone().finish(self.goal, &mut self.scratch.arena) {
                 let len = wraps.last().map_or(0.0, |w| w.g);
                 self.push_open(len, NONE_NODE, Some(wraps));
             }
@@ -480,24 +433,24 @@ impl<'m> Search<'m> {
                 continue;
             }
             if let Some(child) = self.extend(NONE_NODE, ts, e, &funnel, tg) {
-                self.open.push(child);
+                self.scratch.open.push(child);
             }
         }
-        while let Some(open) = self.open.pop() {
+        while let Some(open) = self.scratch.open.pop() {
             if open.done != NONE_NODE {
-                let wraps = std::mem::take(&mut self.done[open.done as usize]);
+                let wraps = std::mem::take(&mut self.scratch.done[open.done as usize]);
                 return Ok(self.build_path(&wraps, open.f));
             }
             // Along a corridor (one successor that would be popped next anyway), go on
             // expanding without the round trip through the open list.
             let mut current = Some(open.node);
             while let Some(index) = current.take() {
-                let node = &mut self.nodes[index as usize];
+                let node = &mut self.scratch.nodes[index as usize];
                 let from = node.from;
                 let Some(funnel) = node.funnel.take() else {
                     continue;
                 };
-                let t = TriangleId(self.links[index as usize].tri);
+                let t = TriangleId(self.scratch.links[index as usize].tri);
                 let Some(entry) = (0..3).find(|&k| self.mesh.neighbors[t.index()][k] == from)
                 else {
                     continue;
@@ -513,15 +466,17 @@ impl<'m> Search<'m> {
                         }
                     }
                 }
-                if self.nodes[index as usize].pending {
+                if self.scratch.nodes[index as usize].pending {
                     // Kept: a portal's first funnel is measured when a second arrives.
-                    self.nodes[index as usize].funnel = Some(funnel);
+                    self.scratch.nodes[index as usize].funnel = Some(funnel);
                 }
                 match children {
-                    [Some(only), None] if self.open.peek().is_none_or(|top| only >= *top) => {
+                    [Some(only), None]
+                        if self.scratch.open.peek().is_none_or(|top| only >= *top) =>
+                    {
                         current = Some(only.node);
                     }
-                    _ => self.open.extend(children.into_iter().flatten()),
+                    _ => self.scratch.open.extend(children.into_iter().flatten()),
                 }
             }
         }
@@ -569,15 +524,15 @@ impl<'m> Search<'m> {
         }
         // The new node's funnel is built in place (funnels are large to move); pruned
         // nodes are popped again.
-        let index = self.nodes.len() as u32;
-        self.nodes.push(Node {
+        let index = self.scratch.nodes.len() as u32;
+        self.scratch.nodes.push(Node {
             from: t.0,
             funnel: Some(funnel.clone()),
             pending: false,
         });
-        let pushed = self.nodes[index as usize].funnel.as_mut()?;
-        if pushed.push_portal(lp, rp, &mut self.arena).is_err() {
-            self.nodes.pop();
+        let pushed = self.scratch.nodes[index as usize].funnel.as_mut()?;
+        if pushed.push_portal(lp, rp, &mut self.scratch.arena).is_err() {
+            self.scratch.nodes.pop();
             return None;
         }
         let apex = *pushed.apex();
@@ -590,8 +545,13 @@ impl<'m> Search<'m> {
         if pruned || self.in_channel(parent, next.0) {
             if self.radius > 0.0 {
                 let key = 3 * t.0 + exit as u32;
-                if let Some(&handle) = self.portals.get(self.generation, key).filter(|&&h| h > 0) {
-                    let span = &mut self.portal_spans[handle as usize - 1];
+                if let Some(&handle) = self
+                    .scratch
+                    .portals
+                    .get(self.scratch.generation, key)
+                    .filter(|&&h| h > 0)
+                {
+                    let span = &mut self.scratch.portal_spans[handle as usize - 1];
                     if *span == Span::Pending(index) {
                         *span = Span::Fresh;
                     }
@@ -601,19 +561,23 @@ impl<'m> Search<'m> {
             // decides first. A record left by a channel that loops is still a real path
             // (the funnel's path through the channel's triangles in order), so it
             // prunes soundly.
-            self.nodes.pop();
+            self.scratch.nodes.pop();
             return None;
         }
         let f = apex.g + self.heuristic(&apex, lp, rp);
         let (depth, jump) = self.depth_and_jump(parent);
-        let same_tri = self.last_in.get_mut(self.generation, next.0).replace(index);
+        let same_tri = self
+            .scratch
+            .last_in
+            .get_mut(self.scratch.generation, next.0)
+            .replace(index);
         let (bloom, segment_before) = if parent == NONE_NODE || depth % SEGMENT == 0 {
             (bloom_bit(next.0), parent)
         } else {
-            let p = &self.links[parent as usize];
+            let p = &self.scratch.links[parent as usize];
             (p.bloom | bloom_bit(next.0), p.segment_before)
         };
-        self.links.push(Link {
+        self.scratch.links.push(Link {
             tri: next.0,
             parent,
             depth,
@@ -623,10 +587,10 @@ impl<'m> Search<'m> {
             segment_before,
         });
         if next == tg {
-            let through = self.nodes[index as usize]
+            let through = self.scratch.nodes[index as usize]
                 .funnel
                 .clone()
-                .and_then(|funnel| funnel.finish(self.goal, &mut self.arena).ok());
+                .and_then(|funnel| funnel.finish(self.goal, &mut self.scratch.arena).ok());
             // For a disc, pushing the last portal may make the funnel wrap a corner
             // because the tangent to the portal's far end passes beyond it, while the
             // goal lies short of that tangent point (the path then sweeps nearly a full
@@ -636,7 +600,7 @@ impl<'m> Search<'m> {
             let direct = if self.radius > 0.0 {
                 funnel
                     .clone()
-                    .finish(self.goal, &mut self.arena)
+                    .finish(self.goal, &mut self.scratch.arena)
                     .ok()
                     .filter(|wraps| last_leg_crosses(wraps, lp, rp))
             } else {
@@ -732,29 +696,29 @@ impl<'m> Search<'m> {
         }
         let key = 3 * t.0 + exit as u32;
         let handle = self.portal_handle(key);
-        let (a, b, slack) = match self.portal_spans[handle] {
+        let (a, b, slack) = match self.scratch.portal_spans[handle] {
             Span::Fresh => {
-                self.portal_spans[handle] = Span::Pending(index);
-                self.nodes[index as usize].pending = true;
+                self.scratch.portal_spans[handle] = Span::Pending(index);
+                self.scratch.nodes[index as usize].pending = true;
                 return false;
             }
             Span::Unusable => return false,
             Span::Segment { a, b, slack } => (a, b, slack),
             Span::Pending(first) => {
                 let span = self.span(t, exit);
-                self.portal_spans[handle] = span;
+                self.scratch.portal_spans[handle] = span;
                 let record = match span {
                     Span::Segment { a, b, .. } => self.record(first, a, b),
                     _ => None,
                 };
-                if let Some(first) = self.nodes.get_mut(first as usize) {
+                if let Some(first) = self.scratch.nodes.get_mut(first as usize) {
                     first.pending = false;
                 }
                 let Span::Segment { a, b, slack } = span else {
                     return false;
                 };
                 if let Some(rec) = record {
-                    self.portal_lists[handle].push(rec);
+                    self.scratch.portal_lists[handle].push(rec);
                 }
                 (a, b, slack)
             }
@@ -766,7 +730,7 @@ impl<'m> Search<'m> {
             apex: apex.arrive.as_dvec2(),
             g: apex.g,
         };
-        for old in &self.portal_lists[handle] {
+        for old in &self.scratch.portal_lists[handle] {
             let margin = 1e-7 * (1.0 + apex.g + old.left.min(old.right)) + 3.0 * slack;
             if min_gap(old, &new, a64, b64) > margin {
                 self.portal_pruned += 1;
@@ -774,18 +738,22 @@ impl<'m> Search<'m> {
             }
         }
         if let Some(rec) = self.record(index, a, b) {
-            self.portal_lists[handle].push(rec);
+            self.scratch.portal_lists[handle].push(rec);
         }
         false
     }
 
-    /// The index of directed portal `key`'s records and span, made on first use.
+    /// The index of directed portal `key`'s records (and, for a disc, span), made on
+    /// first use.
     fn portal_handle(&mut self, key: u32) -> usize {
-        let handle = self.portals.get_mut(self.generation, key);
+        let handle = self.scratch.portals.get_mut(self.scratch.generation, key);
         if *handle == 0 {
-            self.portal_lists.push(SmallVec::new());
-            self.portal_spans.push(Span::Fresh);
-            *handle = self.portal_lists.len() as u32;
+            self.scratch.portal_lists.push(SmallVec::new());
+            if self.radius > 0.0 {
+                // Spans are a disc's only: a point agent's handles have none.
+                self.scratch.portal_spans.push(Span::Fresh);
+            }
+            *handle = self.scratch.portal_lists.len() as u32;
         }
         *handle as usize - 1
     }
@@ -793,11 +761,11 @@ impl<'m> Search<'m> {
     /// The portal record of node `index` on the crossing segment `a b` of its last
     /// portal: its apex, and its exact lengths to `a` and `b`.
     fn record(&mut self, index: u32, a: Vec2, b: Vec2) -> Option<PortalRecord> {
-        let funnel = self.nodes.get(index as usize)?.funnel.as_ref()?;
+        let funnel = self.scratch.nodes.get(index as usize)?.funnel.as_ref()?;
         let apex = funnel.apex();
         Some(PortalRecord {
-            left: funnel.length_to(a, &mut self.arena).ok()?,
-            right: funnel.length_to(b, &mut self.arena).ok()?,
+            left: funnel.length_to(a, &mut self.scratch.arena).ok()?,
+            right: funnel.length_to(b, &mut self.scratch.arena).ok()?,
             apex: apex.arrive.as_dvec2(),
             g: apex.g,
         })
@@ -833,12 +801,12 @@ impl<'m> Search<'m> {
     fn push_open(&mut self, f: f64, node: u32, done: Option<Vec<Wrap>>) {
         let done = match done {
             Some(wraps) => {
-                self.done.push(wraps);
-                (self.done.len() - 1) as u32
+                self.scratch.done.push(wraps);
+                (self.scratch.done.len() - 1) as u32
             }
             None => NONE_NODE,
         };
-        self.open.push(Open { f, node, done });
+        self.scratch.open.push(Open { f, node, done });
     }
 
     /// Dominance pruning on the funnel's apex (Polyanya's root-level pruning, extended
@@ -859,9 +827,9 @@ impl<'m> Search<'m> {
         let center = apex.point.circle.center;
         let tolerance = 1e-9 * (1.0 + apex.g);
         let list = list_of(
-            &mut self.arrivals,
-            &mut self.arrival_lists,
-            self.generation,
+            &mut self.scratch.arrivals,
+            &mut self.scratch.arrival_lists,
+            self.scratch.generation,
             v,
         );
         for rec in list.iter() {
@@ -903,7 +871,7 @@ impl<'m> Search<'m> {
     /// kept.
     fn portal_dominated(&mut self, key: u32, rec: PortalRecord, l: DVec2, r: DVec2) -> bool {
         let handle = self.portal_handle(key);
-        let list = &mut self.portal_lists[handle];
+        let list = &mut self.scratch.portal_lists[handle];
         let tolerance = 1e-7 * (1.0 + rec.g + rec.left.min(rec.right));
         for old in list.iter() {
             if min_gap(old, &rec, l, r) > tolerance {
@@ -923,8 +891,9 @@ impl<'m> Search<'m> {
             return false;
         }
         let mut m = self
+            .scratch
             .last_in
-            .get(self.generation, tri)
+            .get(self.scratch.generation, tri)
             .copied()
             .flatten()
             .unwrap_or(NONE_NODE);
@@ -935,7 +904,7 @@ impl<'m> Search<'m> {
             if m == NONE_NODE {
                 return false;
             }
-            let candidate = &self.links[m as usize];
+            let candidate = &self.scratch.links[m as usize];
             if self.ancestor_at(node, candidate.depth) == m {
                 return true;
             }
@@ -947,11 +916,11 @@ impl<'m> Search<'m> {
         let bit = bloom_bit(tri);
         let mut segment = node;
         while segment != NONE_NODE {
-            let link = &self.links[segment as usize];
+            let link = &self.scratch.links[segment as usize];
             if link.bloom & bit == bit {
                 let mut n = segment;
                 while n != link.segment_before {
-                    let l = &self.links[n as usize];
+                    let l = &self.scratch.links[n as usize];
                     if l.tri == tri {
                         return true;
                     }
@@ -968,11 +937,11 @@ impl<'m> Search<'m> {
         if parent == NONE_NODE {
             return (0, NONE_NODE);
         }
-        let p = &self.links[parent as usize];
+        let p = &self.scratch.links[parent as usize];
         let jump = if p.jump != NONE_NODE {
-            let j = &self.links[p.jump as usize];
+            let j = &self.scratch.links[p.jump as usize];
             if j.jump != NONE_NODE
-                && p.depth - j.depth == j.depth - self.links[j.jump as usize].depth
+                && p.depth - j.depth == j.depth - self.scratch.links[j.jump as usize].depth
             {
                 j.jump
             } else {
@@ -987,14 +956,14 @@ impl<'m> Search<'m> {
     /// The ancestor-or-self of `node` at depth `depth`, `NONE_NODE` when deeper than it.
     fn ancestor_at(&self, mut node: u32, depth: u32) -> u32 {
         loop {
-            let n = &self.links[node as usize];
+            let n = &self.scratch.links[node as usize];
             if n.depth == depth {
                 return node;
             }
             if n.depth < depth {
                 return NONE_NODE;
             }
-            node = if n.jump != NONE_NODE && self.links[n.jump as usize].depth >= depth {
+            node = if n.jump != NONE_NODE && self.scratch.links[n.jump as usize].depth >= depth {
                 n.jump
             } else {
                 n.parent
