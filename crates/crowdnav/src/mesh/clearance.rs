@@ -141,6 +141,11 @@ pub(crate) fn distance_to_segment(x: DVec2, a: DVec2, b: DVec2) -> f64 {
     x.distance(closest_point(x, a, b))
 }
 
+/// Squared distance from `x` to segment `a b`, in `f64`.
+fn distance_squared_to_segment(x: DVec2, a: DVec2, b: DVec2) -> f64 {
+    x.distance_squared(closest_point(x, a, b))
+}
+
 /// The point of segment `a b` nearest to `x`, in `f64`.
 fn closest_point(x: DVec2, a: DVec2, b: DVec2) -> DVec2 {
     let ab = b - a;
@@ -332,4 +337,149 @@ impl NavMesh {
         }
         best
     }
+}
+
+/// The part of a portal where a disc's centre may cross it: see
+/// [`NavMesh::free_span`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum FreeSpan {
+    /// No point of the portal keeps the radius from every wall.
+    Empty,
+    /// The points `from + s (to - from) / |to - from|` for `s` in `[lo, hi]`, and no
+    /// others.
+    One {
+        /// Distance of the first free point from the edge's start.
+        lo: f64,
+        /// Distance of the last free point from the edge's start.
+        hi: f64,
+    },
+    /// Two or more separate pieces.
+    Several,
+}
+
+impl NavMesh {
+    /// Which points of edge `edge` of walkable triangle `t` lie at least `radius` from
+    /// every wall: the edge minus the open `radius`-neighbourhood (a capsule) of each
+    /// wall, each capsule cutting an open interval of the edge. Walls nearer than
+    /// `radius` are found by a search outward from the edge's two triangles that
+    /// crosses only non-wall edges nearer than `radius` (the segment from an edge point
+    /// to a wall point within `radius` crosses only such edges), so the answer is exact.
+    pub(crate) fn free_span(&self, t: TriangleId, edge: usize, radius: f64) -> FreeSpan {
+        let ids = self.triangles[t.index()];
+        let pos = |v: u32| self.vertices[v as usize].as_dvec2();
+        let (p, q) = (pos(ids[edge % 3]), pos(ids[(edge + 1) % 3]));
+        let len = p.distance(q);
+        if len == 0.0 {
+            return FreeSpan::Empty;
+        }
+        let u = (q - p) / len;
+        let mut cuts: smallvec::SmallVec<[(f64, f64); 8]> = smallvec::SmallVec::new();
+        let mut seen: smallvec::SmallVec<[u32; 16]> = smallvec::SmallVec::new();
+        let mut stack: smallvec::SmallVec<[u32; 16]> = smallvec::SmallVec::new();
+        seen.push(t.0);
+        stack.push(t.0);
+        // The edge's box grown by the radius: an edge outside it is no nearer.
+        let (lo, hi) = (p.min(q) - radius, p.max(q) + radius);
+        let r2 = radius * radius;
+        while let Some(tri) = stack.pop() {
+            let tv = self.triangles[tri as usize];
+            for e in 0..3 {
+                let (a, b) = (pos(tv[e]), pos(tv[(e + 1) % 3]));
+                if a.max(b).cmplt(lo).any() || a.min(b).cmpgt(hi).any() {
+                    continue;
+                }
+                // Edges of a triangulation meet only at ends: the nearest pair of
+                // points includes an end of one of the two segments.
+                let d2 = distance_squared_to_segment(a, p, q)
+                    .min(distance_squared_to_segment(b, p, q))
+                    .min(distance_squared_to_segment(p, a, b))
+                    .min(distance_squared_to_segment(q, a, b));
+                if d2 >= r2 {
+                    continue;
+                }
+                if self.is_wall(TriangleId(tri), e) {
+                    if let Some(cut) = capsule_cut(p, u, a, b, radius) {
+                        cuts.push(cut);
+                    }
+                    continue;
+                }
+                let nb = self.neighbors[tri as usize][e];
+                if nb != NONE && !seen.contains(&nb) {
+                    seen.push(nb);
+                    stack.push(nb);
+                }
+            }
+        }
+        cuts.sort_by(|x, y| x.0.total_cmp(&y.0));
+        // Sweep: `from` is the first point not cut so far. A piece of a single point
+        // counts (a disc may touch through it), which errs towards `Several`.
+        let (mut pieces, mut found, mut from) = (0, FreeSpan::Empty, 0.0f64);
+        for &(lo, hi) in &cuts {
+            if from > len {
+                break;
+            }
+            if lo >= from {
+                pieces += 1;
+                found = FreeSpan::One {
+                    lo: from,
+                    hi: lo.min(len),
+                };
+            }
+            from = from.max(hi);
+        }
+        if from <= len {
+            pieces += 1;
+            found = FreeSpan::One { lo: from, hi: len };
+        }
+        match pieces {
+            0 => FreeSpan::Empty,
+            1 => found,
+            _ => FreeSpan::Several,
+        }
+    }
+}
+
+/// The open interval of `s` where `p + s u` (`u` a unit vector) lies nearer than `r` to
+/// segment `a b`: the line through a capsule, which is convex, so the union of its
+/// passes through the two end discs and the middle strip.
+fn capsule_cut(p: DVec2, u: DVec2, a: DVec2, b: DVec2, r: f64) -> Option<(f64, f64)> {
+    let mut lo = f64::INFINITY;
+    let mut hi = f64::NEG_INFINITY;
+    for c in [a, b] {
+        let m = u.dot(c - p);
+        let disc = m * m - ((c - p).length_squared() - r * r);
+        if disc > 0.0 {
+            let s = disc.sqrt();
+            lo = lo.min(m - s);
+            hi = hi.max(m + s);
+        }
+    }
+    let ab = b - a;
+    let ell = ab.length();
+    if ell > 0.0 {
+        let w = ab / ell;
+        let n = w.perp();
+        // Along the wall: 0 <= (x - a).w <= ell; across: |(x - a).n| < r.
+        let (al0, al1) = ((p - a).dot(w), u.dot(w));
+        let (be0, be1) = ((p - a).dot(n), u.dot(n));
+        let mut s_lo = f64::NEG_INFINITY;
+        let mut s_hi = f64::INFINITY;
+        let mut empty = false;
+        for (f0, f1, min, max) in [(al0, al1, 0.0, ell), (be0, be1, -r, r)] {
+            if f1 == 0.0 {
+                if f0 < min || f0 > max {
+                    empty = true;
+                }
+            } else {
+                let (x, y) = ((min - f0) / f1, (max - f0) / f1);
+                s_lo = s_lo.max(x.min(y));
+                s_hi = s_hi.min(x.max(y));
+            }
+        }
+        if !empty && s_lo < s_hi {
+            lo = lo.min(s_lo);
+            hi = hi.max(s_hi);
+        }
+    }
+    (lo < hi).then_some((lo, hi))
 }

@@ -19,7 +19,7 @@ mod reachable;
 mod refine;
 
 pub use build::BuildError;
-pub(crate) use clearance::distance_to_segment;
+pub(crate) use clearance::{distance_to_segment, FreeSpan};
 pub use import::{
     parse_movingai_map, parse_movingai_map_with, parse_polyanya_mesh, GridRule, ImportError,
 };

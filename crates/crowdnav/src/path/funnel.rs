@@ -116,8 +116,10 @@ fn tangent_dir(from: &Wrap, to: FunnelPoint, to_side: Side) -> Result<(Vec2, Vec
 
 /// Direction of the tangent from `a` (side `sa`) to `b` (side `sb`), in `f64`.
 fn direction(a: FunnelPoint, sa: Side, b: FunnelPoint, sb: Side) -> Result<DVec2, Blocked> {
-    if a.circle.radius == 0.0 && b.circle.radius == 0.0 {
-        // Between points the tangent is the segment itself (the common case at r = 0).
+    if a.circle.radius == b.circle.radius && (sa == sb || a.circle.radius == 0.0) {
+        // Between points the tangent is the segment itself (the common case at r = 0);
+        // between equal circles passed on the same side it is parallel to the centres'
+        // segment.
         let d = b.circle.center.as_dvec2() - a.circle.center.as_dvec2();
         if d != DVec2::ZERO {
             return Ok(d);
@@ -191,6 +193,24 @@ impl Funnel {
     /// Adds the goal and returns every wrap of the final path, from the start to the
     /// goal (both as radius-0 wraps).
     pub fn finish(mut self, goal: Vec2, arena: &mut WrapArena) -> Result<Vec<Wrap>, Blocked> {
+        self.reach(goal, arena)?;
+        Ok(arena.history(self.apex))
+    }
+
+    /// The length of the shortest path within this funnel's channel to point `x` of
+    /// the last portal (what [`Funnel::finish`] would find with the goal at `x`),
+    /// leaving the arena as it was.
+    pub fn length_to(&self, x: Vec2, arena: &mut WrapArena) -> Result<f64, Blocked> {
+        let mark = arena.records.len();
+        let mut probe = self.clone();
+        let done = probe.reach(x, arena);
+        arena.records.truncate(mark);
+        done.map(|()| probe.apex_wrap.g)
+    }
+
+    /// Adds the goal and makes it the apex: the path's wraps are then the apex's
+    /// history.
+    fn reach(&mut self, goal: Vec2, arena: &mut WrapArena) -> Result<(), Blocked> {
         let g = FunnelPoint {
             id: u32::MAX,
             circle: Circle::point(goal),
@@ -208,7 +228,7 @@ impl Funnel {
                 self.advance_to(link.p, side, arena)?;
             }
         }
-        Ok(arena.history(self.apex))
+        Ok(())
     }
 
     /// Path length to the apex, and the apex circle: a lower bound for any path

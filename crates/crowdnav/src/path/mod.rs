@@ -14,8 +14,11 @@
 //!   entered unless they hold the goal (computed once per mesh, in `path::pockets`);
 //! - a funnel whose apex is reached more cheaply by another is dropped (for discs, when
 //!   rolling around the corner from the other arrival is shorter still);
-//! - for a point agent, a funnel beaten on the whole of a portal by another funnel
-//!   through the same portal is dropped (see `Search::portal_dominated`);
+//! - a funnel beaten on the whole of a portal by another funnel through the same
+//!   portal is dropped: for a point agent on the portal itself (see
+//!   `Search::portal_dominated`), for a disc on the part of the portal its centre can
+//!   cross, when that part is one segment (see `Search::disc_pruned`; worked out only
+//!   for portals that a second funnel reaches);
 //! - a channel never enters a triangle twice.
 
 mod funnel;

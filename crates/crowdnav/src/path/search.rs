@@ -3,7 +3,7 @@
 use super::funnel::{sweep, Blocked, Funnel, FunnelPoint, Wrap, WrapArena};
 use super::{Corner, Endpoint, NoPathReason, Path, PathError, PathPiece};
 use crate::geom::{orient2d_value, Circle, Side};
-use crate::mesh::{Location, NavMesh, TriangleId, VertexId};
+use crate::mesh::{FreeSpan, Location, NavMesh, TriangleId, VertexId};
 use glam::{DVec2, Vec2};
 use rayon::prelude::*;
 use smallvec::SmallVec;
@@ -27,8 +27,12 @@ struct Node {
     /// The triangle before (the entry edge is found when the node is expanded: most
     /// nodes never are).
     from: u32,
-    /// Taken when the node is expanded (each node is expanded once).
+    /// Taken when the node is expanded (each node is expanded once), unless the node
+    /// is `pending`.
     funnel: Option<Funnel>,
+    /// The only funnel so far through its last portal (a disc's): kept after
+    /// expansion, to be measured if a second one arrives (see [`Span::Pending`]).
+    pending: bool,
 }
 
 /// A search node's place in the tree of channels, kept apart from the funnels so that
@@ -110,12 +114,22 @@ struct Scratch {
     links: Vec<Link>,
     arena: WrapArena,
     open: BinaryHeap<Open>,
+    /// Complete paths waiting in the open list.
     done: Vec<Vec<Wrap>>,
+    /// Best arrivals recorded per corner vertex, for dominance pruning.
     arrivals: Stamped<u32>,
     arrival_lists: Vec<SmallVec<[Arrival; 2]>>,
+    /// Funnels recorded per directed portal (`3 * triangle + exit edge`), for
+    /// dominance pruning of whole portals.
     portals: Stamped<u32>,
     portal_lists: Vec<SmallVec<[PortalRecord; 2]>>,
+    /// Per directed portal (same handles as `portal_lists`), for a disc: where its
+    /// centre may cross it. Kept with the lists, not in a slot per portal, so that a
+    /// node looks up one small slot.
+    portal_spans: Vec<Span>,
+    /// The newest node per triangle; older ones follow `Node::same_tri`.
     last_in: Stamped<Option<u32>>,
+    /// The generation of the search using the buffers, in the stamped slots.
     generation: u32,
 }
 
@@ -208,6 +222,43 @@ impl NavMesh {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn find_path(&self, start: Vec2, goal: Vec2, radius: f32) -> Result<Path, PathError> {
+        self.find_path_tuned(start, goal, radius, true).0
+    }
+
+    /// [`NavMesh::find_path`], with whole-portal dominance on or off, and the number of
+    /// nodes that dominance dropped.
+    fn find_path_tuned(
+        &self,
+        start: Vec2,
+        goal: Vec2,
+        radius: f32,
+        portal_pruning: bool,
+    ) -> (Result<Path, PathError>, u32) {
+        let (ts, tg) = match self.endpoints(start, goal, radius) {
+            Ok(ends) => ends,
+            Err(e) => return (Err(e), 0),
+        };
+        SCRATCH.with(|cell| {
+            let mut search = Search::new(self, start, goal, radius, cell.take());
+            search.portal_pruning = portal_pruning;
+            let result = search.run(ts, tg);
+            let dropped = search.portal_pruned;
+            let scratch = search.into_scratch();
+            // Keep the buffers for the next query unless one grew unusually large.
+            if scratch.nodes.capacity() <= KEEP_NODES {
+                cell.replace(scratch);
+            }
+            (result, dropped)
+        })
+    }
+
+    /// The start's and the goal's triangles, after checking the query's numbers.
+    fn endpoints(
+        &self,
+        start: Vec2,
+        goal: Vec2,
+        radius: f32,
+    ) -> Result<(TriangleId, TriangleId), PathError> {
         if !start.is_finite() || !goal.is_finite() {
             return Err(PathError::InvalidQuery("a coordinate is NaN or infinite"));
         }
@@ -218,16 +269,7 @@ impl NavMesh {
         }
         let ts = self.endpoint_triangle(start, radius, Endpoint::Start)?;
         let tg = self.endpoint_triangle(goal, radius, Endpoint::Goal)?;
-        SCRATCH.with(|cell| {
-            let mut search = Search::new(self, start, goal, radius, cell.take());
-            let result = search.run(ts, tg);
-            let scratch = search.into_scratch();
-            // Keep the buffers for the next query unless one grew unusually large.
-            if scratch.nodes.capacity() <= KEEP_NODES {
-                cell.replace(scratch);
-            }
-            result
-        })
+        Ok((ts, tg))
     }
 
     /// [`NavMesh::find_path`] for many queries in parallel; results in input order.
@@ -303,23 +345,29 @@ struct Search<'m> {
     start: Vec2,
     goal: Vec2,
     radius: f32,
-    nodes: Vec<Node>,
-    links: Vec<Link>,
-    arena: WrapArena,
-    open: BinaryHeap<Open>,
-    /// Complete paths waiting in the open list.
-    done: Vec<Vec<Wrap>>,
-    /// Best arrivals recorded per corner vertex, for dominance pruning.
-    arrivals: Stamped<u32>,
-    arrival_lists: Vec<SmallVec<[Arrival; 2]>>,
-    /// Funnels recorded per directed portal (`3 * triangle + exit edge`), for
-    /// dominance pruning of whole portals (point agents).
-    portals: Stamped<u32>,
-    portal_lists: Vec<SmallVec<[PortalRecord; 2]>>,
-    /// The newest node per triangle; older ones follow `Node::same_tri`.
-    last_in: Stamped<Option<u32>>,
-    /// This search's generation in the stamped slots.
-    generation: u32,
+    /// The buffers, prepared for this search.
+    scratch: Scratch,
+    /// Whole-portal dominance on (off only to test that it changes no answer).
+    portal_pruning: bool,
+    /// Nodes dropped by whole-portal dominance.
+    portal_pruned: u32,
+}
+
+/// Where a disc's centre may cross a portal, for whole-portal dominance. Worked out
+/// when a second funnel reaches the portal (most portals see one): until then the
+/// first is kept pending.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+enum Span {
+    /// No funnel yet.
+    #[default]
+    Fresh,
+    /// One funnel so far, that of this node.
+    Pending(u32),
+    /// The free part is not one segment: no whole-portal dominance there.
+    Unusable,
+    /// The segment from `a` to `b`, taken `slack` inside the free part at each end;
+    /// the records are in `Search::portal_lists`.
+    Segment { a: Vec2, b: Vec2, slack: f64 },
 }
 
 /// A funnel that reached a portal: exact path lengths within its channel to the
@@ -342,70 +390,39 @@ struct Arrival {
 
 impl<'m> Search<'m> {
     fn new(mesh: &'m NavMesh, start: Vec2, goal: Vec2, radius: f32, scratch: Scratch) -> Self {
-        let Scratch {
-            mut nodes,
-            mut links,
-            mut arena,
-            mut open,
-            mut done,
-            mut arrivals,
-            mut arrival_lists,
-            mut portals,
-            mut portal_lists,
-            mut last_in,
-            generation,
-        } = scratch;
-        let generation = generation.wrapping_add(1).max(1);
-        let fresh = generation == 1;
-        nodes.clear();
-        links.clear();
-        arena.records.clear();
-        open.clear();
-        done.clear();
-        arrivals.prepare(mesh.vertices.len(), fresh);
-        arrival_lists.clear();
-        portal_lists.clear();
-        portals.prepare(3 * mesh.triangles.len(), fresh);
-        last_in.prepare(mesh.triangles.len(), fresh);
+        let mut b = scratch;
+        b.generation = b.generation.wrapping_add(1).max(1);
+        let fresh = b.generation == 1;
+        b.nodes.clear();
+        b.links.clear();
+        b.arena.records.clear();
+        b.open.clear();
+        b.done.clear();
+        b.arrivals.prepare(mesh.vertices.len(), fresh);
+        b.arrival_lists.clear();
+        b.portal_lists.clear();
+        b.portals.prepare(3 * mesh.triangles.len(), fresh);
+        b.portal_spans.clear();
+        b.last_in.prepare(mesh.triangles.len(), fresh);
         Search {
             mesh,
             start,
             goal,
             radius,
-            nodes,
-            links,
-            arena,
-            open,
-            done,
-            arrivals,
-            arrival_lists,
-            portals,
-            portal_lists,
-            last_in,
-            generation,
+            scratch: b,
+            portal_pruning: true,
+            portal_pruned: 0,
         }
     }
 
     fn into_scratch(self) -> Scratch {
-        Scratch {
-            nodes: self.nodes,
-            links: self.links,
-            arena: self.arena,
-            open: self.open,
-            done: self.done,
-            arrivals: self.arrivals,
-            arrival_lists: self.arrival_lists,
-            portals: self.portals,
-            portal_lists: self.portal_lists,
-            last_in: self.last_in,
-            generation: self.generation,
-        }
+        self.scratch
     }
 
     fn run(&mut self, ts: TriangleId, tg: TriangleId) -> Result<Path, PathError> {
-        let funnel = Funnel::new(self.start, &mut self.arena);
+        let funnel = Funnel::new(self.start, &mut self.scratch.arena);
         if ts == tg {
-            if let Ok(wraps) = funnel.clone().finish(self.goal, &mut self.arena) {
+            if let Ok(wraps) = funnel.clone().finish(self.goal, &mut self.scratch.arena) {
                 let len = wraps.last().map_or(0.0, |w| w.g);
                 self.push_open(len, NONE_NODE, Some(wraps));
             }
@@ -416,24 +433,24 @@ impl<'m> Search<'m> {
                 continue;
             }
             if let Some(child) = self.extend(NONE_NODE, ts, e, &funnel, tg) {
-                self.open.push(child);
+                self.scratch.open.push(child);
             }
         }
-        while let Some(open) = self.open.pop() {
+        while let Some(open) = self.scratch.open.pop() {
             if open.done != NONE_NODE {
-                let wraps = std::mem::take(&mut self.done[open.done as usize]);
+                let wraps = std::mem::take(&mut self.scratch.done[open.done as usize]);
                 return Ok(self.build_path(&wraps, open.f));
             }
             // Along a corridor (one successor that would be popped next anyway), go on
             // expanding without the round trip through the open list.
             let mut current = Some(open.node);
             while let Some(index) = current.take() {
-                let node = &mut self.nodes[index as usize];
+                let node = &mut self.scratch.nodes[index as usize];
                 let from = node.from;
                 let Some(funnel) = node.funnel.take() else {
                     continue;
                 };
-                let t = TriangleId(self.links[index as usize].tri);
+                let t = TriangleId(self.scratch.links[index as usize].tri);
                 let Some(entry) = (0..3).find(|&k| self.mesh.neighbors[t.index()][k] == from)
                 else {
                     continue;
@@ -449,11 +466,17 @@ impl<'m> Search<'m> {
                         }
                     }
                 }
+                if self.scratch.nodes[index as usize].pending {
+                    // Kept: a portal's first funnel is measured when a second arrives.
+                    self.scratch.nodes[index as usize].funnel = Some(funnel);
+                }
                 match children {
-                    [Some(only), None] if self.open.peek().is_none_or(|top| only >= *top) => {
+                    [Some(only), None]
+                        if self.scratch.open.peek().is_none_or(|top| only >= *top) =>
+                    {
                         current = Some(only.node);
                     }
-                    _ => self.open.extend(children.into_iter().flatten()),
+                    _ => self.scratch.open.extend(children.into_iter().flatten()),
                 }
             }
         }
@@ -501,40 +524,60 @@ impl<'m> Search<'m> {
         }
         // The new node's funnel is built in place (funnels are large to move); pruned
         // nodes are popped again.
-        let index = self.nodes.len() as u32;
-        self.nodes.push(Node {
+        let index = self.scratch.nodes.len() as u32;
+        self.scratch.nodes.push(Node {
             from: t.0,
             funnel: Some(funnel.clone()),
+            pending: false,
         });
-        let funnel = self.nodes[index as usize].funnel.as_mut()?;
-        if funnel.push_portal(lp, rp, &mut self.arena).is_err() {
-            self.nodes.pop();
+        let pushed = self.scratch.nodes[index as usize].funnel.as_mut()?;
+        if pushed.push_portal(lp, rp, &mut self.scratch.arena).is_err() {
+            self.scratch.nodes.pop();
             return None;
         }
-        let apex = *funnel.apex();
-        let ends = if self.radius == 0.0 {
-            funnel.end_lengths(lp, rp)
+        let apex = *pushed.apex();
+        let pruned = if self.radius == 0.0 {
+            let ends = pushed.end_lengths(lp, rp);
+            self.pruned(apex, ends, t, exit, lp, rp)
         } else {
-            None
+            self.disc_pruned(index, apex, t, exit)
         };
-        if self.pruned(apex, ends, t, exit, lp, rp) || self.in_channel(parent, next.0) {
+        if pruned || self.in_channel(parent, next.0) {
+            if self.radius > 0.0 {
+                let key = 3 * t.0 + exit as u32;
+                if let Some(&handle) = self
+                    .scratch
+                    .portals
+                    .get(self.scratch.generation, key)
+                    .filter(|&&h| h > 0)
+                {
+                    let span = &mut self.scratch.portal_spans[handle as usize - 1];
+                    if *span == Span::Pending(index) {
+                        *span = Span::Fresh;
+                    }
+                }
+            }
             // The loop check comes last: it walks the channel, and pruning usually
             // decides first. A record left by a channel that loops is still a real path
             // (the funnel's path through the channel's triangles in order), so it
             // prunes soundly.
-            self.nodes.pop();
+            self.scratch.nodes.pop();
             return None;
         }
         let f = apex.g + self.heuristic(&apex, lp, rp);
         let (depth, jump) = self.depth_and_jump(parent);
-        let same_tri = self.last_in.get_mut(self.generation, next.0).replace(index);
+        let same_tri = self
+            .scratch
+            .last_in
+            .get_mut(self.scratch.generation, next.0)
+            .replace(index);
         let (bloom, segment_before) = if parent == NONE_NODE || depth % SEGMENT == 0 {
             (bloom_bit(next.0), parent)
         } else {
-            let p = &self.links[parent as usize];
+            let p = &self.scratch.links[parent as usize];
             (p.bloom | bloom_bit(next.0), p.segment_before)
         };
-        self.links.push(Link {
+        self.scratch.links.push(Link {
             tri: next.0,
             parent,
             depth,
@@ -544,11 +587,36 @@ impl<'m> Search<'m> {
             segment_before,
         });
         if next == tg {
-            let done = self.nodes[index as usize]
+            let through = self.scratch.nodes[index as usize]
                 .funnel
                 .clone()
-                .map(|funnel| funnel.finish(self.goal, &mut self.arena));
-            if let Some(Ok(wraps)) = done {
+                .and_then(|funnel| funnel.finish(self.goal, &mut self.scratch.arena).ok());
+            // For a disc, pushing the last portal may make the funnel wrap a corner
+            // because the tangent to the portal's far end passes beyond it, while the
+            // goal lies short of that tangent point (the path then sweeps nearly a full
+            // turn around the corner). The path found without the last portal is then
+            // the shorter one, and it is valid when its last leg crosses the portal
+            // clear of both ends.
+            let direct = if self.radius > 0.0 {
+                funnel
+                    .clone()
+                    .finish(self.goal, &mut self.scratch.arena)
+                    .ok()
+                    .filter(|wraps| last_leg_crosses(wraps, lp, rp))
+            } else {
+                None
+            };
+            let length = |w: &Option<Vec<Wrap>>| {
+                w.as_ref()
+                    .and_then(|w| w.last())
+                    .map_or(f64::INFINITY, |w| w.g)
+            };
+            let best = if length(&direct) < length(&through) {
+                direct
+            } else {
+                through
+            };
+            if let Some(wraps) = best {
                 let len = wraps.last().map_or(f64::INFINITY, |w| w.g);
                 self.push_open(len, index, Some(wraps));
             }
@@ -577,6 +645,9 @@ impl<'m> Search<'m> {
         let Some((dl, dr)) = ends else {
             return false;
         };
+        if !self.portal_pruning {
+            return false;
+        }
         let rec = PortalRecord {
             left: dl,
             right: dr,
@@ -587,15 +658,155 @@ impl<'m> Search<'m> {
         self.portal_dominated(3 * t.0 + exit as u32, rec, l, r)
     }
 
+    /// Dominance pruning of a new node `index` of a disc (radius > 0) whose funnel
+    /// has apex `apex` and last crossed portal `exit` of `t`.
+    ///
+    /// The apex rule is [`Search::dominated`]'s. The whole-portal rule is the point
+    /// agent's ([`Search::portal_dominated`]) on the part of the portal the disc's
+    /// centre can cross, when that part is one segment `S` (see [`NavMesh::free_span`]):
+    ///
+    /// - a channel's funnel gives the shortest path, within the channel, from the start
+    ///   to each point of `S`, in the domain `D` = the channel's triangles (glued along
+    ///   its portals: a topological disc even when the channel winds) minus the discs of
+    ///   the agent's radius around its wall corners. `D` is simply connected (each disc
+    ///   removed meets `D`'s boundary), and flat inside, so with its own lengths it is a
+    ///   CAT(0) space, where the distance from a point is convex along any geodesic.
+    ///   Every point of `S` keeps the radius from every wall, hence from every corner,
+    ///   so `S` lies in `D` and is straight: a geodesic. The channel's length to `x` in
+    ///   `S` is therefore at most the chord between its values at `S`'s ends, which
+    ///   [`Funnel::length_to`] computes (each the length of a real path, as for a goal);
+    /// - any path of a new funnel crossing at `x` is at least the apex's length plus
+    ///   the straight distance from the apex's arrival point to `x` (every path beyond
+    ///   the funnel wraps the apex);
+    /// - a disc crosses the portal only at points of `S`'s free part. `S` is that part
+    ///   shrunk by `slack` at each end; on the slivers left out both bounds move by at
+    ///   most the slivers' length (both are 1-Lipschitz), so a margin of three slacks
+    ///   covers them and the rounding of `S`'s ends to `f32`.
+    ///
+    /// A new funnel whose bound exceeds a recorded chord by the margin on all of `S` is
+    /// beaten at every point where a disc can cross: following the recorded channel up
+    /// to the crossing and the new one after it is a strictly shorter real path, so no
+    /// shortest path goes through the new node. Records that pass are kept.
+    fn disc_pruned(&mut self, index: u32, apex: Wrap, t: TriangleId, exit: usize) -> bool {
+        if self.dominated(apex) {
+            return true;
+        }
+        if !self.portal_pruning {
+            return false;
+        }
+        let key = 3 * t.0 + exit as u32;
+        let handle = self.portal_handle(key);
+        let (a, b, slack) = match self.scratch.portal_spans[handle] {
+            Span::Fresh => {
+                self.scratch.portal_spans[handle] = Span::Pending(index);
+                self.scratch.nodes[index as usize].pending = true;
+                return false;
+            }
+            Span::Unusable => return false,
+            Span::Segment { a, b, slack } => (a, b, slack),
+            Span::Pending(first) => {
+                let span = self.span(t, exit);
+                self.scratch.portal_spans[handle] = span;
+                let record = match span {
+                    Span::Segment { a, b, .. } => self.record(first, a, b),
+                    _ => None,
+                };
+                if let Some(first) = self.scratch.nodes.get_mut(first as usize) {
+                    first.pending = false;
+                }
+                let Span::Segment { a, b, slack } = span else {
+                    return false;
+                };
+                if let Some(rec) = record {
+                    self.scratch.portal_lists[handle].push(rec);
+                }
+                (a, b, slack)
+            }
+        };
+        let (a64, b64) = (a.as_dvec2(), b.as_dvec2());
+        let new = PortalRecord {
+            left: 0.0,
+            right: 0.0,
+            apex: apex.arrive.as_dvec2(),
+            g: apex.g,
+        };
+        for old in &self.scratch.portal_lists[handle] {
+            let margin = 1e-7 * (1.0 + apex.g + old.left.min(old.right)) + 3.0 * slack;
+            if min_gap(old, &new, a64, b64) > margin {
+                self.portal_pruned += 1;
+                return true;
+            }
+        }
+        if let Some(rec) = self.record(index, a, b) {
+            self.scratch.portal_lists[handle].push(rec);
+        }
+        false
+    }
+
+    /// The index of directed portal `key`'s records (and, for a disc, span), made on
+    /// first use.
+    fn portal_handle(&mut self, key: u32) -> usize {
+        let handle = self.scratch.portals.get_mut(self.scratch.generation, key);
+        if *handle == 0 {
+            self.scratch.portal_lists.push(SmallVec::new());
+            if self.radius > 0.0 {
+                // Spans are a disc's only: a point agent's handles have none.
+                self.scratch.portal_spans.push(Span::Fresh);
+            }
+            *handle = self.scratch.portal_lists.len() as u32;
+        }
+        *handle as usize - 1
+    }
+
+    /// The portal record of node `index` on the crossing segment `a b` of its last
+    /// portal: its apex, and its exact lengths to `a` and `b`.
+    fn record(&mut self, index: u32, a: Vec2, b: Vec2) -> Option<PortalRecord> {
+        let funnel = self.scratch.nodes.get(index as usize)?.funnel.as_ref()?;
+        let apex = funnel.apex();
+        Some(PortalRecord {
+            left: funnel.length_to(a, &mut self.scratch.arena).ok()?,
+            right: funnel.length_to(b, &mut self.scratch.arena).ok()?,
+            apex: apex.arrive.as_dvec2(),
+            g: apex.g,
+        })
+    }
+
+    /// The crossing segment of portal `exit` of `t`: [`Span::Segment`] or
+    /// [`Span::Unusable`].
+    fn span(&self, t: TriangleId, exit: usize) -> Span {
+        {
+            match self.mesh.free_span(t, exit, f64::from(self.radius)) {
+                FreeSpan::One { lo, hi } => {
+                    let ids = self.mesh.triangles[t.index()];
+                    let p = self.mesh.vertices[ids[exit] as usize].as_dvec2();
+                    let q = self.mesh.vertices[ids[(exit + 1) % 3] as usize].as_dvec2();
+                    // A few f32 ulps of the coordinates.
+                    let slack = 1e-6 * (1.0 + p.abs().max_element().max(q.abs().max_element()));
+                    let u = (q - p).normalize_or_zero();
+                    if hi - lo > 4.0 * slack {
+                        Span::Segment {
+                            a: (p + u * (lo + slack)).as_vec2(),
+                            b: (p + u * (hi - slack)).as_vec2(),
+                            slack,
+                        }
+                    } else {
+                        Span::Unusable
+                    }
+                }
+                FreeSpan::Empty | FreeSpan::Several => Span::Unusable,
+            }
+        }
+    }
+
     fn push_open(&mut self, f: f64, node: u32, done: Option<Vec<Wrap>>) {
         let done = match done {
             Some(wraps) => {
-                self.done.push(wraps);
-                (self.done.len() - 1) as u32
+                self.scratch.done.push(wraps);
+                (self.scratch.done.len() - 1) as u32
             }
             None => NONE_NODE,
         };
-        self.open.push(Open { f, node, done });
+        self.scratch.open.push(Open { f, node, done });
     }
 
     /// Dominance pruning on the funnel's apex (Polyanya's root-level pruning, extended
@@ -616,9 +827,9 @@ impl<'m> Search<'m> {
         let center = apex.point.circle.center;
         let tolerance = 1e-9 * (1.0 + apex.g);
         let list = list_of(
-            &mut self.arrivals,
-            &mut self.arrival_lists,
-            self.generation,
+            &mut self.scratch.arrivals,
+            &mut self.scratch.arrival_lists,
+            self.scratch.generation,
             v,
         );
         for rec in list.iter() {
@@ -659,15 +870,12 @@ impl<'m> Search<'m> {
     /// comparison keeps this exact however pruning rules combine. Records that pass are
     /// kept.
     fn portal_dominated(&mut self, key: u32, rec: PortalRecord, l: DVec2, r: DVec2) -> bool {
-        let list = list_of(
-            &mut self.portals,
-            &mut self.portal_lists,
-            self.generation,
-            key,
-        );
+        let handle = self.portal_handle(key);
+        let list = &mut self.scratch.portal_lists[handle];
         let tolerance = 1e-7 * (1.0 + rec.g + rec.left.min(rec.right));
         for old in list.iter() {
             if min_gap(old, &rec, l, r) > tolerance {
+                self.portal_pruned += 1;
                 return true;
             }
         }
@@ -683,8 +891,9 @@ impl<'m> Search<'m> {
             return false;
         }
         let mut m = self
+            .scratch
             .last_in
-            .get(self.generation, tri)
+            .get(self.scratch.generation, tri)
             .copied()
             .flatten()
             .unwrap_or(NONE_NODE);
@@ -695,7 +904,7 @@ impl<'m> Search<'m> {
             if m == NONE_NODE {
                 return false;
             }
-            let candidate = &self.links[m as usize];
+            let candidate = &self.scratch.links[m as usize];
             if self.ancestor_at(node, candidate.depth) == m {
                 return true;
             }
@@ -707,11 +916,11 @@ impl<'m> Search<'m> {
         let bit = bloom_bit(tri);
         let mut segment = node;
         while segment != NONE_NODE {
-            let link = &self.links[segment as usize];
+            let link = &self.scratch.links[segment as usize];
             if link.bloom & bit == bit {
                 let mut n = segment;
                 while n != link.segment_before {
-                    let l = &self.links[n as usize];
+                    let l = &self.scratch.links[n as usize];
                     if l.tri == tri {
                         return true;
                     }
@@ -728,11 +937,11 @@ impl<'m> Search<'m> {
         if parent == NONE_NODE {
             return (0, NONE_NODE);
         }
-        let p = &self.links[parent as usize];
+        let p = &self.scratch.links[parent as usize];
         let jump = if p.jump != NONE_NODE {
-            let j = &self.links[p.jump as usize];
+            let j = &self.scratch.links[p.jump as usize];
             if j.jump != NONE_NODE
-                && p.depth - j.depth == j.depth - self.links[j.jump as usize].depth
+                && p.depth - j.depth == j.depth - self.scratch.links[j.jump as usize].depth
             {
                 j.jump
             } else {
@@ -747,14 +956,14 @@ impl<'m> Search<'m> {
     /// The ancestor-or-self of `node` at depth `depth`, `NONE_NODE` when deeper than it.
     fn ancestor_at(&self, mut node: u32, depth: u32) -> u32 {
         loop {
-            let n = &self.links[node as usize];
+            let n = &self.scratch.links[node as usize];
             if n.depth == depth {
                 return node;
             }
             if n.depth < depth {
                 return NONE_NODE;
             }
-            node = if n.jump != NONE_NODE && self.links[n.jump as usize].depth >= depth {
+            node = if n.jump != NONE_NODE && self.scratch.links[n.jump as usize].depth >= depth {
                 n.jump
             } else {
                 n.parent
@@ -854,6 +1063,47 @@ fn min_gap(old: &PortalRecord, new: &PortalRecord, l: DVec2, r: DVec2) -> f64 {
     best
 }
 
+/// Does the last leg of a path (the tangent from its last corner to the goal) cross
+/// the portal from `right` to `left` (as seen walking through it) between them,
+/// keeping both ends' radii?
+fn last_leg_crosses(wraps: &[Wrap], left: FunnelPoint, right: FunnelPoint) -> bool {
+    let [.., corner, goal] = wraps else {
+        return false;
+    };
+    let Some(leg) = crate::geom::tangent_between(
+        corner.point.circle,
+        corner.side,
+        goal.point.circle,
+        goal.side,
+    ) else {
+        return false;
+    };
+    let (p, q) = (leg.a.as_dvec2(), leg.b.as_dvec2());
+    let (l, r) = (
+        left.circle.center.as_dvec2(),
+        right.circle.center.as_dvec2(),
+    );
+    let clear = |c: FunnelPoint| {
+        let d = crate::mesh::distance_to_segment(c.circle.center.as_dvec2(), p, q);
+        d >= f64::from(c.circle.radius) * (1.0 - 1e-6)
+    };
+    // The leg starts on the portal's near side (left of `r -> l`) and ends on its far
+    // side or on it, meeting the portal between its ends.
+    let side = |x: DVec2| (l - r).perp_dot(x - r);
+    let (sp, sq) = (side(p), side(q));
+    if sp < 0.0 || sq > 0.0 {
+        return false;
+    }
+    let denom = sp - sq;
+    let x = if denom > 0.0 {
+        p + (q - p) * (sp / denom)
+    } else {
+        p
+    };
+    let t = (x - r).dot(l - r) / (l - r).length_squared().max(f64::MIN_POSITIVE);
+    (0.0..=1.0).contains(&t) && clear(left) && clear(right)
+}
+
 /// Shortest distance from `c` to `g` through a point of segment `a b`.
 fn via_segment(c: DVec2, a: DVec2, b: DVec2, g: DVec2) -> f64 {
     let ab = b - a;
@@ -887,5 +1137,127 @@ fn via_segment(c: DVec2, a: DVec2, b: DVec2, g: DVec2) -> f64 {
 impl From<Blocked> for PathError {
     fn from(_: Blocked) -> Self {
         PathError::NoPath(NoPathReason::TooNarrow)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::geom::Segment;
+    use crate::mesh::{Level, Location, NavMesh};
+    use crate::path::Path;
+    use glam::Vec2;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// A 30 x 30 room crowded with small random squares and slanted quads (overlaps
+    /// allowed): many channels of nearly equal length around them, so whole-portal
+    /// dominance has much to drop, and the free parts of portals are cut by walls other
+    /// than the portals' own corners.
+    fn crowded_mesh(rng: &mut ChaCha8Rng) -> NavMesh {
+        let mut obstacles = Vec::new();
+        for _ in 0..40 {
+            let (x, y) = (rng.gen_range(1.0..27.0f32), rng.gen_range(1.0..27.0f32));
+            let (w, h) = (rng.gen_range(0.3..2.5f32), rng.gen_range(0.3..2.5f32));
+            let s = if rng.gen_bool(0.5) {
+                rng.gen_range(-1.0..1.0f32)
+            } else {
+                0.0
+            };
+            obstacles.push(vec![
+                Vec2::new(x, y),
+                Vec2::new(x + w, y),
+                Vec2::new(x + w + s, y + h),
+                Vec2::new(x + s, y + h),
+            ]);
+        }
+        let level = Level {
+            boundary: vec![
+                Vec2::new(0.0, 0.0),
+                Vec2::new(30.0, 0.0),
+                Vec2::new(30.0, 30.0),
+                Vec2::new(0.0, 30.0),
+            ],
+            obstacles,
+        };
+        NavMesh::from_level(&level).expect("crowded world builds")
+    }
+
+    fn walkable_point(mesh: &NavMesh, rng: &mut ChaCha8Rng) -> Vec2 {
+        loop {
+            let p = Vec2::new(rng.gen_range(0.2..29.8), rng.gen_range(0.2..29.8));
+            if matches!(mesh.locate(p), Location::Walkable(_)) {
+                return p;
+            }
+        }
+    }
+
+    /// The least distance from a wall to sampled points of `path`.
+    fn lowest_clearance(walls: &[Segment], path: &Path) -> f32 {
+        let mut lowest = f32::INFINITY;
+        for piece in path.pieces() {
+            for k in 0..=16 {
+                let x = piece.point_at(k as f32 / 16.0);
+                for w in walls {
+                    lowest = lowest.min(w.distance(x));
+                }
+            }
+        }
+        lowest
+    }
+
+    /// Whole-portal dominance drops nodes and never changes an answer: on crowded
+    /// random worlds, for point agents and discs, the search with it finds the same
+    /// lengths (and the same failures) as the search without it, and its paths keep
+    /// the radius from every wall (where those without it do).
+    #[test]
+    fn portal_dominance_changes_no_answer() {
+        let mut rng = ChaCha8Rng::seed_from_u64(0xd15c_0a7e);
+        let (mut compared, mut dropped_for_discs) = (0, 0u64);
+        for _ in 0..12 {
+            let mesh = crowded_mesh(&mut rng);
+            let walls: Vec<Segment> = mesh.walls().collect();
+            for _ in 0..40 {
+                let (a, b) = (
+                    walkable_point(&mesh, &mut rng),
+                    walkable_point(&mesh, &mut rng),
+                );
+                for radius in [0.0, 0.1, 0.25, 0.4, 0.7] {
+                    let (fast, dropped) = mesh.find_path_tuned(a, b, radius, true);
+                    let (slow, _) = mesh.find_path_tuned(a, b, radius, false);
+                    match (&fast, &slow) {
+                        (Ok(f), Ok(s)) => {
+                            // Dominance must not trade a valid path for one that is
+                            // not (the search alone has rare misses of its own, such
+                            // as one path here 0.05 short of r = 0.7).
+                            let (cf, cs) =
+                                (lowest_clearance(&walls, f), lowest_clearance(&walls, s));
+                            assert!(
+                                cf >= (radius - 1e-4).min(cs),
+                                "{a} -> {b}, r = {radius}: the path comes {cf} from a wall"
+                            );
+                            let (f, s) = (f.length(), s.length());
+                            assert!(
+                                (f - s).abs() <= 1e-6 * (1.0 + s),
+                                "{a} -> {b}, r = {radius}: {f} with dominance, {s} without"
+                            );
+                            compared += 1;
+                        }
+                        (f, s) => assert_eq!(
+                            f.as_ref().err(),
+                            s.as_ref().err(),
+                            "{a} -> {b}, r = {radius}"
+                        ),
+                    }
+                    if radius > 0.0 {
+                        dropped_for_discs += u64::from(dropped);
+                    }
+                }
+            }
+        }
+        assert!(compared >= 1500, "only {compared} paths compared");
+        assert!(
+            dropped_for_discs >= 500,
+            "dominance dropped only {dropped_for_discs} disc nodes"
+        );
     }
 }
