@@ -305,6 +305,34 @@ impl Funnel {
         Ok(!(on_side && clear))
     }
 
+    /// Does the circle of `p` come closer than its radius to the tangent from `from`
+    /// (passed on `from_side`) to `to` (passed on `to_side`)?
+    ///
+    /// The point funnel moves the apex to the opposite chain's first corner whenever a
+    /// new end crosses the opposite boundary: between points the segment to that corner
+    /// cannot touch the new end. Between discs it can: when the new end's corner lies
+    /// beside the way to the opposite corner (both ends of one portal, crossed at a
+    /// slant), the tangent to the opposite corner passes nearer than the radius to it,
+    /// and the path must wrap the new end first.
+    fn obstructs(
+        p: FunnelPoint,
+        from: FunnelPoint,
+        from_side: Side,
+        to: FunnelPoint,
+        to_side: Side,
+    ) -> Result<bool, Blocked> {
+        if p.circle.radius == 0.0 {
+            return Ok(false);
+        }
+        let t = tangent_between(from.circle, from_side, to.circle, to_side).ok_or(Blocked)?;
+        let d = crate::mesh::distance_to_segment(
+            p.circle.center.as_dvec2(),
+            t.a.as_dvec2(),
+            t.b.as_dvec2(),
+        );
+        Ok(d < f64::from(p.circle.radius) * (1.0 - 1e-6))
+    }
+
     fn push_end(
         &mut self,
         p: FunnelPoint,
@@ -349,6 +377,12 @@ impl Funnel {
             let apex = self.apex_wrap;
             if !Self::must_wrap(apex.point, apex.side, first, other, p, side, last)? {
                 break;
+            }
+            if Self::obstructs(p, apex.point, apex.side, first, other)? {
+                // The new end's circle lies across the way to the opposite corner: the
+                // path wraps the new end first, and the opposite chain stays.
+                self.advance_to(p, side, arena)?;
+                return Ok(());
             }
             self.chain(other).remove(0);
             self.advance_to(first, other, arena)?;
