@@ -32,17 +32,7 @@ pub fn circle(n: usize) -> Result<Scenario, String> {
         Scenario::from_json(r#"{"name": "circle", "method": "orca", "dt": 0.25, "steps": 100000}"#)
             .map_err(|e| e.to_string())?;
     s.name = format!("circle-{n}");
-    s.ring = Some(RingSpec {
-        count: n,
-        center: Vec2::ZERO,
-        radius: None,
-        ring_gap: 5.0,
-        spacing: std::f32::consts::TAU * 200.0 / 250.0,
-        agent_radius: 1.5,
-        max_speed: 2.0,
-        pref_speed: 1.0,
-        mass: 1.0,
-    });
+    s.ring = Some(RingSpec::rvo2_circle(n));
     Ok(s)
 }
 

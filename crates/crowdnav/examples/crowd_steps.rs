@@ -32,17 +32,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let steps = args.get(1).copied().unwrap_or(40);
     let threads = args.get(2).copied().unwrap_or(0);
     let mut s = Scenario::from_json(r#"{"name": "circle", "dt": 0.25, "steps": 10}"#)?;
-    s.ring = Some(RingSpec {
-        count: n,
-        center: glam::Vec2::ZERO,
-        radius: None,
-        ring_gap: 5.0,
-        spacing: std::f32::consts::TAU * 200.0 / 250.0,
-        agent_radius: 1.5,
-        max_speed: 2.0,
-        pref_speed: 1.0,
-        mass: 1.0,
-    });
+    s.ring = Some(RingSpec::rvo2_circle(n));
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;

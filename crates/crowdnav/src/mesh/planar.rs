@@ -22,6 +22,7 @@
 //! Rounding moves a wall by at most a few `f32` steps, which changes the walkable area
 //! by far less than its `f32` precision.
 
+use super::level::SegmentGrid;
 use super::BuildError;
 use crate::geom::{orient2d_value, Segment};
 use glam::Vec2;
@@ -175,7 +176,12 @@ fn find_splits(
     fresh: &[bool],
     grid: SnapGrid,
 ) -> Vec<(usize, usize)> {
-    let index = EdgeGrid::new(&points.list, edges);
+    let index = SegmentGrid::new(
+        edges
+            .iter()
+            .map(|&[a, b]| Segment::new(points.list[a], points.list[b]))
+            .collect(),
+    );
     let mut splits = Vec::new();
     let mut crossings: Vec<(usize, usize, Vec2)> = Vec::new();
     index.for_each_candidate_pair(|i, j| {
@@ -278,69 +284,6 @@ fn apply_splits(
     out.sort_unstable();
     out.dedup_by(|next, kept| next.0 == kept.0);
     out.into_iter().unzip()
-}
-
-/// Edges bucketed into a uniform grid over their bounding box.
-struct EdgeGrid {
-    cells: Vec<Vec<u32>>,
-}
-
-impl EdgeGrid {
-    fn new(points: &[Vec2], edges: &[[usize; 2]]) -> Self {
-        let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
-        for p in points {
-            lo = lo.min(*p);
-            hi = hi.max(*p);
-        }
-        let n = edges.len().max(1) as f64;
-        let size = (hi - lo).as_dvec2();
-        let side = (size.x * size.y / n)
-            .sqrt()
-            .max(size.max_element() / 1024.0);
-        let (cols, rows) = if side > 0.0 {
-            (
-                ((size.x / side).ceil() as usize).clamp(1, 1024),
-                ((size.y / side).ceil() as usize).clamp(1, 1024),
-            )
-        } else {
-            (1, 1)
-        };
-        let scale = glam::DVec2::new(
-            cols as f64 / size.x.max(f64::MIN_POSITIVE),
-            rows as f64 / size.y.max(f64::MIN_POSITIVE),
-        );
-        let cell_of = |p: Vec2| {
-            let q = (p - lo).as_dvec2() * scale;
-            (
-                (q.x.max(0.0) as usize).min(cols - 1),
-                (q.y.max(0.0) as usize).min(rows - 1),
-            )
-        };
-        let mut cells = vec![Vec::new(); cols * rows];
-        for (i, &[a, b]) in edges.iter().enumerate() {
-            let (pa, pb) = (points[a], points[b]);
-            let (c0, r0) = cell_of(pa.min(pb));
-            let (c1, r1) = cell_of(pa.max(pb));
-            for r in r0..=r1 {
-                for c in c0..=c1 {
-                    cells[r * cols + c].push(i as u32);
-                }
-            }
-        }
-        EdgeGrid { cells }
-    }
-
-    /// Calls `f(i, j)` (i < j) for every pair of edges sharing a cell, once per cell
-    /// they share.
-    fn for_each_candidate_pair(&self, mut f: impl FnMut(usize, usize)) {
-        for cell in &self.cells {
-            for (k, &i) in cell.iter().enumerate() {
-                for &j in &cell[k + 1..] {
-                    f(i as usize, j as usize);
-                }
-            }
-        }
-    }
 }
 
 #[cfg(test)]

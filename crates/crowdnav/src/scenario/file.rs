@@ -232,6 +232,23 @@ fn default_ring_agent_radius() -> f32 {
 }
 
 impl RingSpec {
+    /// RVO2's `Circle.cc` set-up for `count` agents, every field at its default:
+    /// radius 1.5, top speed 2, cruising speed 1, rings 5 apart from the default outer
+    /// radius inward, neighbours `2π · 200 / 250` apart along a ring.
+    pub fn rvo2_circle(count: usize) -> RingSpec {
+        RingSpec {
+            count,
+            center: Vec2::ZERO,
+            radius: None,
+            ring_gap: default_ring_gap(),
+            spacing: default_ring_spacing(),
+            agent_radius: default_ring_agent_radius(),
+            max_speed: default_max_speed(),
+            pref_speed: 1.0,
+            mass: 1.0,
+        }
+    }
+
     /// The outer ring's radius.
     pub fn outer_radius(&self) -> f32 {
         self.radius
