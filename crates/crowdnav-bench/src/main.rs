@@ -64,6 +64,10 @@ fn number<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
 }
 
 fn main_with(args: &[String]) -> Result<(), String> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{USAGE}");
+        return Ok(());
+    }
     if args.first().map(String::as_str) == Some("probe") {
         // Internal: answer queries in a child process (see crowdnav_bench::guard).
         let [_, map, radius, indices] = args else {
@@ -99,6 +103,23 @@ fn main_with(args: &[String]) -> Result<(), String> {
         if flag == "--quick" {
             i += 1;
             continue;
+        }
+        const VALUED: [&str; 12] = [
+            "--json",
+            "--out",
+            "--markdown",
+            "--limit",
+            "--map",
+            "--reps",
+            "--every",
+            "--only",
+            "--radii",
+            "--every-inflated",
+            "--sizes",
+            "--steps",
+        ];
+        if !VALUED.contains(&flag) {
+            return Err(format!("usage: unknown argument {flag}\n{USAGE}"));
         }
         let value = rest
             .get(i + 1)
