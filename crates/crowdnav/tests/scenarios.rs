@@ -203,3 +203,23 @@ fn bad_scenarios_are_refused_with_the_culprit_named() {
         );
     }
 }
+
+/// Found by the `scenario_json` fuzz target: a formation of 344 444 444 442 agents
+/// made `all_agents` ask for terabytes before anything checked the count. Counts are
+/// now refused when the file is read.
+#[test]
+fn an_absurd_agent_count_is_refused_when_read() {
+    for key in ["formation", "ring"] {
+        let extra = if key == "formation" {
+            r#""type": "swap", "count": 344444444442, "size": 41"#
+        } else {
+            r#""count": 344444444442"#
+        };
+        let text = format!(r#"{{"name": "x", "dt": 0.05, "steps": 10, "{key}": {{{extra}}}}}"#);
+        let err = crowdnav::scenario::Scenario::from_json(&text).expect_err("refused");
+        assert!(
+            err.to_string().contains("more than a million"),
+            "{key}: {err}"
+        );
+    }
+}

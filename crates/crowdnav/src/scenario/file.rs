@@ -387,13 +387,34 @@ impl Scenario {
     /// Parses a scenario. Relative level paths are taken relative to `base`.
     ///
     /// # Errors
-    /// [`ScenarioError::Json`] with the line and column of the problem.
+    /// [`ScenarioError::Json`] with the line and column of the problem;
+    /// [`ScenarioError::Invalid`] for a formation or ring of more than a million agents.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        serde_json::from_str(text).map_err(|e| ScenarioError::Json {
+        let scenario: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError::Json {
             line: e.line(),
             column: e.column(),
             message: e.to_string(),
-        })
+        })?;
+        // Refused at once, so that nothing (`all_agents` included) ever allocates for
+        // an absurd agent count.
+        scenario.check_counts()?;
+        Ok(scenario)
+    }
+
+    /// Formations and rings hold at most a million agents each.
+    fn check_counts(&self) -> Result<(), ScenarioError> {
+        let counts = [
+            ("formation", self.formation.as_ref().map(|f| f.count)),
+            ("ring", self.ring.as_ref().map(|r| r.count)),
+        ];
+        for (what, count) in counts {
+            if let Some(n) = count.filter(|&n| n > 1_000_000) {
+                return Err(ScenarioError::Invalid(format!(
+                    "{what}: {n} agents is more than a million"
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// Reads a scenario file; a level path inside it is made relative to the file's
@@ -483,6 +504,7 @@ impl Scenario {
 
     /// Checks the numbers that the world does not check itself.
     fn validate(&self) -> Result<(), ScenarioError> {
+        self.check_counts()?;
         if !(self.dt.is_finite() && self.dt > 0.0) {
             return Err(ScenarioError::Invalid(format!(
                 "dt must be positive and finite, got {}",
@@ -494,12 +516,6 @@ impl Scenario {
                 return Err(ScenarioError::Invalid(
                     "formation: size must be positive and centre finite".to_owned(),
                 ));
-            }
-            if f.count > 1_000_000 {
-                return Err(ScenarioError::Invalid(format!(
-                    "formation: {} agents is more than a million",
-                    f.count
-                )));
             }
         }
         if let Some(r) = &self.ring {
