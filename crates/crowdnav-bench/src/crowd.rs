@@ -328,6 +328,18 @@ pub struct StepTimes {
     pub fingerprint: u64,
 }
 
+/// Runs `f` on a rayon pool of `threads` threads.
+fn on_threads<T: Send>(
+    threads: usize,
+    f: impl FnOnce() -> Result<T, String> + Send,
+) -> Result<T, String> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| e.to_string())?
+        .install(f)
+}
+
 /// Runs `warmup` steps of our world, copies it to dodgy, then times `steps` steps of
 /// each side interleaved (so both see the same load), on a pool of `threads` threads.
 ///
@@ -339,11 +351,7 @@ pub fn time_steps(
     warmup: usize,
     steps: usize,
 ) -> Result<StepTimes, String> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| e.to_string())?;
-    pool.install(|| {
+    on_threads(threads, || {
         let dt = scenario.dt;
         let mut world = build(scenario)?;
         for _ in 0..warmup {
@@ -412,11 +420,7 @@ pub fn run_to_finish(
     threads: usize,
     cap: u64,
 ) -> Result<(Finish, Finish), String> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| e.to_string())?;
-    pool.install(|| {
+    on_threads(threads, || {
         let dt = scenario.dt;
         let mut world = build(scenario)?;
         let mut dodgy = Dodgy::from_world(&world, scenario);
