@@ -191,6 +191,10 @@ fn bad_scenarios_are_refused_with_the_culprit_named() {
             r#"{"name": "x", "dt": 0.1, "steps": 10, "agnets": []}"#,
             "agnets",
         ),
+        (
+            r#"{"name": "x", "dt": 0.1, "steps": 10, "orca": {"time_horizsizeon": 5}}"#,
+            "time_horizsizeon",
+        ),
     ];
     for (text, culprit) in cases {
         let err = Scenario::from_json(text)

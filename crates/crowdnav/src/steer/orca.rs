@@ -50,7 +50,7 @@ const WALL_PUSH_SHARE: f32 = 0.5;
 /// In scenario files every field is optional:
 /// `{ "neighbor_dist": 15, "max_neighbors": 10, "time_horizon": 10, "time_horizon_obst": 10 }`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct OrcaParams {
     /// Neighbours whose centres lie further than this are ignored, metres. [Limit: >= 0]
     pub neighbor_dist: f32,
