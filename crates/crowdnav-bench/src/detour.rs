@@ -57,6 +57,19 @@ pub fn preset_name() -> &'static str {
     PRESETS[PRESET].0
 }
 
+/// The most agents DetourCrowd handles: its proximity grid (`dtProximityGrid`) keeps
+/// agent ids and the links of its `4 · maxAgents` entries in 16 bits (0xffff ends a
+/// chain), so above 16 383 agents its links wrap around and a neighbour query can loop
+/// for ever (seen at N = 100 000).
+pub const MAX_AGENTS: usize = 0xffff / 4;
+
+/// Why DetourCrowd is not run on `n` agents, if it is not.
+pub fn refusal(n: usize) -> Option<String> {
+    (n > MAX_AGENTS).then(|| {
+        format!("not run: over {MAX_AGENTS} agents (DetourCrowd's proximity grid has 16-bit links)")
+    })
+}
+
 /// Defines an owner of a raw pointer that frees it on drop with `$free`.
 macro_rules! owner {
     ($name:ident, $ty:ty, $free:path) => {
@@ -328,6 +341,9 @@ impl Detour {
         if agents.is_empty() {
             return Err("DetourCrowd: no agents".into());
         }
+        if let Some(why) = refusal(agents.len()) {
+            return Err(format!("DetourCrowd: {why}"));
+        }
         let params = world.params();
         let goals: Vec<Vec2> = agents
             .iter()
@@ -582,6 +598,15 @@ mod tests {
         let finish = run_to_finish(&scenario, 3_000).expect("DetourCrowd runs");
         assert!(finish.finished, "{finish:?}");
         assert_eq!(finish.arrived, 20);
+    }
+
+    #[test]
+    fn too_many_agents_are_refused_not_run() {
+        assert!(refusal(MAX_AGENTS).is_none());
+        assert!(refusal(MAX_AGENTS + 1).is_some());
+        let scenario = crate::crowd::circle(MAX_AGENTS + 1).expect("the circle");
+        let world = build(&scenario).expect("the world");
+        assert!(Detour::from_world(&world).is_err());
     }
 
     #[test]

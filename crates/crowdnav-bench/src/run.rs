@@ -422,6 +422,9 @@ fn detour_times(
     }
     #[cfg(feature = "detour")]
     {
+        if let Some(why) = crate::detour::refusal(scenario.all_agents().len()) {
+            return Ok(Err(why));
+        }
         eprintln!("crowd: {} on DetourCrowd (1 thread)", scenario.name);
         crate::detour::time_steps(scenario, opts.warmup, steps).map(Ok)
     }
@@ -443,6 +446,9 @@ fn detour_finish(
     }
     #[cfg(feature = "detour")]
     {
+        if let Some(why) = crate::detour::refusal(scenario.all_agents().len()) {
+            return Ok(Err(why));
+        }
         eprintln!(
             "crowd: {} to the finish on DetourCrowd (cap {cap} steps)",
             scenario.name
