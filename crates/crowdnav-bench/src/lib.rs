@@ -5,7 +5,7 @@
 //!   on the same mesh and at r > 0 against polyanya's own inflated meshes.
 //! - [`blocked`]: the level as obstacle polygons for polyanya's triangulation.
 //! - [`crowd`]: ORCA crowds, crowdnav's `World` against `dodgy_2d` fed the same
-//!   neighbours.
+//!   neighbours (and against DetourCrowd, below).
 //! - `detour` (feature `detour`, on by default): DetourCrowd, the crowd part's third
 //!   side, through `recastnavigation-sys`; the crate's only unsafe code.
 //! - [`meshes`]: mesh building, crowdnav against polyanya's triangulation.
