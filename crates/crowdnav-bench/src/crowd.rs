@@ -257,22 +257,37 @@ impl Dodgy {
     }
 
     fn measure_overlaps(&mut self) {
-        let range = 2.0 * self.radius.iter().copied().fold(0.0f32, f32::max);
-        self.grid.rebuild(&self.position, range.max(1e-3));
-        for (i, &p) in self.position.iter().enumerate() {
-            let pairs = &mut self.overlapping_pairs;
-            let (pos, radius) = (&self.position, &self.radius);
-            self.grid.for_each_near(p, range, |j| {
-                let j = j as usize;
-                if j <= i {
-                    return;
-                }
-                let depth = radius[i] + radius[j] - p.distance(pos[j]);
-                if depth > 0.01 * radius[i].min(radius[j]) {
-                    pairs.insert((i as u32, j as u32));
-                }
-            });
-        }
+        record_overlaps(
+            &mut self.grid,
+            &self.position,
+            &self.radius,
+            &mut self.overlapping_pairs,
+        );
+    }
+}
+
+/// Adds to `pairs` every pair of discs (`position`, `radius`) overlapping by more than
+/// 1 % of the smaller radius now, as (lower index, higher index); `grid` is scratch.
+/// Every side of the crowd comparison counts its overlaps with this.
+pub fn record_overlaps(
+    grid: &mut PointGrid,
+    position: &[Vec2],
+    radius: &[f32],
+    pairs: &mut BTreeSet<(u32, u32)>,
+) {
+    let range = 2.0 * radius.iter().copied().fold(0.0f32, f32::max);
+    grid.rebuild(position, range.max(1e-3));
+    for (i, &p) in position.iter().enumerate() {
+        grid.for_each_near(p, range, |j| {
+            let j = j as usize;
+            if j <= i {
+                return;
+            }
+            let depth = radius[i] + radius[j] - p.distance(position[j]);
+            if depth > 0.01 * radius[i].min(radius[j]) {
+                pairs.insert((i as u32, j as u32));
+            }
+        });
     }
 }
 

@@ -5,7 +5,9 @@
 //!   on the same mesh and at r > 0 against polyanya's own inflated meshes.
 //! - [`blocked`]: the level as obstacle polygons for polyanya's triangulation.
 //! - [`crowd`]: ORCA crowds, crowdnav's `World` against `dodgy_2d` fed the same
-//!   neighbours.
+//!   neighbours (and against DetourCrowd, below).
+//! - `detour` (feature `detour`, on by default): DetourCrowd, the crowd part's third
+//!   side, through `recastnavigation-sys`; the crate's only unsafe code.
 //! - [`meshes`]: mesh building, crowdnav against polyanya's triangulation.
 //! - [`run`]: one benchmark run and its report (markdown, JSON, SVG via [`svg`]).
 //! - [`guard`]: a time limit for our r > 0 queries (a child process).
@@ -16,6 +18,8 @@
 pub mod blocked;
 pub mod crowd;
 pub mod data;
+#[cfg(feature = "detour")]
+pub mod detour;
 pub mod guard;
 pub mod meshes;
 pub mod paths;

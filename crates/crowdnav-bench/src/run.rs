@@ -43,6 +43,9 @@ pub struct CrowdOptions {
     pub finish_caps: Vec<(usize, u64)>,
     /// Also the bottleneck scenario (timing and run to the finish).
     pub bottleneck: bool,
+    /// Also DetourCrowd (single-threaded, on the 1-thread rows); needs the `detour`
+    /// feature, without it the rows say "not built".
+    pub detour: bool,
 }
 
 /// What the mesh part runs.
@@ -94,6 +97,7 @@ impl Options {
                 steps: 5,
                 finish_caps: Vec::new(),
                 bottleneck: true,
+                detour: true,
             }),
             mesh: Some(MeshOptions {
                 maps: vec![0],
@@ -128,6 +132,7 @@ impl Options {
                 steps: 20,
                 finish_caps: vec![(1_000, 8_000), (10_000, 2_000), (100_000, 100)],
                 bottleneck: true,
+                detour: true,
             }),
             mesh: Some(MeshOptions {
                 maps: (0..meshes::MESH_MAPS.len()).collect(),
@@ -162,6 +167,8 @@ pub fn run(opts: &Options, data: Result<&Path, &str>) -> Result<Report, String> 
         .insert("path_median_ratio_vs_polyanya".into(), Value::Null);
     r.json
         .insert("orca_step_ratio_vs_dodgy".into(), Value::Null);
+    r.json
+        .insert("orca_step_ratio_vs_detour".into(), Value::Null);
     if let Some(p) = &opts.paths {
         path_part(&mut r, p, data)?;
     }
@@ -403,17 +410,71 @@ fn time_vs_length(timed: &[Timed], name: &str) -> String {
     .to_svg()
 }
 
+/// DetourCrowd's timing of `scenario` (`Err`: why it did not run; a failed check
+/// inside its run is an error of the whole run, `Ok(Err(..))` only means "not run").
+fn detour_times(
+    opts: &CrowdOptions,
+    scenario: &crowdnav::scenario::Scenario,
+    steps: usize,
+) -> Result<Result<Spread, String>, String> {
+    if !opts.detour {
+        return Ok(Err("not run: not asked for".into()));
+    }
+    #[cfg(feature = "detour")]
+    {
+        if let Some(why) = crate::detour::refusal(scenario.all_agents().len()) {
+            return Ok(Err(why));
+        }
+        eprintln!("crowd: {} on DetourCrowd (1 thread)", scenario.name);
+        crate::detour::time_steps(scenario, opts.warmup, steps).map(Ok)
+    }
+    #[cfg(not(feature = "detour"))]
+    {
+        let _ = (scenario, steps);
+        Ok(Err("not built (feature `detour` off)".into()))
+    }
+}
+
+/// DetourCrowd's run of `scenario` to the finish, as [`detour_times`].
+fn detour_finish(
+    opts: &CrowdOptions,
+    scenario: &crowdnav::scenario::Scenario,
+    cap: u64,
+) -> Result<Result<Finish, String>, String> {
+    if !opts.detour {
+        return Ok(Err("not run: not asked for".into()));
+    }
+    #[cfg(feature = "detour")]
+    {
+        if let Some(why) = crate::detour::refusal(scenario.all_agents().len()) {
+            return Ok(Err(why));
+        }
+        eprintln!(
+            "crowd: {} to the finish on DetourCrowd (cap {cap} steps)",
+            scenario.name
+        );
+        crate::detour::run_to_finish(scenario, cap).map(Ok)
+    }
+    #[cfg(not(feature = "detour"))]
+    {
+        let _ = (scenario, cap);
+        Ok(Err("not built (feature `detour` off)".into()))
+    }
+}
+
 fn crowd_part(r: &mut Report, opts: &CrowdOptions) -> Result<(), String> {
     let mut md = String::from("### Crowds (ORCA)\n\n");
-    md += "ms per step, median over the timed steps (after warm-up), both sides interleaved; \
-           ratio = crowdnav / dodgy_2d.\n\n";
-    md += "| scenario | agents | threads | crowdnav ms/step | dodgy_2d ms/step | crowdnav / dodgy |\n";
-    md += "|---|---:|---:|---:|---:|---:|\n";
+    md += "ms per step, median over the timed steps (after warm-up), crowdnav and dodgy_2d interleaved; \
+           ratio = crowdnav / dodgy_2d. DetourCrowd has no parallel update: it is timed alone on one \
+           thread and shown on the 1-thread row, against crowdnav's 1-thread time.\n\n";
+    md += "| scenario | agents | threads | crowdnav ms/step | dodgy_2d ms/step | crowdnav / dodgy | DetourCrowd ms/step | crowdnav / DetourCrowd |\n";
+    md += "|---|---:|---:|---:|---:|---:|---:|---:|\n";
     let mut finish_md = String::from(
-        "\nRun to the finish (every agent within 5 cm of its goal) or a step cap, on the largest thread count; \
-         overlapping pairs = agent pairs ever left overlapping by more than 1 % of the smaller radius.\n\n\
-         | scenario | agents | cap | crowdnav steps | crowdnav arrived | crowdnav overlapping pairs | dodgy steps | dodgy arrived | dodgy overlapping pairs |\n\
-         |---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        "\nRun to the finish (every agent within 5 cm of its goal) or a step cap, on the largest thread count \
+         (DetourCrowd on one); overlapping pairs = agent pairs ever left overlapping by more than 1 % of the \
+         smaller radius, counted the same way on every side.\n\n\
+         | scenario | agents | cap | crowdnav steps | crowdnav arrived | crowdnav overlapping pairs | dodgy steps | dodgy arrived | dodgy overlapping pairs | DetourCrowd steps | DetourCrowd arrived | DetourCrowd overlapping pairs |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     let mut out = Map::new();
     let mut scenarios: Vec<(crowdnav::scenario::Scenario, usize, Option<u64>)> = Vec::new();
@@ -442,6 +503,13 @@ fn crowd_part(r: &mut Report, opts: &CrowdOptions) -> Result<(), String> {
             });
         }
     }
+    let detour_series = plot.len();
+    plot.push(Series {
+        name: "DetourCrowd, 1 thread".into(),
+        color: "#2ca02c",
+        points: Vec::new(),
+        line: true,
+    });
     let max_threads = opts.threads.iter().copied().max().unwrap_or(1);
     for (scenario, n, cap) in &scenarios {
         let mut sj = Map::new();
@@ -452,6 +520,18 @@ fn crowd_part(r: &mut Report, opts: &CrowdOptions) -> Result<(), String> {
         } else {
             opts.steps
         };
+        let detour = detour_times(opts, scenario, steps)?;
+        sj.insert(
+            "detour".into(),
+            match &detour {
+                Ok(ms) => json!({"threads": 1, "ms": spread_json(*ms), "timed_steps": steps,
+                                 "warmup_steps": opts.warmup}),
+                Err(why) => json!({"not_run": why}),
+            },
+        );
+        if let (Ok(ms), true) = (&detour, scenario.name.starts_with("circle")) {
+            plot[detour_series].points.push((*n as f64, ms.median));
+        }
         for (k, &threads) in opts.threads.iter().enumerate() {
             eprintln!("crowd: {} on {threads} thread(s)", scenario.name);
             let StepTimes {
@@ -461,10 +541,24 @@ fn crowd_part(r: &mut Report, opts: &CrowdOptions) -> Result<(), String> {
             } = crowd::time_steps(scenario, threads, opts.warmup, steps)?;
             fingerprints.push(fingerprint);
             let ratio = ours_ms.median / theirs_ms.median;
+            let (detour_cell, detour_ratio) = match (&detour, threads) {
+                (Ok(ms), 1) => {
+                    let q = ours_ms.median / ms.median;
+                    if let Some(Value::Object(d)) = sj.get_mut("detour") {
+                        d.insert("ratio_ours_over_detour".into(), finite(q));
+                    }
+                    (format!("{:.2}", ms.median), Some(q))
+                }
+                (Err(why), 1) => (why.clone(), None),
+                _ => ("— (1 thread only)".to_owned(), None),
+            };
             let _ = writeln!(
                 md,
-                "| {} | {n} | {threads} | {:.2} | {:.2} | {ratio:.2} |",
-                scenario.name, ours_ms.median, theirs_ms.median
+                "| {} | {n} | {threads} | {:.2} | {:.2} | {ratio:.2} | {detour_cell} | {} |",
+                scenario.name,
+                ours_ms.median,
+                theirs_ms.median,
+                detour_ratio.map_or("—".to_owned(), |q| format!("{q:.2}"))
             );
             sj.insert(
                 format!("threads_{threads}"),
@@ -482,6 +576,9 @@ fn crowd_part(r: &mut Report, opts: &CrowdOptions) -> Result<(), String> {
                 r.json
                     .insert("orca_step_ratio_vs_dodgy".into(), finite(ratio));
                 r.json.insert("orca_step_ratio_agents".into(), json!(n));
+                if let Some(q) = detour_ratio {
+                    r.json.insert("orca_step_ratio_vs_detour".into(), finite(q));
+                }
             }
             if scenario.name.starts_with("circle") {
                 plot[2 * k].points.push((*n as f64, ours_ms.median));
@@ -498,6 +595,7 @@ fn crowd_part(r: &mut Report, opts: &CrowdOptions) -> Result<(), String> {
         if let Some(cap) = cap {
             eprintln!("crowd: {} to the finish (cap {cap} steps)", scenario.name);
             let (ours, theirs) = crowd::run_to_finish(scenario, max_threads, *cap)?;
+            let detour = detour_finish(opts, scenario, *cap)?;
             let steps = |f: &Finish| {
                 if f.finished {
                     f.steps.to_string()
@@ -505,9 +603,13 @@ fn crowd_part(r: &mut Report, opts: &CrowdOptions) -> Result<(), String> {
                     format!("did not finish within {} steps", f.steps)
                 }
             };
+            let detour_cells = match &detour {
+                Ok(f) => format!("{} | {} | {}", steps(f), f.arrived, f.overlapping_pairs),
+                Err(why) => format!("{why} | — | —"),
+            };
             let _ = writeln!(
                 finish_md,
-                "| {} | {n} | {cap} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {n} | {cap} | {} | {} | {} | {} | {} | {} | {detour_cells} |",
                 scenario.name,
                 steps(&ours),
                 ours.arrived,
@@ -522,13 +624,20 @@ fn crowd_part(r: &mut Report, opts: &CrowdOptions) -> Result<(), String> {
             };
             sj.insert(
                 "finish".into(),
-                json!({"cap": cap, "threads": max_threads, "ours": fj(&ours), "theirs": fj(&theirs)}),
+                json!({"cap": cap, "threads": max_threads, "ours": fj(&ours), "theirs": fj(&theirs),
+                "detour": match &detour {
+                    Ok(f) => { let mut j = fj(f); j["threads"] = json!(1); j }
+                    Err(why) => json!({"not_run": why}),
+                }}),
             );
         }
         out.insert(scenario.name.clone(), Value::Object(sj));
     }
     md += &finish_md;
     md.push('\n');
+    if plot[detour_series].points.is_empty() {
+        plot.remove(detour_series);
+    }
     r.json.insert("crowd".into(), Value::Object(out));
     r.plots.push((
         "bench-crowd-ms-per-step.svg".into(),

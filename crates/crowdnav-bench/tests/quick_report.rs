@@ -32,6 +32,7 @@ fn tiny() -> Options {
             steps: 2,
             finish_caps: vec![(100, 50)],
             bottleneck: false,
+            detour: true,
         }),
         mesh: Some(MeshOptions {
             maps: vec![0],
@@ -55,6 +56,7 @@ fn tiny_run_reports_finite_top_level_figures() {
         "machine",
         "path_median_ratio_vs_polyanya",
         "orca_step_ratio_vs_dodgy",
+        "orca_step_ratio_vs_detour",
         "paths",
         "crowd",
         "mesh",
@@ -64,6 +66,23 @@ fn tiny_run_reports_finite_top_level_figures() {
     let orca = number(json, "orca_step_ratio_vs_dodgy").expect("a crowd ratio");
     assert!(orca.is_finite() && orca > 0.0, "orca ratio {orca}");
     assert!(report.markdown.contains("| circle-200 | 200 | 2 |"));
+    // DetourCrowd: timed on one thread, run to the finish where the others are; without
+    // the `detour` feature every one of its entries says why it did not run.
+    let circle = &json["crowd"]["circle-100"];
+    if cfg!(feature = "detour") {
+        let q = number(json, "orca_step_ratio_vs_detour").expect("a DetourCrowd ratio");
+        assert!(q.is_finite() && q > 0.0, "DetourCrowd ratio {q}");
+        assert!(circle["detour"]["ms"]["median"]
+            .as_f64()
+            .is_some_and(|ms| ms.is_finite() && ms > 0.0));
+        assert_eq!(circle["finish"]["detour"]["threads"].as_u64(), Some(1));
+        assert!(circle["finish"]["detour"]["arrived"].as_u64().is_some());
+        assert!(report.markdown.contains("DetourCrowd ms/step"));
+    } else {
+        assert!(circle["detour"]["not_run"].is_string());
+        assert!(circle["finish"]["detour"]["not_run"].is_string());
+        assert!(report.markdown.contains("not built"));
+    }
     match dir {
         Ok(_) => {
             let ratio = number(json, "path_median_ratio_vs_polyanya").expect("a path ratio");
