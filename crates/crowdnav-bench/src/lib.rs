@@ -6,7 +6,7 @@
 //! - [`blocked`]: the level as obstacle polygons for polyanya's triangulation.
 //! - [`crowd`]: ORCA crowds, crowdnav's `World` against `dodgy_2d` fed the same
 //!   neighbours (and against DetourCrowd, below).
-//! - `detour` (feature `detour`, on by default): DetourCrowd, the crowd part's third
+//! - `detour` (feature `detour`, opt-in): DetourCrowd, the crowd part's third
 //!   side, through `recastnavigation-sys`; the crate's only unsafe code.
 //! - [`meshes`]: mesh building, crowdnav against polyanya's triangulation.
 //! - [`run`]: one benchmark run and its report (markdown, JSON, SVG via [`svg`]).

@@ -11,7 +11,7 @@
 //!   own inflated meshes (bake time apart).
 //! - `crowd`: the ORCA circle (N = 1 000, 10 000, 100 000) and the bottleneck,
 //!   crowdnav's `World::step` against `dodgy_2d` on 1 and 2 threads and DetourCrowd
-//!   on 1 (feature `detour`, on by default), and runs to the finish.
+//!   on 1 (feature `detour`, opt-in), and runs to the finish.
 //! - `mesh`: mesh building, crowdnav against polyanya's triangulation.
 //! - `all` (the default): the three.
 //!
