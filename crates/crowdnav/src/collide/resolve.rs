@@ -301,6 +301,11 @@ pub struct Resolver {
     params: CollideParams,
     /// Scratch: each body's inverse mass.
     inverse_mass: Vec<f32>,
+    /// Scratch: per body, the last sweep that moved it (0: none).
+    moved_in: Vec<u32>,
+    /// Scratch: per body pair, then per wall candidate, the overlap (depth and ratio to
+    /// the smaller radius) at its last look.
+    overlaps: Vec<(f32, f32)>,
     /// Scratch: per wall candidate, its body's anchor when in front of the wall.
     wall_starts: Vec<Option<Vec2>>,
     /// Scratch: per body, its centre freed from the walls it touched at detection.
@@ -456,21 +461,14 @@ struct Worst {
     ratio: f32,
 }
 
-impl Worst {
-    fn record(&mut self, depth: f32, smaller_radius: f32) {
-        self.depth = self.depth.max(depth);
-        if smaller_radius > 0.0 {
-            self.ratio = self.ratio.max(depth / smaller_radius);
-        }
-    }
-}
-
 impl Resolver {
     /// A resolver with these parameters.
     pub fn new(params: CollideParams) -> Self {
         Self {
             params,
             inverse_mass: Vec::new(),
+            moved_in: Vec::new(),
+            overlaps: Vec::new(),
             wall_starts: Vec::new(),
             wall_anchors: Vec::new(),
         }
@@ -661,15 +659,28 @@ impl Resolver {
         walls.track();
 
         // 2. Depenetration: projected Gauss–Seidel sweeps, over-relaxed after the first.
+        // A pair neither of whose bodies moved since the start of the previous sweep is
+        // where that sweep left it, within the tolerance: it is skipped (its overlap
+        // from then still holds), which changes nothing but the cost, so a jam needs
+        // work only where bodies still move.
+        let moved_in = &mut self.moved_in;
+        moved_in.clear();
+        moved_in.resize(bodies.len(), 0);
+        let overlaps = &mut self.overlaps;
+        overlaps.clear();
+        overlaps.resize(pairs.len() + walls.candidates().len(), (0.0, 0.0));
         let mut sweep = Sweep {
             inverse,
             pairs,
             tolerance: params.tolerance,
             relaxation: 1.0,
-            worst: Worst::default(),
+            number: 0,
+            moved_in,
+            overlaps,
         };
         while summary.iterations < params.max_iterations.max(1) {
             summary.iterations += 1;
+            sweep.number = summary.iterations;
             if !sweep.run(bodies, walls, true) {
                 summary.converged = true;
                 break;
@@ -682,11 +693,17 @@ impl Resolver {
             };
         }
         if !summary.converged {
-            // Measure what the last correcting sweep left.
+            // Measure what the last correcting sweep left, looking at every pair.
+            sweep.number = 0;
             sweep.run(bodies, walls, false);
         }
-        summary.max_penetration = sweep.worst.depth;
-        summary.max_penetration_ratio = sweep.worst.ratio;
+        let mut worst = Worst::default();
+        for &(depth, ratio) in sweep.overlaps.iter() {
+            worst.depth = worst.depth.max(depth);
+            worst.ratio = worst.ratio.max(ratio);
+        }
+        summary.max_penetration = worst.depth;
+        summary.max_penetration_ratio = worst.ratio;
         summary
     }
 }
@@ -699,7 +716,13 @@ struct Sweep<'s> {
     /// How far past touching each correction goes: 1 in the first sweep, then
     /// [`CollideParams::over_relaxation`].
     relaxation: f32,
-    worst: Worst,
+    /// This sweep's number from 1; 0 looks at every pair (and the first sweep does).
+    number: u32,
+    /// Per body, the number of the last sweep that moved it (0: none).
+    moved_in: &'s mut [u32],
+    /// Per body pair, then per wall candidate: `(depth, depth / smaller radius)` at its
+    /// last look (the ratio 0 for a zero radius).
+    overlaps: &'s mut [(f32, f32)],
 }
 
 impl Sweep<'_> {
@@ -710,28 +733,56 @@ impl Sweep<'_> {
         depth + ((self.relaxation - 1.0) * depth).min(0.5 * smaller_radius)
     }
 
-    /// Every pair, then every wall: removes each overlap deeper than the tolerance
-    /// (only measures unless `correct`) and records the overlaps as found in
-    /// `self.worst` (exact when nothing moved). Returns whether anything moved.
+    /// Whether the body may have moved since the previous sweep looked at its pairs.
+    fn stirred(&self, body: usize) -> bool {
+        self.number <= 1 || self.moved_in[body].saturating_add(1) >= self.number
+    }
+
+    /// Records the overlap of pair (or wall candidate) `k`.
+    fn record(&mut self, k: usize, depth: f32, smaller_radius: f32) {
+        let ratio = if smaller_radius > 0.0 {
+            depth / smaller_radius
+        } else {
+            0.0
+        };
+        self.overlaps[k] = (depth, ratio);
+    }
+
+    /// Every pair, then every wall (those whose bodies moved since the previous sweep,
+    /// or all when `self.number` is 0 or 1): removes each overlap deeper than the
+    /// tolerance (only measures unless `correct`) and records the overlaps as found in
+    /// `self.overlaps`. Returns whether anything moved.
     fn run<B: Rigid>(
         &mut self,
         bodies: &mut [B],
         walls: &impl WallSet<B::V>,
         correct: bool,
     ) -> bool {
-        self.worst = Worst::default();
         let mut corrected = false;
-        for &(i, j) in self.pairs {
-            corrected |= self.pair(bodies, i, j, correct);
+        let pairs = self.pairs;
+        for (k, &(i, j)) in pairs.iter().enumerate() {
+            if self.stirred(i as usize) || self.stirred(j as usize) {
+                corrected |= self.pair(bodies, k, i, j, correct);
+            }
         }
         for k in 0..walls.candidates().len() {
-            corrected |= self.wall(bodies, walls, k, correct);
+            if self.stirred(walls.candidates()[k].0 as usize) {
+                corrected |= self.wall(bodies, walls, k, correct);
+            }
         }
         corrected
     }
 
-    /// One body pair: records its overlap, removes it if deeper than the tolerance.
-    fn pair<B: Rigid>(&mut self, bodies: &mut [B], i: u32, j: u32, correct: bool) -> bool {
+    /// Pair `k`, bodies `i` and `j`: records its overlap, removes it if deeper than the
+    /// tolerance.
+    fn pair<B: Rigid>(
+        &mut self,
+        bodies: &mut [B],
+        k: usize,
+        i: u32,
+        j: u32,
+        correct: bool,
+    ) -> bool {
         let (a, b) = (i as usize, j as usize);
         let (wa, wb) = (self.inverse[a], self.inverse[b]);
         let w = wa + wb;
@@ -742,9 +793,10 @@ impl Sweep<'_> {
         let smaller = ba.radius().min(bb.radius());
         let Some(hit) = contact_ball_ball(ba.center(), ba.radius(), bb.center(), bb.radius())
         else {
+            self.overlaps[k] = (0.0, 0.0);
             return false;
         };
-        self.worst.record(hit.depth, smaller);
+        self.record(k, hit.depth, smaller);
         let too_deep = hit.depth > self.tolerance * smaller;
         if !(correct && too_deep) {
             return false;
@@ -752,6 +804,8 @@ impl Sweep<'_> {
         let share = self.push(hit.depth, smaller) / w;
         *bodies[a].center_mut() -= hit.normal * (share * wa);
         *bodies[b].center_mut() += hit.normal * (share * wb);
+        self.moved_in[a] = self.number;
+        self.moved_in[b] = self.number;
         true
     }
 
@@ -765,20 +819,23 @@ impl Sweep<'_> {
     ) -> bool {
         let (i, wall) = walls.candidates()[k];
         let a = i as usize;
+        let slot = self.pairs.len() + k;
         if self.inverse[a] <= 0.0 {
             return false;
         }
         let body = &bodies[a];
         let radius = body.radius();
         let Some(hit) = walls.contact(k, wall, body.center(), radius) else {
+            self.overlaps[slot] = (0.0, 0.0);
             return false;
         };
-        self.worst.record(hit.depth, radius);
+        self.record(slot, hit.depth, radius);
         let too_deep = hit.depth > self.tolerance * radius;
         if !(correct && too_deep) {
             return false;
         }
         *bodies[a].center_mut() -= hit.normal * self.push(hit.depth, radius);
+        self.moved_in[a] = self.number;
         true
     }
 }
