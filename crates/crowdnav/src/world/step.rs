@@ -569,11 +569,12 @@ impl World {
     fn update_goal_positions(&mut self) {
         let (agents, obstacles) = (&self.agents, &self.obstacles);
         self.goals.clear();
-        self.goals.extend(agents.iter().map(|a| match a.goal {
-            Goal::Point(p) => p,
-            Goal::Agent(b) => agents[b.index()].position,
-            Goal::Obstacle(o) => obstacles[o.index()].position,
-        }));
+        self.goals
+            .par_extend(agents.par_iter().map(|a| match a.goal {
+                Goal::Point(p) => p,
+                Goal::Agent(b) => agents[b.index()].position,
+                Goal::Obstacle(o) => obstacles[o.index()].position,
+            }));
     }
 
     /// Phase: plan paths for agents whose goal changed, moved, or who strayed.
@@ -624,7 +625,7 @@ impl World {
         let tolerance = self.params.arrival_tolerance;
         // How close each agent's centre must come to its goal point to have arrived.
         self.arrive.clear();
-        self.arrive.extend(agents.iter().map(|a| {
+        self.arrive.par_extend(agents.par_iter().map(|a| {
             let contact = match a.goal {
                 Goal::Point(_) => 0.0,
                 Goal::Agent(b) => a.radius + agents[b.index()].radius,
@@ -677,7 +678,7 @@ impl World {
     fn rebuild_grid(&mut self) {
         self.positions.clear();
         self.positions
-            .extend(self.agents.iter().map(|a| a.position));
+            .par_extend(self.agents.par_iter().map(|a| a.position));
         let max_r = self.agents.iter().map(|a| a.radius).fold(0.0f32, f32::max);
         let cell = (2.5 * max_r).max(self.params.neighbor_dist / 8.0).max(0.1);
         self.grid.rebuild(&self.positions, cell);
@@ -687,7 +688,7 @@ impl World {
     /// Phase: every agent's new velocity from the old state, in parallel.
     fn steer(&mut self, dt: f32) {
         self.seen.clear();
-        self.seen.extend(self.agents.iter().map(|a| Seen {
+        self.seen.par_extend(self.agents.par_iter().map(|a| Seen {
             velocity: a.velocity,
             preferred_velocity: a.preferred_velocity,
             radius: a.radius,
@@ -800,9 +801,9 @@ impl World {
             return;
         }
         self.bodies.clear();
-        self.bodies.extend(
+        self.bodies.par_extend(
             self.agents
-                .iter()
+                .par_iter()
                 .map(|a| Body::new(a.position, a.velocity, a.radius, a.mass)),
         );
         self.bodies.extend(
