@@ -42,18 +42,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             world.step(0.25)?;
         }
         let (start, cpu_start) = (Instant::now(), cpu_seconds());
-        for _ in 0..steps {
+        let mut taken = 0;
+        while taken < steps && !world.all_arrived() {
             world.step(0.25)?;
+            taken += 1;
         }
+        let steps = taken;
         let per_step = |seconds: f64| seconds * 1e3 / steps.max(1) as f64;
         let ms = per_step(start.elapsed().as_secs_f64());
         let cpu = cpu_start.and_then(|c0| cpu_seconds().map(|c1| per_step(c1 - c0)));
         println!(
             "circle-{n}: {ms:.2} ms/step over {steps} steps on {} threads (CPU: {} ms/step); \
-             overlapping pairs {}",
+             overlapping pairs {}; {} of {n} arrived after {} steps",
             rayon::current_num_threads(),
             cpu.map_or("?".to_owned(), |c| format!("{c:.2}")),
-            world.metrics().overlapping_pairs.len()
+            world.metrics().overlapping_pairs.len(),
+            world.agents().iter().filter(|a| a.is_arrived()).count(),
+            world.steps()
         );
         Ok(())
     })

@@ -8,6 +8,8 @@ use super::contact::{
 use super::space::Space;
 use crate::geom::{Circle, Segment};
 use glam::{Vec2, Vec3};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// A disc that collides: an agent, or a scripted moving obstacle when immovable.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -301,6 +303,8 @@ pub struct Resolver {
     params: CollideParams,
     /// Scratch: each body's inverse mass.
     inverse_mass: Vec<f32>,
+    /// Scratch: the depenetration sweeps' bookkeeping.
+    sweeps: SweepScratch,
     /// Scratch: per wall candidate, its body's anchor when in front of the wall.
     wall_starts: Vec<Option<Vec2>>,
     /// Scratch: per body, its centre freed from the walls it touched at detection.
@@ -456,21 +460,13 @@ struct Worst {
     ratio: f32,
 }
 
-impl Worst {
-    fn record(&mut self, depth: f32, smaller_radius: f32) {
-        self.depth = self.depth.max(depth);
-        if smaller_radius > 0.0 {
-            self.ratio = self.ratio.max(depth / smaller_radius);
-        }
-    }
-}
-
 impl Resolver {
     /// A resolver with these parameters.
     pub fn new(params: CollideParams) -> Self {
         Self {
             params,
             inverse_mass: Vec::new(),
+            sweeps: SweepScratch::default(),
             wall_starts: Vec::new(),
             wall_anchors: Vec::new(),
         }
@@ -661,16 +657,42 @@ impl Resolver {
         walls.track();
 
         // 2. Depenetration: projected Gauss–Seidel sweeps, over-relaxed after the first.
+        let constraints = pairs.len() + walls.candidates().len();
+        let scratch = &mut self.sweeps;
+        scratch.prepare(bodies.len(), pairs, walls.candidates());
+        let mut overlaps = std::mem::take(&mut scratch.overlaps);
         let mut sweep = Sweep {
             inverse,
             pairs,
             tolerance: params.tolerance,
             relaxation: 1.0,
-            worst: Worst::default(),
+            overlaps: &mut overlaps,
         };
         while summary.iterations < params.max_iterations.max(1) {
             summary.iterations += 1;
-            if !sweep.run(bodies, walls, true) {
+            let number = summary.iterations;
+            let corrected = if number == 1 {
+                let mut corrected = false;
+                for c in 0..constraints {
+                    if sweep.constraint(bodies, walls, c, true) {
+                        corrected = true;
+                        scratch.moved(pairs, walls.candidates(), c, number, false);
+                    }
+                }
+                corrected
+            } else {
+                scratch.queue_moved(number);
+                let mut corrected = false;
+                while let Some(Reverse(c)) = scratch.queue.pop() {
+                    let c = c as usize;
+                    if sweep.constraint(bodies, walls, c, true) {
+                        corrected = true;
+                        scratch.moved(pairs, walls.candidates(), c, number, true);
+                    }
+                }
+                corrected
+            };
+            if !corrected {
                 summary.converged = true;
                 break;
             }
@@ -682,12 +704,141 @@ impl Resolver {
             };
         }
         if !summary.converged {
-            // Measure what the last correcting sweep left.
-            sweep.run(bodies, walls, false);
+            // Measure what the last correcting sweep left, looking at every pair.
+            for c in 0..constraints {
+                sweep.constraint(bodies, walls, c, false);
+            }
         }
-        summary.max_penetration = sweep.worst.depth;
-        summary.max_penetration_ratio = sweep.worst.ratio;
+        let mut worst = Worst::default();
+        for &(depth, ratio) in sweep.overlaps.iter() {
+            worst.depth = worst.depth.max(depth);
+            worst.ratio = worst.ratio.max(ratio);
+        }
+        summary.max_penetration = worst.depth;
+        summary.max_penetration_ratio = worst.ratio;
+        scratch.overlaps = overlaps;
         summary
+    }
+}
+
+/// The bookkeeping that lets a depenetration sweep look only at what may have changed.
+///
+/// Constraints are the body pairs, then the wall candidates (wall candidate `k` is
+/// constraint `pairs.len() + k`), processed in that order. A constraint none of whose
+/// bodies moved since the start of the previous sweep is where that sweep left it,
+/// within the tolerance, so it is skipped; what is left is processed in the same order,
+/// so the result is the same as sweeping everything, bit for bit, and a jam costs work
+/// only where bodies still move. Sweep `s` (from the second) takes, in increasing
+/// order, the constraints of the bodies moved in sweep `s - 1`, and those of a body
+/// moved in sweep `s` that come after the constraint that moved it.
+#[derive(Clone, Debug, Default)]
+struct SweepScratch {
+    /// Per body, its constraints (increasing) in `links[starts[b]..starts[b + 1]]`.
+    starts: Vec<u32>,
+    links: Vec<u32>,
+    /// Per body, the last sweep that moved it (0: none).
+    moved_in: Vec<u32>,
+    /// The bodies the last sweep moved, then those this sweep moves.
+    moved_last: Vec<u32>,
+    moved_now: Vec<u32>,
+    /// Per constraint, the last sweep that queued it (0: none).
+    queued_in: Vec<u32>,
+    /// This sweep's constraints still to look at, smallest first.
+    queue: BinaryHeap<Reverse<u32>>,
+    /// Per constraint: `(depth, depth / smaller radius)` at its last look (the ratio 0
+    /// for a zero radius).
+    overlaps: Vec<(f32, f32)>,
+}
+
+impl SweepScratch {
+    /// Links every body to its constraints and clears the marks.
+    fn prepare(&mut self, bodies: usize, pairs: &[(u32, u32)], walls: &[(u32, u32)]) {
+        let constraints = pairs.len() + walls.len();
+        let ends = |c: usize| match c.checked_sub(pairs.len()) {
+            None => (pairs[c].0, Some(pairs[c].1).filter(|&j| j != pairs[c].0)),
+            Some(k) => (walls[k].0, None),
+        };
+        self.starts.clear();
+        self.starts.resize(bodies + 1, 0);
+        for c in 0..constraints {
+            let (a, b) = ends(c);
+            self.starts[a as usize + 1] += 1;
+            if let Some(b) = b {
+                self.starts[b as usize + 1] += 1;
+            }
+        }
+        for b in 0..bodies {
+            self.starts[b + 1] += self.starts[b];
+        }
+        self.links.clear();
+        self.links.resize(self.starts[bodies] as usize, 0);
+        // Filled in constraint order through a moving cursor per body (`moved_in`,
+        // borrowed for the purpose), so each body's list is increasing.
+        self.moved_in.clear();
+        self.moved_in.extend_from_slice(&self.starts[..bodies]);
+        for c in 0..constraints {
+            let (a, b) = ends(c);
+            for x in [Some(a), b].into_iter().flatten() {
+                let at = &mut self.moved_in[x as usize];
+                self.links[*at as usize] = c as u32;
+                *at += 1;
+            }
+        }
+        self.moved_in.clear();
+        self.moved_in.resize(bodies, 0);
+        self.moved_last.clear();
+        self.moved_now.clear();
+        self.queued_in.clear();
+        self.queued_in.resize(constraints, 0);
+        self.queue.clear();
+        self.overlaps.clear();
+        self.overlaps.resize(constraints, (0.0, 0.0));
+    }
+
+    /// Sweep `number` starts: queues the constraints of the bodies the last one moved.
+    fn queue_moved(&mut self, number: u32) {
+        std::mem::swap(&mut self.moved_last, &mut self.moved_now);
+        self.moved_now.clear();
+        for &x in &self.moved_last {
+            let x = x as usize;
+            for &d in &self.links[self.starts[x] as usize..self.starts[x + 1] as usize] {
+                if self.queued_in[d as usize] != number {
+                    self.queued_in[d as usize] = number;
+                    self.queue.push(Reverse(d));
+                }
+            }
+        }
+    }
+
+    /// Constraint `c` moved its bodies in sweep `number`: notes them, and with
+    /// `queue_later` queues their constraints after `c` for this sweep.
+    fn moved(
+        &mut self,
+        pairs: &[(u32, u32)],
+        walls: &[(u32, u32)],
+        c: usize,
+        number: u32,
+        queue_later: bool,
+    ) {
+        let (a, b) = match c.checked_sub(pairs.len()) {
+            None => (pairs[c].0, Some(pairs[c].1)),
+            Some(k) => (walls[k].0, None),
+        };
+        for x in [Some(a), b].into_iter().flatten() {
+            let x = x as usize;
+            if self.moved_in[x] != number {
+                self.moved_in[x] = number;
+                self.moved_now.push(x as u32);
+            }
+            if queue_later {
+                for &d in &self.links[self.starts[x] as usize..self.starts[x + 1] as usize] {
+                    if d as usize > c && self.queued_in[d as usize] != number {
+                        self.queued_in[d as usize] = number;
+                        self.queue.push(Reverse(d));
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -699,7 +850,9 @@ struct Sweep<'s> {
     /// How far past touching each correction goes: 1 in the first sweep, then
     /// [`CollideParams::over_relaxation`].
     relaxation: f32,
-    worst: Worst,
+    /// Per constraint (body pairs, then wall candidates): `(depth, depth / smaller
+    /// radius)` at its last look (the ratio 0 for a zero radius).
+    overlaps: &'s mut [(f32, f32)],
 }
 
 impl Sweep<'_> {
@@ -710,28 +863,45 @@ impl Sweep<'_> {
         depth + ((self.relaxation - 1.0) * depth).min(0.5 * smaller_radius)
     }
 
-    /// Every pair, then every wall: removes each overlap deeper than the tolerance
-    /// (only measures unless `correct`) and records the overlaps as found in
-    /// `self.worst` (exact when nothing moved). Returns whether anything moved.
-    fn run<B: Rigid>(
+    /// Records the overlap of constraint `c`.
+    fn record(&mut self, c: usize, depth: f32, smaller_radius: f32) {
+        let ratio = if smaller_radius > 0.0 {
+            depth / smaller_radius
+        } else {
+            0.0
+        };
+        self.overlaps[c] = (depth, ratio);
+    }
+
+    /// Constraint `c` (a body pair, or wall candidate `c - pairs.len()`): records its
+    /// overlap and removes it if deeper than the tolerance (only measures unless
+    /// `correct`). Returns whether it moved a body.
+    fn constraint<B: Rigid>(
         &mut self,
         bodies: &mut [B],
         walls: &impl WallSet<B::V>,
+        c: usize,
         correct: bool,
     ) -> bool {
-        self.worst = Worst::default();
-        let mut corrected = false;
-        for &(i, j) in self.pairs {
-            corrected |= self.pair(bodies, i, j, correct);
+        match c.checked_sub(self.pairs.len()) {
+            None => {
+                let (i, j) = self.pairs[c];
+                self.pair(bodies, c, i, j, correct)
+            }
+            Some(k) => self.wall(bodies, walls, k, correct),
         }
-        for k in 0..walls.candidates().len() {
-            corrected |= self.wall(bodies, walls, k, correct);
-        }
-        corrected
     }
 
-    /// One body pair: records its overlap, removes it if deeper than the tolerance.
-    fn pair<B: Rigid>(&mut self, bodies: &mut [B], i: u32, j: u32, correct: bool) -> bool {
+    /// Pair `k`, bodies `i` and `j`: records its overlap, removes it if deeper than the
+    /// tolerance.
+    fn pair<B: Rigid>(
+        &mut self,
+        bodies: &mut [B],
+        k: usize,
+        i: u32,
+        j: u32,
+        correct: bool,
+    ) -> bool {
         let (a, b) = (i as usize, j as usize);
         let (wa, wb) = (self.inverse[a], self.inverse[b]);
         let w = wa + wb;
@@ -742,9 +912,10 @@ impl Sweep<'_> {
         let smaller = ba.radius().min(bb.radius());
         let Some(hit) = contact_ball_ball(ba.center(), ba.radius(), bb.center(), bb.radius())
         else {
+            self.overlaps[k] = (0.0, 0.0);
             return false;
         };
-        self.worst.record(hit.depth, smaller);
+        self.record(k, hit.depth, smaller);
         let too_deep = hit.depth > self.tolerance * smaller;
         if !(correct && too_deep) {
             return false;
@@ -765,15 +936,17 @@ impl Sweep<'_> {
     ) -> bool {
         let (i, wall) = walls.candidates()[k];
         let a = i as usize;
+        let slot = self.pairs.len() + k;
         if self.inverse[a] <= 0.0 {
             return false;
         }
         let body = &bodies[a];
         let radius = body.radius();
         let Some(hit) = walls.contact(k, wall, body.center(), radius) else {
+            self.overlaps[slot] = (0.0, 0.0);
             return false;
         };
-        self.worst.record(hit.depth, radius);
+        self.record(slot, hit.depth, radius);
         let too_deep = hit.depth > self.tolerance * radius;
         if !(correct && too_deep) {
             return false;

@@ -271,8 +271,11 @@ fn select_neighbors(
         nearest.select_nth_unstable_by(max_neighbors, order);
         nearest.truncate(max_neighbors);
     }
-    // A world hands its neighbours over sorted already.
-    if !nearest.is_sorted_by(|x, y| order(x, y).is_le()) {
+    // A world hands its neighbours over sorted already. (The distances kept are below
+    // the range, so not NaN, and squares, so not -0: `<` and `==` order them as
+    // `total_cmp` does.)
+    let in_order = |x: &(f32, usize), y: &(f32, usize)| x.0 < y.0 || (x.0 == y.0 && x.1 <= y.1);
+    if !nearest.is_sorted_by(in_order) {
         nearest.sort_unstable_by(order);
     }
 }

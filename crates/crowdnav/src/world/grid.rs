@@ -258,9 +258,9 @@ impl PointGrid {
     }
 
     /// The search behind [`Self::nearest_hinted`] (its arguments checked): ring by
-    /// ring from `p`'s cell; or, with a `seed` (a radius), only the square within
-    /// `seed` and the items within `seed`, returning whether that found all `k` (then
-    /// they are the answer).
+    /// ring from `p`'s cell; or, with a `seed` (a radius), only the cells overlapping
+    /// the square within `seed` and the items within `seed`, returning whether that
+    /// found all `k` (then they are the answer).
     fn search(
         &self,
         p: Vec2,
@@ -270,93 +270,61 @@ impl PointGrid {
         seed: Option<f32>,
         out: &mut Vec<(f32, u32)>,
     ) -> bool {
+        // The best so far as keys `(d² bits) << 32 | index`, sorted: squared distances
+        // are never negative, so their bits order as they do, and a key orders as the
+        // pair `(d², index)`.
+        let mut on_stack = [0u64; KEYS_ON_STACK];
+        let mut on_heap = Vec::new();
+        let keys: &mut [u64] = if k <= KEYS_ON_STACK {
+            &mut on_stack[..k]
+        } else {
+            on_heap.resize(k, 0);
+            &mut on_heap
+        };
+        let mut best = Best {
+            keys,
+            len: 0,
+            // Until `k` are known, anything within the seed (or the range) enters.
+            bound: key_of(seed.map_or(range * range, |h| h * h), u32::MAX),
+        };
+        let found = self.search_keys(p, range, skip, seed, &mut best);
+        out.clear();
+        out.extend(
+            best.keys[..best.len]
+                .iter()
+                .map(|&key| (f32::from_bits((key >> 32) as u32), key as u32)),
+        );
+        found
+    }
+
+    /// [`Self::search`] into `best`.
+    fn search_keys(
+        &self,
+        p: Vec2,
+        range: f32,
+        skip: u32,
+        seed: Option<f32>,
+        best: &mut Best<'_>,
+    ) -> bool {
         let cells = &self.cells;
-        let range_squared = range * range;
         let (cx, cy) = cells.coords(p);
         let (cols, rows) = (cells.cols, cells.rows);
         // The cell layout's own rounding may put a point on the far side of a cell
         // boundary by an ulp: a ring counts as reaching only this much less than its
         // exact distance.
         let slack = cells.cell * 1e-4 + range * 1e-6;
-        // The best so far, sorted, in `out`; `limit` is the squared distance an item
-        // must not exceed to enter: the range until `k` are known, then the `k`-th.
-        let mut limit = seed.map_or(range_squared, |h| h * h);
-        let mut consider = |a: usize, b: usize, out: &mut Vec<(f32, u32)>| {
+        let consider = |a: usize, b: usize, best: &mut Best<'_>| {
             for (&i, &q) in cells.items[a..b].iter().zip(&self.sorted[a..b]) {
-                let d2 = p.distance_squared(q);
-                // (Also rejects NaN.)
-                if d2.is_nan() || d2 > limit || i == skip {
-                    continue;
-                }
-                let key = (d2, i);
-                if out.len() == k {
-                    match out.last() {
-                        // A tie at the limit enters only with a smaller index.
-                        Some(&last) if key < last => {
-                            out.pop();
-                        }
-                        _ => continue,
-                    }
-                }
-                let mut at = out.len();
-                out.push(key);
-                while at > 0 && key < out[at - 1] {
-                    out[at] = out[at - 1];
-                    at -= 1;
-                }
-                out[at] = key;
-                if out.len() == k {
-                    limit = out[k - 1].0;
+                // (A NaN's bits lie above every bound.)
+                let key = key_of(p.distance_squared(q), i);
+                if key <= best.bound && i != skip {
+                    best.insert(key);
                 }
             }
         };
-        let last_ring = cx.max(cols - 1 - cx).max(cy).max(rows - 1 - cy);
-        let first_ring = match seed {
-            Some(h) => ((h / cells.cell).ceil() as usize).min(last_ring),
-            None => 0,
-        };
-        for r in first_ring..=last_ring {
-            let (x0, x1) = (cx.saturating_sub(r), (cx + r).min(cols - 1));
-            let (y0, y1) = (cy.saturating_sub(r), (cy + r).min(rows - 1));
-            if r == first_ring {
-                // The whole square at once, row by row.
-                for y in y0..=y1 {
-                    let row = y * cols;
-                    consider(
-                        cells.starts[row + x0] as usize,
-                        cells.starts[row + x1 + 1] as usize,
-                        out,
-                    );
-                }
-            } else {
-                // Rows at the ring's top and bottom in full, the sides' two cells between.
-                for y in [cy.checked_sub(r), Some(cy + r)]
-                    .into_iter()
-                    .flatten()
-                    .filter(|&y| y < rows)
-                {
-                    let row = y * cols;
-                    consider(
-                        cells.starts[row + x0] as usize,
-                        cells.starts[row + x1 + 1] as usize,
-                        out,
-                    );
-                }
-                for y in (cy.saturating_sub(r - 1))..=((cy + r - 1).min(rows - 1)) {
-                    let row = y * cols;
-                    for x in [cx.checked_sub(r), Some(cx + r).filter(|&x| x < cols)]
-                        .into_iter()
-                        .flatten()
-                    {
-                        consider(
-                            cells.starts[row + x] as usize,
-                            cells.starts[row + x + 1] as usize,
-                            out,
-                        );
-                    }
-                }
-            }
-            // How far every point outside the visited square lies from `p`, at least.
+        // How far every point outside the cells `x0..=x1 × y0..=y1` lies from `p`, at
+        // least.
+        let reach_outside = |(x0, x1): (usize, usize), (y0, y1): (usize, usize)| {
             let (lo, _) = cells.cell_box(x0, y0);
             let (_, hi) = cells.cell_box(x1, y1);
             let mut reach = f32::INFINITY;
@@ -372,20 +340,69 @@ impl PointGrid {
             if y1 + 1 < rows {
                 reach = reach.min(hi.y - p.y);
             }
-            let reach = reach - slack;
-            if seed.is_some() {
-                // Items beyond the seed were turned away: only `k` within it, and
-                // nearer than anything unseen, make the answer.
-                return match out.last() {
-                    Some(&(d2, _)) => out.len() == k && reach > 0.0 && d2 < reach * reach,
-                    None => false,
-                };
+            reach - slack
+        };
+        if let Some(h) = seed {
+            // Every cell overlapping the square within `h`, row by row; items beyond
+            // the seed were turned away: only `k` within it, and nearer than anything
+            // unseen, make the answer.
+            let (x0, y0) = cells.coords(p - Vec2::splat(h));
+            let (x1, y1) = cells.coords(p + Vec2::splat(h));
+            for y in y0..=y1 {
+                let row = y * cols;
+                consider(
+                    cells.starts[row + x0] as usize,
+                    cells.starts[row + x1 + 1] as usize,
+                    best,
+                );
             }
+            let reach = reach_outside((x0, x1), (y0, y1));
+            return match best.last() {
+                Some(d2) => best.is_full() && reach > 0.0 && d2 < reach * reach,
+                None => false,
+            };
+        }
+        let last_ring = cx.max(cols - 1 - cx).max(cy).max(rows - 1 - cy);
+        for r in 0..=last_ring {
+            let (x0, x1) = (cx.saturating_sub(r), (cx + r).min(cols - 1));
+            let (y0, y1) = (cy.saturating_sub(r), (cy + r).min(rows - 1));
+            if r == 0 {
+                let c = cy * cols + cx;
+                consider(cells.starts[c] as usize, cells.starts[c + 1] as usize, best);
+            } else {
+                // Rows at the ring's top and bottom in full, the sides' two cells between.
+                for y in [cy.checked_sub(r), Some(cy + r)]
+                    .into_iter()
+                    .flatten()
+                    .filter(|&y| y < rows)
+                {
+                    let row = y * cols;
+                    consider(
+                        cells.starts[row + x0] as usize,
+                        cells.starts[row + x1 + 1] as usize,
+                        best,
+                    );
+                }
+                for y in (cy.saturating_sub(r - 1))..=((cy + r - 1).min(rows - 1)) {
+                    let row = y * cols;
+                    for x in [cx.checked_sub(r), Some(cx + r).filter(|&x| x < cols)]
+                        .into_iter()
+                        .flatten()
+                    {
+                        consider(
+                            cells.starts[row + x] as usize,
+                            cells.starts[row + x + 1] as usize,
+                            best,
+                        );
+                    }
+                }
+            }
+            let reach = reach_outside((x0, x1), (y0, y1));
             if reach > range {
                 break;
             }
-            if out.len() == k && reach > 0.0 {
-                if let Some(&(d2, _)) = out.last() {
+            if best.is_full() && reach > 0.0 {
+                if let Some(d2) = best.last() {
                     if d2 < reach * reach {
                         break;
                     }
@@ -393,6 +410,53 @@ impl PointGrid {
             }
         }
         true
+    }
+}
+
+/// Neighbour counts up to which [`PointGrid::search`] keeps its keys on the stack.
+const KEYS_ON_STACK: usize = 32;
+
+/// The search key of item `i` at squared distance `d2` (not negative): orders as
+/// `(d2, i)`.
+fn key_of(d2: f32, i: u32) -> u64 {
+    (u64::from(d2.to_bits()) << 32) | u64::from(i)
+}
+
+/// The `keys.len()` smallest keys seen so far, sorted, in `keys[..len]`.
+struct Best<'k> {
+    keys: &'k mut [u64],
+    len: usize,
+    /// The largest key that may still enter.
+    bound: u64,
+}
+
+impl Best<'_> {
+    fn is_full(&self) -> bool {
+        self.len == self.keys.len()
+    }
+
+    /// The squared distance of the furthest kept item.
+    fn last(&self) -> Option<f32> {
+        let key = *self.keys[..self.len].last()?;
+        Some(f32::from_bits((key >> 32) as u32))
+    }
+
+    /// Inserts `key` (at most `bound`, not kept yet), dropping the largest when full.
+    fn insert(&mut self, key: u64) {
+        let k = self.keys.len();
+        let mut at = if self.len == k { k - 1 } else { self.len };
+        while at > 0 && self.keys[at - 1] > key {
+            self.keys[at] = self.keys[at - 1];
+            at -= 1;
+        }
+        self.keys[at] = key;
+        if self.len < k {
+            self.len += 1;
+        }
+        if self.len == k {
+            // Keys are distinct (one per item): the next must be smaller than the last.
+            self.bound = self.keys[k - 1].saturating_sub(1);
+        }
     }
 }
 
