@@ -303,7 +303,7 @@ impl NavMesh {
     }
 
     /// The funnel point of vertex `v` for an agent of radius `radius`.
-    fn funnel_point(&self, v: u32, radius: f32) -> FunnelPoint {
+    pub(super) fn funnel_point(&self, v: u32, radius: f32) -> FunnelPoint {
         let r = if self.obstacle_vertex[v as usize] {
             radius
         } else {
@@ -422,7 +422,12 @@ impl<'m> Search<'m> {
     fn run(&mut self, ts: TriangleId, tg: TriangleId) -> Result<Path, PathError> {
         let funnel = Funnel::new(self.start, &mut self.scratch.arena);
         if ts == tg {
-            if let Ok(wraps) = funnel.clone().finish(self.goal, &mut self.scratch.arena) {
+            if let Some(wraps) = funnel
+                .clone()
+                .finish(self.goal, &mut self.scratch.arena)
+                .ok()
+                .and_then(|wraps| self.keep_clear(&[ts.0], false, wraps))
+            {
                 let len = wraps.last().map_or(0.0, |w| w.g);
                 self.push_open(len, NONE_NODE, Some(wraps));
             }
@@ -587,10 +592,16 @@ impl<'m> Search<'m> {
             segment_before,
         });
         if next == tg {
+            let channel = if self.radius > 0.0 {
+                self.channel(index)
+            } else {
+                Vec::new()
+            };
             let through = self.scratch.nodes[index as usize]
                 .funnel
                 .clone()
-                .and_then(|funnel| funnel.finish(self.goal, &mut self.scratch.arena).ok());
+                .and_then(|funnel| funnel.finish(self.goal, &mut self.scratch.arena).ok())
+                .and_then(|wraps| self.keep_clear(&channel, false, wraps));
             // For a disc, pushing the last portal may make the funnel wrap a corner
             // because the tangent to the portal's far end passes beyond it, while the
             // goal lies short of that tangent point (the path then sweeps nearly a full
@@ -602,6 +613,8 @@ impl<'m> Search<'m> {
                     .clone()
                     .finish(self.goal, &mut self.scratch.arena)
                     .ok()
+                    .filter(|wraps| last_leg_crosses(wraps, lp, rp))
+                    .and_then(|wraps| self.keep_clear(&channel, true, wraps))
                     .filter(|wraps| last_leg_crosses(wraps, lp, rp))
             } else {
                 None
@@ -626,6 +639,39 @@ impl<'m> Search<'m> {
             node: index,
             done: NONE_NODE,
         })
+    }
+
+    /// The triangles of node `index`'s channel, from the start's to the node's.
+    fn channel(&self, index: u32) -> Vec<u32> {
+        let mut out = vec![self.scratch.links[index as usize].tri];
+        let mut n = index;
+        while n != NONE_NODE {
+            out.push(self.scratch.nodes[n as usize].from);
+            n = self.scratch.links[n as usize].parent;
+        }
+        out.reverse();
+        out
+    }
+
+    /// A complete path `wraps` through `channel` (its last portal left out when
+    /// `skip_last`), kept clear of the corners beside the channel (see
+    /// `path::beside`); `None` when it cannot be.
+    fn keep_clear(
+        &mut self,
+        channel: &[u32],
+        skip_last: bool,
+        wraps: Vec<Wrap>,
+    ) -> Option<Vec<Wrap>> {
+        super::beside::keep_clear(
+            self.mesh,
+            channel,
+            self.start,
+            self.goal,
+            self.radius,
+            skip_last,
+            wraps,
+            &mut self.scratch.arena,
+        )
     }
 
     /// Dominance pruning of a new node whose funnel has apex `apex` and, for a point
