@@ -222,22 +222,27 @@ impl NavMesh {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn find_path(&self, start: Vec2, goal: Vec2, radius: f32) -> Result<Path, PathError> {
-        self.find_path_tuned(start, goal, radius, true).0
+        self.find_path_tuned(start, goal, radius, true, true).0
     }
 
-    /// [`NavMesh::find_path`], with whole-portal dominance on or off, and the number of
-    /// nodes that dominance dropped.
-    fn find_path_tuned(
+    /// [`NavMesh::find_path`], with whole-portal dominance on or off, the corridor
+    /// index's refusal on or off, and the number of nodes that dominance dropped.
+    pub(crate) fn find_path_tuned(
         &self,
         start: Vec2,
         goal: Vec2,
         radius: f32,
         portal_pruning: bool,
+        corridor_index: bool,
     ) -> (Result<Path, PathError>, u32) {
         let (ts, tg) = match self.endpoints(start, goal, radius) {
             Ok(ends) => ends,
             Err(e) => return (Err(e), 0),
         };
+        // No corridor wide enough: the search would find no channel.
+        if corridor_index && ts != tg && !self.corridor_linked(ts, tg, radius) {
+            return (Err(PathError::NoPath(self.no_path_reason(ts, tg))), 0);
+        }
         SCRATCH.with(|cell| {
             let mut search = Search::new(self, start, goal, radius, cell.take());
             search.portal_pruning = portal_pruning;
@@ -315,8 +320,20 @@ impl NavMesh {
         }
     }
 
-    /// Is `goal` reachable from `start` at all, ignoring the radius?
-    fn connected(&self, from: TriangleId, to: TriangleId) -> bool {
+    /// Why no path joins triangles `from` and `to`: they are connected (ignoring the
+    /// radius) or not.
+    fn no_path_reason(&self, from: TriangleId, to: TriangleId) -> NoPathReason {
+        if from == to || self.corridor_linked(from, to, 0.0) {
+            NoPathReason::TooNarrow
+        } else {
+            NoPathReason::Disconnected
+        }
+    }
+
+    /// Is `goal` reachable from `start` at all, ignoring the radius? (The reference
+    /// for [`NavMesh::no_path_reason`].)
+    #[cfg(test)]
+    pub(crate) fn connected(&self, from: TriangleId, to: TriangleId) -> bool {
         let mut seen = vec![false; self.triangles.len()];
         let mut stack = vec![from];
         seen[from.index()] = true;
@@ -485,11 +502,7 @@ impl<'m> Search<'m> {
                 }
             }
         }
-        Err(PathError::NoPath(if self.mesh.connected(ts, tg) {
-            NoPathReason::TooNarrow
-        } else {
-            NoPathReason::Disconnected
-        }))
+        Err(PathError::NoPath(self.mesh.no_path_reason(ts, tg)))
     }
 
     /// Crosses edge `exit` of triangle `t` (the end of `parent`'s channel), pushing the
@@ -1274,8 +1287,8 @@ mod tests {
                     walkable_point(&mesh, &mut rng),
                 );
                 for radius in [0.0, 0.1, 0.25, 0.4, 0.7] {
-                    let (fast, dropped) = mesh.find_path_tuned(a, b, radius, true);
-                    let (slow, _) = mesh.find_path_tuned(a, b, radius, false);
+                    let (fast, dropped) = mesh.find_path_tuned(a, b, radius, true, true);
+                    let (slow, _) = mesh.find_path_tuned(a, b, radius, false, true);
                     match (&fast, &slow) {
                         (Ok(f), Ok(s)) => {
                             let (cf, cs) =
