@@ -116,6 +116,9 @@ struct Scratch {
     open: BinaryHeap<Open>,
     /// Complete paths waiting in the open list.
     done: Vec<Vec<Wrap>>,
+    /// Per complete path (same index as `done`), for a disc: the check it still needs
+    /// against corners beside its channel, made when it is popped.
+    unchecked: Vec<Option<Check>>,
     /// Best arrivals recorded per corner vertex, for dominance pruning.
     arrivals: Stamped<u32>,
     arrival_lists: Vec<SmallVec<[Arrival; 2]>>,
@@ -397,6 +400,18 @@ struct PortalRecord {
     g: f64,
 }
 
+/// The check beside the channel that a disc's complete path still needs (see
+/// `path::beside`).
+#[derive(Clone, Copy, Debug)]
+struct Check {
+    /// The node whose channel the path goes through (`NONE_NODE`: the start's
+    /// triangle alone).
+    node: u32,
+    /// For a path found without the channel's last portal: that portal's ends, which
+    /// its last leg must still cross between.
+    direct: Option<(FunnelPoint, FunnelPoint)>,
+}
+
 /// A path prefix reaching corner `side` of a vertex at point `at` with length `g`.
 #[derive(Clone, Copy, Debug)]
 struct Arrival {
@@ -415,6 +430,7 @@ impl<'m> Search<'m> {
         b.arena.records.clear();
         b.open.clear();
         b.done.clear();
+        b.unchecked.clear();
         b.arrivals.prepare(mesh.vertices.len(), fresh);
         b.arrival_lists.clear();
         b.portal_lists.clear();
@@ -439,14 +455,13 @@ impl<'m> Search<'m> {
     fn run(&mut self, ts: TriangleId, tg: TriangleId) -> Result<Path, PathError> {
         let funnel = Funnel::new(self.start, &mut self.scratch.arena);
         if ts == tg {
-            if let Some(wraps) = funnel
-                .clone()
-                .finish(self.goal, &mut self.scratch.arena)
-                .ok()
-                .and_then(|wraps| self.keep_clear(&[ts.0], false, wraps))
-            {
+            if let Ok(wraps) = funnel.clone().finish(self.goal, &mut self.scratch.arena) {
                 let len = wraps.last().map_or(0.0, |w| w.g);
-                self.push_open(len, NONE_NODE, Some(wraps));
+                let check = Check {
+                    node: NONE_NODE,
+                    direct: None,
+                };
+                self.push_done(len, NONE_NODE, wraps, check);
             }
         }
         // Leave the start triangle through every open edge.
@@ -461,7 +476,25 @@ impl<'m> Search<'m> {
         while let Some(open) = self.scratch.open.pop() {
             if open.done != NONE_NODE {
                 let wraps = std::mem::take(&mut self.scratch.done[open.done as usize]);
-                return Ok(self.build_path(&wraps, open.f));
+                let Some(check) = self.scratch.unchecked[open.done as usize].take() else {
+                    return Ok(self.build_path(&wraps, open.f));
+                };
+                // A disc's path, at the funnel's length (a lower bound of the checked
+                // one): checked now, and back in the open list at its true length
+                // (popped at once when the check changed nothing).
+                let channel = if check.node == NONE_NODE {
+                    vec![ts.0]
+                } else {
+                    self.channel(check.node)
+                };
+                let checked = self
+                    .keep_clear(&channel, check.direct.is_some(), wraps)
+                    .filter(|w| check.direct.is_none_or(|(l, r)| last_leg_crosses(w, l, r)));
+                if let Some(wraps) = checked {
+                    let len = wraps.last().map_or(f64::INFINITY, |w| w.g);
+                    self.push_open(len, open.node, Some(wraps));
+                }
+                continue;
             }
             // Along a corridor (one successor that would be popped next anyway), go on
             // expanding without the round trip through the open list.
@@ -605,16 +638,10 @@ impl<'m> Search<'m> {
             segment_before,
         });
         if next == tg {
-            let channel = if self.radius > 0.0 {
-                self.channel(index)
-            } else {
-                Vec::new()
-            };
             let through = self.scratch.nodes[index as usize]
                 .funnel
                 .clone()
-                .and_then(|funnel| funnel.finish(self.goal, &mut self.scratch.arena).ok())
-                .and_then(|wraps| self.keep_clear(&channel, false, wraps));
+                .and_then(|funnel| funnel.finish(self.goal, &mut self.scratch.arena).ok());
             // For a disc, pushing the last portal may make the funnel wrap a corner
             // because the tangent to the portal's far end passes beyond it, while the
             // goal lies short of that tangent point (the path then sweeps nearly a full
@@ -627,24 +654,24 @@ impl<'m> Search<'m> {
                     .finish(self.goal, &mut self.scratch.arena)
                     .ok()
                     .filter(|wraps| last_leg_crosses(wraps, lp, rp))
-                    .and_then(|wraps| self.keep_clear(&channel, true, wraps))
-                    .filter(|wraps| last_leg_crosses(wraps, lp, rp))
             } else {
                 None
             };
-            let length = |w: &Option<Vec<Wrap>>| {
-                w.as_ref()
-                    .and_then(|w| w.last())
-                    .map_or(f64::INFINITY, |w| w.g)
-            };
-            let best = if length(&direct) < length(&through) {
-                direct
-            } else {
-                through
-            };
-            if let Some(wraps) = best {
-                let len = wraps.last().map_or(f64::INFINITY, |w| w.g);
-                self.push_open(len, index, Some(wraps));
+            // Both go to the open list (the shorter may fail its check beside the
+            // channel); the shorter is popped first.
+            for (wraps, direct) in [(through, None), (direct, Some((lp, rp)))] {
+                if let Some(wraps) = wraps {
+                    let len = wraps.last().map_or(f64::INFINITY, |w| w.g);
+                    self.push_done(
+                        len,
+                        index,
+                        wraps,
+                        Check {
+                            node: index,
+                            direct,
+                        },
+                    );
+                }
             }
         }
         Some(Open {
@@ -861,11 +888,22 @@ impl<'m> Search<'m> {
         let done = match done {
             Some(wraps) => {
                 self.scratch.done.push(wraps);
+                self.scratch.unchecked.push(None);
                 (self.scratch.done.len() - 1) as u32
             }
             None => NONE_NODE,
         };
         self.scratch.open.push(Open { f, node, done });
+    }
+
+    /// Pushes a complete path of length `len`; a disc's with the check it needs.
+    fn push_done(&mut self, len: f64, node: u32, wraps: Vec<Wrap>, check: Check) {
+        self.push_open(len, node, Some(wraps));
+        if self.radius > 0.0 {
+            if let Some(slot) = self.scratch.unchecked.last_mut() {
+                *slot = Some(check);
+            }
+        }
     }
 
     /// Dominance pruning on the funnel's apex (Polyanya's root-level pruning, extended
