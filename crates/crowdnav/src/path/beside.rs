@@ -175,6 +175,71 @@ fn pieces(wraps: &[Wrap]) -> Vec<Piece> {
     out
 }
 
+/// The pieces' boxes (grown by the radius) binned on a grid over the path's box, so
+/// that a query box meets only the pieces of the cells it covers.
+struct Bins {
+    boxes: Vec<(DVec2, DVec2)>,
+    origin: DVec2,
+    cell: DVec2,
+    cells: Vec<Vec<u32>>,
+}
+
+/// Cells per side of [`Bins`].
+const BINS: usize = 16;
+
+impl Bins {
+    fn new(pieces: &[Piece], radius: f64) -> Bins {
+        let boxes: Vec<(DVec2, DVec2)> = pieces.iter().map(|p| p.bounds(radius)).collect();
+        let (lo, hi) = boxes.iter().fold(
+            (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
+            |(lo, hi), b| (lo.min(b.0), hi.max(b.1)),
+        );
+        let cell = ((hi - lo) / BINS as f64).max(DVec2::splat(f64::MIN_POSITIVE));
+        let mut bins = Bins {
+            boxes,
+            origin: lo,
+            cell,
+            cells: vec![Vec::new(); BINS * BINS],
+        };
+        for i in 0..bins.boxes.len() {
+            let (a, b) = bins.boxes[i];
+            let ((x0, y0), (x1, y1)) = (bins.index(a), bins.index(b));
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    bins.cells[y * BINS + x].push(i as u32);
+                }
+            }
+        }
+        bins
+    }
+
+    /// The cell of `p`, clamped to the grid.
+    fn index(&self, p: DVec2) -> (usize, usize) {
+        let q = ((p - self.origin) / self.cell).floor();
+        let clamp = |v: f64| (v.max(0.0) as usize).min(BINS - 1);
+        (clamp(q.x), clamp(q.y))
+    }
+
+    /// Calls `f` with every piece whose box meets the box from `lo` to `hi` (some
+    /// more than once), until it returns `true`; returns whether one did.
+    fn any(&self, lo: DVec2, hi: DVec2, mut f: impl FnMut(usize) -> bool) -> bool {
+        if !self.boxes.is_empty() {
+            let ((x0, y0), (x1, y1)) = (self.index(lo), self.index(hi));
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    for &i in &self.cells[y * BINS + x] {
+                        let (blo, bhi) = self.boxes[i as usize];
+                        if hi.cmpge(blo).all() && lo.cmple(bhi).all() && f(i as usize) {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        false
+    }
+}
+
 /// A corner added to the funnel: before portal `at` of the channel (after the last
 /// one when `at` is the number of portals), on side `side`.
 #[derive(Clone, Copy, Debug)]
@@ -211,8 +276,9 @@ pub(super) fn keep_clear(
     let mut near = Vec::new();
     loop {
         let pieces = pieces(&wraps);
-        corners_near(mesh, channel, &pieces, f64::from(radius), &mut near);
-        let Some(extra) = worst(mesh, channel, &pieces, &wraps, &near, radius) else {
+        let bins = Bins::new(&pieces, f64::from(radius));
+        corners_near(mesh, channel, &pieces, &bins, f64::from(radius), &mut near);
+        let Some(extra) = worst(mesh, channel, &pieces, &bins, &wraps, &near, radius) else {
             return Some(wraps);
         };
         if extras.len() >= MAX_EXTRA
@@ -288,30 +354,39 @@ fn portal(
 }
 
 /// Collects into `out` the wall corners (vertex ids) of the triangles within reach of
-/// `pieces` (nearer than `radius`), the channel's own included.
+/// `pieces` (nearer than `radius`) beside the channel, and those of the start's and
+/// the goal's triangles.
 fn corners_near(
     mesh: &NavMesh,
     channel: &[u32],
     pieces: &[Piece],
+    bins: &Bins,
     radius: f64,
     out: &mut Vec<u32>,
 ) {
     out.clear();
-    let boxes: SmallVec<[(DVec2, DVec2); 16]> = pieces.iter().map(|p| p.bounds(radius)).collect();
     let pos = |v: u32| mesh.vertices[v as usize].as_dvec2();
     let within_reach = |p: DVec2, q: DVec2| {
-        let (lo, hi) = (p.min(q), p.max(q));
-        pieces.iter().zip(&boxes).any(|(piece, (blo, bhi))| {
-            hi.cmpge(*blo).all() && lo.cmple(*bhi).all() && piece.segment_lower_bound(p, q) < radius
+        bins.any(p.min(q), p.max(q), |i| {
+            pieces[i].segment_lower_bound(p, q) < radius
         })
     };
-    let mut seen: std::collections::HashSet<u32> = channel.iter().copied().collect();
+    // The channel's triangles (sorted, for lookups) and those entered beside it (few).
+    let mut inside: Vec<u32> = channel.to_vec();
+    inside.sort_unstable();
+    let mut beside: std::collections::HashSet<u32> = std::collections::HashSet::new();
     let mut stack: Vec<u32> = channel.to_vec();
+    // Every corner of a channel triangle ends one of its portals, which the funnel
+    // keeps the radius from, except the far corners of the start's and the goal's
+    // triangles: corners are collected from those two and from triangles beside.
+    let ends = [channel.first(), channel.last()];
     while let Some(t) = stack.pop() {
         let ids = mesh.triangles[t as usize];
-        for &v in &ids {
-            if mesh.obstacle_vertex[v as usize] {
-                out.push(v);
+        if beside.contains(&t) || ends.contains(&Some(&t)) {
+            for &v in &ids {
+                if mesh.obstacle_vertex[v as usize] {
+                    out.push(v);
+                }
             }
         }
         for e in 0..3 {
@@ -319,11 +394,11 @@ fn corners_near(
                 continue;
             }
             let nb = mesh.neighbors[t as usize][e];
-            if nb == u32::MAX || seen.contains(&nb) {
+            if nb == u32::MAX || inside.binary_search(&nb).is_ok() || beside.contains(&nb) {
                 continue;
             }
             if within_reach(pos(ids[e]), pos(ids[(e + 1) % 3])) {
-                seen.insert(nb);
+                beside.insert(nb);
                 stack.push(nb);
             }
         }
@@ -338,6 +413,7 @@ fn worst(
     mesh: &NavMesh,
     channel: &[u32],
     pieces: &[Piece],
+    bins: &Bins,
     wraps: &[Wrap],
     near: &[u32],
     radius: f32,
@@ -351,11 +427,15 @@ fn worst(
         let w = mesh.vertices[v as usize].as_dvec2();
         // Within rounding of the radius counts as clear (as in the funnel).
         let slack = 1e-6 * (r + w.abs().max_element());
-        for (i, piece) in pieces.iter().enumerate() {
-            let (lo, hi) = piece.bounds(r);
-            if w.cmplt(lo).any() || w.cmpgt(hi).any() {
-                continue;
-            }
+        let mut hits: SmallVec<[usize; 8]> = SmallVec::new();
+        bins.any(w, w, |i| {
+            hits.push(i);
+            false
+        });
+        hits.sort_unstable();
+        hits.dedup();
+        for i in hits {
+            let piece = &pieces[i];
             let (d, q) = piece.nearest(w);
             if d >= r - slack || best.as_ref().is_some_and(|(depth, _)| r - d <= *depth) {
                 continue;

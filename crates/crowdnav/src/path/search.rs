@@ -657,8 +657,19 @@ impl<'m> Search<'m> {
             } else {
                 None
             };
-            // Both go to the open list (the shorter may fail its check beside the
-            // channel); the shorter is popped first.
+            // The path without the last portal goes to the open list too when it is
+            // shorter (it may fail its check beside the channel, the other not): the
+            // shorter is popped first.
+            let length = |w: &Option<Vec<Wrap>>| {
+                w.as_ref()
+                    .and_then(|w| w.last())
+                    .map_or(f64::INFINITY, |w| w.g)
+            };
+            let direct = if length(&direct) < length(&through) {
+                direct
+            } else {
+                None
+            };
             for (wraps, direct) in [(through, None), (direct, Some((lp, rp)))] {
                 if let Some(wraps) = wraps {
                     let len = wraps.last().map_or(f64::INFINITY, |w| w.g);
