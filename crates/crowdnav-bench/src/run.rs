@@ -337,6 +337,22 @@ fn inflated_summary(name: &str, inf: &Inflated, blocked: &BlockedSpace) -> (Stri
     let signed = Spread::of(&diffs);
     let abs_spread = Spread::of(&abs);
     let found = Found::of(&inf.timed);
+    // Queries neither side answers (no corridor wide enough for the disc): how fast
+    // each refuses them.
+    let refused: Vec<&Timed> = inf
+        .timed
+        .iter()
+        .filter(|t| t.ours_len.is_none() && t.theirs_len.is_none())
+        .collect();
+    let refused_ours = Spread::of(&refused.iter().map(|t| t.ours_s * 1e3).collect::<Vec<_>>());
+    let refused_theirs = Spread::of(&refused.iter().map(|t| t.theirs_s * 1e3).collect::<Vec<_>>());
+    eprintln!(
+        "paths: {name}: r = {}: {} queries without a path: crowdnav ms {}, polyanya ms {}",
+        inf.radius,
+        refused.len(),
+        ms3(refused_ours),
+        ms3(refused_theirs)
+    );
     let timed_out = if inf.timed_out.is_empty() {
         String::new()
     } else {
@@ -371,6 +387,8 @@ fn inflated_summary(name: &str, inf: &Inflated, blocked: &BlockedSpace) -> (Stri
                   "theirs_only": found.theirs_only, "neither": found.neither},
         "ours_ms": spread_json(ours),
         "theirs_ms": spread_json(theirs),
+        "no_path_ours_ms": spread_json(refused_ours),
+        "no_path_theirs_ms": spread_json(refused_theirs),
         "ratio_per_query": spread_json(ratio),
         "length_relative_difference": {"median": finite(signed.median),
                                         "abs_p95": finite(abs_spread.p95),

@@ -132,6 +132,7 @@ impl NavMesh {
         let mut mesh = assemble(topo, walkable, &planar, reference_area)?;
         measure_and_refine(&mut mesh);
         mesh.corner_gap = corner_gaps(&mesh);
+        mesh.corridors = super::corridors::Corridors::new(&mesh);
         mesh.pockets = crate::path::pockets::Pockets::new(&mesh);
         mesh.locator = Locator::new(&mesh);
         Ok(mesh)
@@ -398,6 +399,7 @@ fn assemble(
         corner_gap: Vec::new(),
         obstacle_vertex,
         pockets: Default::default(),
+        corridors: Default::default(),
         locator: Locator::default(),
         walkable_area,
     })

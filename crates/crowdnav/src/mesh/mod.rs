@@ -9,6 +9,7 @@
 
 mod build;
 mod clearance;
+mod corridors;
 pub mod import;
 mod level;
 mod load;

@@ -63,6 +63,9 @@ pub struct NavMesh {
     /// around the corner between its two walls' normals.
     pub(crate) corner_gap: Vec<f32>,
     pub(crate) obstacle_vertex: Vec<bool>,
+    /// Which triangles a disc of each radius can travel between, so that a path
+    /// query without an answer is refused at once.
+    pub(crate) corridors: super::corridors::Corridors,
     /// Dead-end pockets, which path searches skip.
     pub(crate) pockets: crate::path::pockets::Pockets,
     pub(crate) locator: Locator,
@@ -166,6 +169,13 @@ impl NavMesh {
         let opposite = 3 - from - to;
         let corner = (opposite + 2) % 3;
         self.widths[t.index()][corner] >= 2.0 * radius
+    }
+
+    /// Can a disc of radius `radius` travel from walkable triangle `from` to another
+    /// one, `to`, through gates and portals wide enough for it? `false` is exact: no
+    /// path search between points of the two finds a channel (see `mesh::corridors`).
+    pub(crate) fn corridor_linked(&self, from: TriangleId, to: TriangleId, radius: f32) -> bool {
+        self.corridors.linked(from, to, radius)
     }
 
     /// The wall segments, each once, with walkable space on the left.

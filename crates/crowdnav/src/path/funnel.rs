@@ -190,6 +190,17 @@ impl Funnel {
         self.push_end(right, Side::Right, false, arena)
     }
 
+    /// Adds one corner on one side only, between two portals: a wall corner beside
+    /// the channel that the path must keep on that side (see `path::beside`).
+    pub fn push_point(
+        &mut self,
+        p: FunnelPoint,
+        side: Side,
+        arena: &mut WrapArena,
+    ) -> Result<(), Blocked> {
+        self.push_end(p, side, false, arena)
+    }
+
     /// Adds the goal and returns every wrap of the final path, from the start to the
     /// goal (both as radius-0 wraps).
     pub fn finish(mut self, goal: Vec2, arena: &mut WrapArena) -> Result<Vec<Wrap>, Blocked> {

@@ -21,6 +21,7 @@
 //!   for portals that a second funnel reaches);
 //! - a channel never enters a triangle twice.
 
+mod beside;
 mod funnel;
 pub(crate) mod pockets;
 mod search;

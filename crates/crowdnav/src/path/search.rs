@@ -116,6 +116,9 @@ struct Scratch {
     open: BinaryHeap<Open>,
     /// Complete paths waiting in the open list.
     done: Vec<Vec<Wrap>>,
+    /// Per complete path (same index as `done`), for a disc: the check it still needs
+    /// against corners beside its channel, made when it is popped.
+    unchecked: Vec<Option<Check>>,
     /// Best arrivals recorded per corner vertex, for dominance pruning.
     arrivals: Stamped<u32>,
     arrival_lists: Vec<SmallVec<[Arrival; 2]>>,
@@ -222,22 +225,27 @@ impl NavMesh {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn find_path(&self, start: Vec2, goal: Vec2, radius: f32) -> Result<Path, PathError> {
-        self.find_path_tuned(start, goal, radius, true).0
+        self.find_path_tuned(start, goal, radius, true, true).0
     }
 
-    /// [`NavMesh::find_path`], with whole-portal dominance on or off, and the number of
-    /// nodes that dominance dropped.
-    fn find_path_tuned(
+    /// [`NavMesh::find_path`], with whole-portal dominance on or off, the corridor
+    /// index's refusal on or off, and the number of nodes that dominance dropped.
+    pub(crate) fn find_path_tuned(
         &self,
         start: Vec2,
         goal: Vec2,
         radius: f32,
         portal_pruning: bool,
+        corridor_index: bool,
     ) -> (Result<Path, PathError>, u32) {
         let (ts, tg) = match self.endpoints(start, goal, radius) {
             Ok(ends) => ends,
             Err(e) => return (Err(e), 0),
         };
+        // No corridor wide enough: the search would find no channel.
+        if corridor_index && ts != tg && !self.corridor_linked(ts, tg, radius) {
+            return (Err(PathError::NoPath(self.no_path_reason(ts, tg))), 0);
+        }
         SCRATCH.with(|cell| {
             let mut search = Search::new(self, start, goal, radius, cell.take());
             search.portal_pruning = portal_pruning;
@@ -303,7 +311,7 @@ impl NavMesh {
     }
 
     /// The funnel point of vertex `v` for an agent of radius `radius`.
-    fn funnel_point(&self, v: u32, radius: f32) -> FunnelPoint {
+    pub(super) fn funnel_point(&self, v: u32, radius: f32) -> FunnelPoint {
         let r = if self.obstacle_vertex[v as usize] {
             radius
         } else {
@@ -315,8 +323,20 @@ impl NavMesh {
         }
     }
 
-    /// Is `goal` reachable from `start` at all, ignoring the radius?
-    fn connected(&self, from: TriangleId, to: TriangleId) -> bool {
+    /// Why no path joins triangles `from` and `to`: they are connected (ignoring the
+    /// radius) or not.
+    fn no_path_reason(&self, from: TriangleId, to: TriangleId) -> NoPathReason {
+        if from == to || self.corridor_linked(from, to, 0.0) {
+            NoPathReason::TooNarrow
+        } else {
+            NoPathReason::Disconnected
+        }
+    }
+
+    /// Is `goal` reachable from `start` at all, ignoring the radius? (The reference
+    /// for [`NavMesh::no_path_reason`].)
+    #[cfg(test)]
+    pub(crate) fn connected(&self, from: TriangleId, to: TriangleId) -> bool {
         let mut seen = vec![false; self.triangles.len()];
         let mut stack = vec![from];
         seen[from.index()] = true;
@@ -380,6 +400,18 @@ struct PortalRecord {
     g: f64,
 }
 
+/// The check beside the channel that a disc's complete path still needs (see
+/// `path::beside`).
+#[derive(Clone, Copy, Debug)]
+struct Check {
+    /// The node whose channel the path goes through (`NONE_NODE`: the start's
+    /// triangle alone).
+    node: u32,
+    /// For a path found without the channel's last portal: that portal's ends, which
+    /// its last leg must still cross between.
+    direct: Option<(FunnelPoint, FunnelPoint)>,
+}
+
 /// A path prefix reaching corner `side` of a vertex at point `at` with length `g`.
 #[derive(Clone, Copy, Debug)]
 struct Arrival {
@@ -398,6 +430,7 @@ impl<'m> Search<'m> {
         b.arena.records.clear();
         b.open.clear();
         b.done.clear();
+        b.unchecked.clear();
         b.arrivals.prepare(mesh.vertices.len(), fresh);
         b.arrival_lists.clear();
         b.portal_lists.clear();
@@ -424,7 +457,11 @@ impl<'m> Search<'m> {
         if ts == tg {
             if let Ok(wraps) = funnel.clone().finish(self.goal, &mut self.scratch.arena) {
                 let len = wraps.last().map_or(0.0, |w| w.g);
-                self.push_open(len, NONE_NODE, Some(wraps));
+                let check = Check {
+                    node: NONE_NODE,
+                    direct: None,
+                };
+                self.push_done(len, NONE_NODE, wraps, check);
             }
         }
         // Leave the start triangle through every open edge.
@@ -439,7 +476,25 @@ impl<'m> Search<'m> {
         while let Some(open) = self.scratch.open.pop() {
             if open.done != NONE_NODE {
                 let wraps = std::mem::take(&mut self.scratch.done[open.done as usize]);
-                return Ok(self.build_path(&wraps, open.f));
+                let Some(check) = self.scratch.unchecked[open.done as usize].take() else {
+                    return Ok(self.build_path(&wraps, open.f));
+                };
+                // A disc's path, at the funnel's length (a lower bound of the checked
+                // one): checked now, and back in the open list at its true length
+                // (popped at once when the check changed nothing).
+                let channel = if check.node == NONE_NODE {
+                    vec![ts.0]
+                } else {
+                    self.channel(check.node)
+                };
+                let checked = self
+                    .keep_clear(&channel, check.direct.is_some(), wraps)
+                    .filter(|w| check.direct.is_none_or(|(l, r)| last_leg_crosses(w, l, r)));
+                if let Some(wraps) = checked {
+                    let len = wraps.last().map_or(f64::INFINITY, |w| w.g);
+                    self.push_open(len, open.node, Some(wraps));
+                }
+                continue;
             }
             // Along a corridor (one successor that would be popped next anyway), go on
             // expanding without the round trip through the open list.
@@ -480,11 +535,7 @@ impl<'m> Search<'m> {
                 }
             }
         }
-        Err(PathError::NoPath(if self.mesh.connected(ts, tg) {
-            NoPathReason::TooNarrow
-        } else {
-            NoPathReason::Disconnected
-        }))
+        Err(PathError::NoPath(self.mesh.no_path_reason(ts, tg)))
     }
 
     /// Crosses edge `exit` of triangle `t` (the end of `parent`'s channel), pushing the
@@ -606,19 +657,32 @@ impl<'m> Search<'m> {
             } else {
                 None
             };
+            // The path without the last portal goes to the open list too when it is
+            // shorter (it may fail its check beside the channel, the other not): the
+            // shorter is popped first.
             let length = |w: &Option<Vec<Wrap>>| {
                 w.as_ref()
                     .and_then(|w| w.last())
                     .map_or(f64::INFINITY, |w| w.g)
             };
-            let best = if length(&direct) < length(&through) {
+            let direct = if length(&direct) < length(&through) {
                 direct
             } else {
-                through
+                None
             };
-            if let Some(wraps) = best {
-                let len = wraps.last().map_or(f64::INFINITY, |w| w.g);
-                self.push_open(len, index, Some(wraps));
+            for (wraps, direct) in [(through, None), (direct, Some((lp, rp)))] {
+                if let Some(wraps) = wraps {
+                    let len = wraps.last().map_or(f64::INFINITY, |w| w.g);
+                    self.push_done(
+                        len,
+                        index,
+                        wraps,
+                        Check {
+                            node: index,
+                            direct,
+                        },
+                    );
+                }
             }
         }
         Some(Open {
@@ -626,6 +690,39 @@ impl<'m> Search<'m> {
             node: index,
             done: NONE_NODE,
         })
+    }
+
+    /// The triangles of node `index`'s channel, from the start's to the node's.
+    fn channel(&self, index: u32) -> Vec<u32> {
+        let mut out = vec![self.scratch.links[index as usize].tri];
+        let mut n = index;
+        while n != NONE_NODE {
+            out.push(self.scratch.nodes[n as usize].from);
+            n = self.scratch.links[n as usize].parent;
+        }
+        out.reverse();
+        out
+    }
+
+    /// A complete path `wraps` through `channel` (its last portal left out when
+    /// `skip_last`), kept clear of the corners beside the channel (see
+    /// `path::beside`); `None` when it cannot be.
+    fn keep_clear(
+        &mut self,
+        channel: &[u32],
+        skip_last: bool,
+        wraps: Vec<Wrap>,
+    ) -> Option<Vec<Wrap>> {
+        super::beside::keep_clear(
+            self.mesh,
+            channel,
+            self.start,
+            self.goal,
+            self.radius,
+            skip_last,
+            wraps,
+            &mut self.scratch.arena,
+        )
     }
 
     /// Dominance pruning of a new node whose funnel has apex `apex` and, for a point
@@ -802,11 +899,22 @@ impl<'m> Search<'m> {
         let done = match done {
             Some(wraps) => {
                 self.scratch.done.push(wraps);
+                self.scratch.unchecked.push(None);
                 (self.scratch.done.len() - 1) as u32
             }
             None => NONE_NODE,
         };
         self.scratch.open.push(Open { f, node, done });
+    }
+
+    /// Pushes a complete path of length `len`; a disc's with the check it needs.
+    fn push_done(&mut self, len: f64, node: u32, wraps: Vec<Wrap>, check: Check) {
+        self.push_open(len, node, Some(wraps));
+        if self.radius > 0.0 {
+            if let Some(slot) = self.scratch.unchecked.last_mut() {
+                *slot = Some(check);
+            }
+        }
     }
 
     /// Dominance pruning on the funnel's apex (Polyanya's root-level pruning, extended
@@ -1228,8 +1336,8 @@ mod tests {
                     walkable_point(&mesh, &mut rng),
                 );
                 for radius in [0.0, 0.1, 0.25, 0.4, 0.7] {
-                    let (fast, dropped) = mesh.find_path_tuned(a, b, radius, true);
-                    let (slow, _) = mesh.find_path_tuned(a, b, radius, false);
+                    let (fast, dropped) = mesh.find_path_tuned(a, b, radius, true, true);
+                    let (slow, _) = mesh.find_path_tuned(a, b, radius, false, true);
                     match (&fast, &slow) {
                         (Ok(f), Ok(s)) => {
                             let (cf, cs) =

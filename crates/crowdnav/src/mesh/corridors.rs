@@ -1,0 +1,298 @@
+//! Which triangles a disc of a given radius can travel between: a per-radius
+//! connectivity index, built with the mesh, that lets a path query with no answer
+//! refuse at once.
+//!
+//! The path search moves a disc of radius `r` through a channel of triangles: it
+//! leaves the start's triangle through any of its open edges, crosses each triangle
+//! after that between the two edges meeting at a corner whose gate width is at least
+//! `2r` ([`NavMesh::can_cross`]), crosses each edge (a portal) only when it is wide
+//! enough between its two corners for their discs (both wall corners: length `>= 2r`;
+//! one: length `>= r`), and stops in the goal's triangle. Every one of these tests
+//! reads `K >= 2r` for a key `K` fixed by the mesh: the gate width; the portal's
+//! length, or twice it with one wall corner, or infinity with none.
+//!
+//! The index is a graph whose nodes are the portals and whose links join the two
+//! portals of a triangle that meet at a corner, keyed by the least of the corner's
+//! width and the two portals' keys. A disc of radius `r` can go from portal `a` to
+//! portal `b` through a sequence of such links iff the widest-path (maximin) key
+//! between them is `>= 2r`. Kruskal's algorithm over the links in decreasing key order
+//! builds the tree of merges (a Kruskal reconstruction tree): leaves are portals,
+//! each inner node a merge with its key, keys never increasing towards the root; two
+//! portals are linked at `2r` iff their highest ancestors with key `>= 2r` agree. Each
+//! node keeps a skew-binary jump pointer, so that ancestor is found in `O(log n)`.
+//!
+//! The graph admits a little more than the search: it may chain two crossings of the
+//! same triangle (`a` to `b` at one corner, `b` to `c` at another), which a channel
+//! never does. So "not linked" is exact (the search then finds nothing), while
+//! "linked" lets the search run; the random-world tests check that the two agree.
+
+use super::navmesh::{NavMesh, TriangleId, NONE};
+
+/// The connectivity index of a mesh: see the module's documentation.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Corridors {
+    /// Per triangle and edge: the portal's leaf node, or `NONE` for walls, hull edges
+    /// and blocked triangles.
+    leaf: Vec<[u32; 3]>,
+    /// Per node: key (`2r` limit), parent and jump pointer (`NONE` at the root).
+    key: Vec<f32>,
+    parent: Vec<u32>,
+    jump: Vec<u32>,
+}
+
+impl Corridors {
+    /// The index of `mesh`, whose widths are measured.
+    pub(crate) fn new(mesh: &NavMesh) -> Corridors {
+        let n = mesh.triangles.len();
+        let mut leaf = vec![[NONE; 3]; n];
+        let mut key: Vec<f32> = Vec::new();
+        // Portals: each open edge between walkable triangles, once.
+        for t in 0..n {
+            let tid = TriangleId(t as u32);
+            if !mesh.is_walkable(tid) {
+                continue;
+            }
+            let ids = mesh.triangles[t];
+            for e in 0..3 {
+                if mesh.is_wall(tid, e) || leaf[t][e] != NONE {
+                    continue;
+                }
+                let nb = mesh.neighbors[t][e];
+                if nb == NONE || !mesh.is_walkable(TriangleId(nb)) {
+                    continue;
+                }
+                let Some(back) = (0..3).find(|&k| mesh.neighbors[nb as usize][k] == t as u32)
+                else {
+                    continue;
+                };
+                let id = key.len() as u32;
+                leaf[t][e] = id;
+                leaf[nb as usize][back] = id;
+                key.push(portal_key(mesh, ids[e], ids[(e + 1) % 3]));
+            }
+        }
+        let portals = key.len();
+        // Links: the two portals meeting at each corner of a walkable triangle.
+        let mut links: Vec<(f32, u32, u32)> = Vec::with_capacity(3 * portals);
+        for (t, edges) in leaf.iter().enumerate() {
+            for corner in 0..3 {
+                // Corner `corner` is where edges `corner - 1` and `corner` meet.
+                let (a, b) = (edges[(corner + 2) % 3], edges[corner]);
+                if a == NONE || b == NONE {
+                    continue;
+                }
+                let k = mesh.widths[t][corner]
+                    .min(key[a as usize])
+                    .min(key[b as usize]);
+                links.push((k, a, b));
+            }
+        }
+        // Widest first; ties in a fixed order, so the tree is the same on any run.
+        links.sort_unstable_by(|x, y| y.0.total_cmp(&x.0).then((x.1, x.2).cmp(&(y.1, y.2))));
+        let mut parent = vec![NONE; portals];
+        // Union-find over nodes: each set's representative is its tree root.
+        let mut set: Vec<u32> = (0..portals as u32).collect();
+        let root_of = |set: &mut Vec<u32>, mut x: u32| {
+            let mut r = x;
+            while set[r as usize] != r {
+                r = set[r as usize];
+            }
+            while set[x as usize] != r {
+                let next = set[x as usize];
+                set[x as usize] = r;
+                x = next;
+            }
+            r
+        };
+        for (k, a, b) in links {
+            let (ra, rb) = (root_of(&mut set, a), root_of(&mut set, b));
+            if ra == rb {
+                continue;
+            }
+            let node = key.len() as u32;
+            key.push(k);
+            parent.push(NONE);
+            set.push(node);
+            parent[ra as usize] = node;
+            parent[rb as usize] = node;
+            set[ra as usize] = node;
+            set[rb as usize] = node;
+        }
+        // Jump pointers, parents before children: inner nodes were made after their
+        // children, so the reverse order of making has every parent first.
+        let total = key.len();
+        let mut depth = vec![0u32; total];
+        let mut jump = vec![NONE; total];
+        for x in (0..total).rev() {
+            let p = parent[x];
+            if p == NONE {
+                continue;
+            }
+            depth[x] = depth[p as usize] + 1;
+            let j = jump[p as usize];
+            jump[x] = if j != NONE
+                && jump[j as usize] != NONE
+                && depth[p as usize] - depth[j as usize]
+                    == depth[j as usize] - depth[jump[j as usize] as usize]
+            {
+                jump[j as usize]
+            } else {
+                p
+            };
+        }
+        Corridors {
+            leaf,
+            key,
+            parent,
+            jump,
+        }
+    }
+
+    /// The highest ancestor of node `x` whose key is `>= limit` (`x` itself when its
+    /// parent's is less); keys never increase towards the root.
+    fn top(&self, mut x: u32, limit: f32) -> u32 {
+        loop {
+            let p = self.parent[x as usize];
+            if p == NONE || self.key[p as usize] < limit {
+                return x;
+            }
+            let j = self.jump[x as usize];
+            x = if j != NONE && self.key[j as usize] >= limit {
+                j
+            } else {
+                p
+            };
+        }
+    }
+
+    /// Can the search take a disc of radius `radius` from triangle `from` to a
+    /// different triangle `to`, as far as this index tells? `false` is exact: no
+    /// channel of the search joins them.
+    pub(crate) fn linked(&self, from: TriangleId, to: TriangleId, radius: f32) -> bool {
+        let limit = 2.0 * radius;
+        let (Some(a), Some(b)) = (self.leaf.get(from.index()), self.leaf.get(to.index())) else {
+            return false;
+        };
+        let tops = |edges: &[u32; 3]| {
+            edges.map(|p| (p != NONE && self.key[p as usize] >= limit).then(|| self.top(p, limit)))
+        };
+        let (ta, tb) = (tops(a), tops(b));
+        ta.iter()
+            .flatten()
+            .any(|x| tb.iter().flatten().any(|y| x == y))
+    }
+}
+
+/// The key of the portal from vertex `u` to vertex `v`: the search lets a disc of
+/// radius `r` cross it iff `key >= 2r`.
+fn portal_key(mesh: &NavMesh, u: u32, v: u32) -> f32 {
+    let length = mesh.vertices[u as usize].distance(mesh.vertices[v as usize]);
+    match (
+        mesh.obstacle_vertex[u as usize],
+        mesh.obstacle_vertex[v as usize],
+    ) {
+        (true, true) => length,
+        (true, false) | (false, true) => 2.0 * length,
+        (false, false) => f32::INFINITY,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::mesh::{Level, Location, NavMesh};
+    use crate::path::{NoPathReason, PathError};
+    use glam::Vec2;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// A 30 x 30 room with random squares and slanted quads (overlaps allowed), some
+    /// walling off parts of the room: gaps of every width.
+    fn random_mesh(rng: &mut ChaCha8Rng) -> NavMesh {
+        let mut obstacles = Vec::new();
+        for _ in 0..rng.gen_range(40..100) {
+            let (x, y) = (rng.gen_range(0.0..29.0f32), rng.gen_range(0.0..29.0f32));
+            let (w, h) = (rng.gen_range(0.3..4.0f32), rng.gen_range(0.3..4.0f32));
+            let s = rng.gen_range(-1.0..1.0f32);
+            obstacles.push(vec![
+                Vec2::new(x, y),
+                Vec2::new(x + w, y),
+                Vec2::new(x + w + s, y + h),
+                Vec2::new(x + s, y + h),
+            ]);
+        }
+        let level = Level {
+            boundary: vec![
+                Vec2::new(0.0, 0.0),
+                Vec2::new(30.0, 0.0),
+                Vec2::new(30.0, 30.0),
+                Vec2::new(0.0, 30.0),
+            ],
+            obstacles,
+        };
+        NavMesh::from_level(&level).expect("random world builds")
+    }
+
+    /// The index agrees with the search it stands in for: on random worlds and radii,
+    /// the corridor index links two triangles iff the search (run without the index)
+    /// finds a path between points in them; with the index on, every answer is the
+    /// same; and the refusal's reason is plain connectivity's.
+    #[test]
+    fn the_index_links_two_triangles_iff_the_search_finds_a_path() {
+        let mut rng = ChaCha8Rng::seed_from_u64(0xc0_4411_d0a5);
+        let (mut linked, mut refused) = (0, 0);
+        for _ in 0..24 {
+            let mesh = random_mesh(&mut rng);
+            let walkable = |rng: &mut ChaCha8Rng| loop {
+                let p = Vec2::new(rng.gen_range(0.0..30.0), rng.gen_range(0.0..30.0));
+                if let Location::Walkable(t) = mesh.locate(p) {
+                    return (p, t);
+                }
+            };
+            for _ in 0..40 {
+                let ((a, ta), (b, tb)) = (walkable(&mut rng), walkable(&mut rng));
+                for radius in [0.0, 0.05, 0.2, 0.35, 0.5, 0.8, 1.2, 2.0] {
+                    let (fast, _) = mesh.find_path_tuned(a, b, radius, true, true);
+                    let (slow, _) = mesh.find_path_tuned(a, b, radius, true, false);
+                    match (&fast, &slow) {
+                        (Ok(f), Ok(s)) => assert_eq!(f.length(), s.length()),
+                        _ => assert_eq!(
+                            fast.as_ref().err(),
+                            slow.as_ref().err(),
+                            "{a} -> {b}, r = {radius}"
+                        ),
+                    }
+                    if ta == tb {
+                        continue;
+                    }
+                    match &slow {
+                        Ok(_) => {
+                            assert!(
+                                mesh.corridor_linked(ta, tb, radius),
+                                "{a} -> {b}, r = {radius}: a path, yet not linked"
+                            );
+                            linked += 1;
+                        }
+                        Err(PathError::NoPath(reason)) => {
+                            assert!(
+                                !mesh.corridor_linked(ta, tb, radius),
+                                "{a} -> {b}, r = {radius}: linked, yet no path"
+                            );
+                            let expected = if mesh.connected(ta, tb) {
+                                NoPathReason::TooNarrow
+                            } else {
+                                NoPathReason::Disconnected
+                            };
+                            assert_eq!(*reason, expected, "{a} -> {b}, r = {radius}");
+                            refused += 1;
+                        }
+                        Err(_) => {}
+                    }
+                }
+            }
+        }
+        assert!(
+            linked >= 1000 && refused >= 200,
+            "{linked} linked, {refused} refused"
+        );
+    }
+}

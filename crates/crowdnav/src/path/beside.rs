@@ -1,0 +1,528 @@
+//! Keeping a disc's path clear of corners beside its channel.
+//!
+//! The funnel ([`super::funnel`]) sees the corners of its channel's portals only. A wall
+//! corner outside the channel (beyond a triangle side the channel does not cross, the
+//! far end of a sliver wall say) or a corner of the start's or goal's triangle that
+//! ends no portal can still lie within the disc's radius of the funnel's path: the
+//! gate widths guarantee that the disc fits through each triangle, not that the
+//! funnel's shortest line through the channel keeps clear of such corners.
+//!
+//! [`keep_clear`] checks a complete path against every wall corner within reach of it
+//! (found by a walk out of the channel that crosses only edges nearer to the path than
+//! the radius: a corner within the radius of a path point is joined to it by a segment
+//! that crosses only such edges) and, while one is too near, adds it to the funnel as
+//! an extra corner on the side of the path it lies on, at the triangle of the channel
+//! where the path comes nearest to it, and runs the funnel again.
+//!
+//! Why the answer stays the optimum. Let `L(c)` be the funnel's length for channel `c`
+//! and `L*(c)` the length of the shortest path through `c` that keeps the radius from
+//! every wall. The funnel keeps the radius from a subset of those walls, so
+//! `L(c) <= L*(c)`: the search's bounds, built on funnel lengths, stay admissible, and
+//! a complete path enters the open list with its true length. A corner that the path
+//! passes too near lies outside the channel's triangles or ends none of its portals,
+//! on one side of the path; a path through the same triangles cannot pass it on the
+//! other side without leaving them, so every feasible path of the channel keeps it on
+//! that side: adding it as a corner there is a constraint that `L*(c)`'s path meets,
+//! and the funnel's new length is still `<= L*(c)`. When no corner is too near, the
+//! funnel's path is feasible, so its length is `L*(c)` exactly. Corners are what is
+//! tested: the nearest points of a wall and a straight piece include an end of one of
+//! them, a corner or the point where the piece meets an arc (or the start or goal,
+//! which have room), and the funnel's arcs keep to the gates that the widths admit.
+//!
+//! When the repair does not converge within [`MAX_EXTRA`] corners, or the channel
+//! closes (two circles overlap), the path is dropped: never returned too near a wall.
+
+use super::funnel::{sweep, Funnel, FunnelPoint, Wrap, WrapArena};
+use crate::geom::{tangent_between, Side};
+use crate::mesh::{NavMesh, TriangleId};
+use glam::{DVec2, Vec2};
+use smallvec::SmallVec;
+
+/// Most extra corners added to one path before it is dropped.
+pub(super) const MAX_EXTRA: usize = 32;
+
+/// A piece of a path, in `f64`.
+#[derive(Clone, Copy, Debug)]
+enum Piece {
+    Line {
+        a: DVec2,
+        b: DVec2,
+    },
+    Arc {
+        center: DVec2,
+        radius: f64,
+        from: Vec2,
+        to: Vec2,
+        side: Side,
+        sweep: f64,
+    },
+}
+
+impl Piece {
+    /// Bounding box, grown by `by`.
+    fn bounds(&self, by: f64) -> (DVec2, DVec2) {
+        match *self {
+            Piece::Line { a, b } => (a.min(b) - by, a.max(b) + by),
+            Piece::Arc { center, radius, .. } => (center - radius - by, center + radius + by),
+        }
+    }
+
+    /// The distance from `w` to the piece and the nearest point of the piece.
+    fn nearest(&self, w: DVec2) -> (f64, DVec2) {
+        match *self {
+            Piece::Line { a, b } => {
+                let q = closest_point(w, a, b);
+                (w.distance(q), q)
+            }
+            Piece::Arc {
+                center,
+                radius,
+                from,
+                to,
+                side,
+                sweep: s,
+            } => {
+                let d = w - center;
+                if d != DVec2::ZERO && sweep(center.as_vec2(), from, w.as_vec2(), side) <= s {
+                    let q = center + d.normalize() * radius;
+                    return (w.distance(q), q);
+                }
+                let (f, t) = (from.as_dvec2(), to.as_dvec2());
+                if w.distance(f) <= w.distance(t) {
+                    (w.distance(f), f)
+                } else {
+                    (w.distance(t), t)
+                }
+            }
+        }
+    }
+
+    /// A lower bound on the distance from segment `p q` to the piece.
+    fn segment_lower_bound(&self, p: DVec2, q: DVec2) -> f64 {
+        match *self {
+            Piece::Line { a, b } => segment_distance(p, q, a, b),
+            Piece::Arc { center, radius, .. } => {
+                (crate::mesh::distance_to_segment(center, p, q) - radius).max(0.0)
+            }
+        }
+    }
+
+    /// The side of the path that `w` lies on, seen at `q` on the piece.
+    fn side_of(&self, q: DVec2, w: DVec2) -> Side {
+        let dir = match *self {
+            Piece::Line { a, b } => b - a,
+            Piece::Arc { center, side, .. } => match side {
+                Side::Left => (q - center).perp(),
+                Side::Right => -(q - center).perp(),
+            },
+        };
+        if dir.perp_dot(w - q) >= 0.0 {
+            Side::Left
+        } else {
+            Side::Right
+        }
+    }
+}
+
+fn closest_point(x: DVec2, a: DVec2, b: DVec2) -> DVec2 {
+    let ab = b - a;
+    let len_sq = ab.length_squared();
+    let t = if len_sq > 0.0 {
+        ((x - a).dot(ab) / len_sq).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    a + ab * t
+}
+
+/// Distance between segments `p q` and `a b`.
+fn segment_distance(p: DVec2, q: DVec2, a: DVec2, b: DVec2) -> f64 {
+    let o = |u: DVec2, v: DVec2, w: DVec2| (v - u).perp_dot(w - u);
+    let (o1, o2, o3, o4) = (o(p, q, a), o(p, q, b), o(a, b, p), o(a, b, q));
+    if o1 * o2 < 0.0 && o3 * o4 < 0.0 {
+        return 0.0;
+    }
+    let d = crate::mesh::distance_to_segment;
+    d(p, a, b).min(d(q, a, b)).min(d(a, p, q)).min(d(b, p, q))
+}
+
+/// The segments and arcs of the path through `wraps`.
+fn pieces(wraps: &[Wrap]) -> Vec<Piece> {
+    let mut out = Vec::with_capacity(2 * wraps.len());
+    for pair in wraps.windows(2) {
+        let (w, next) = (pair[0], pair[1]);
+        let leave = tangent_between(w.point.circle, w.side, next.point.circle, next.side)
+            .map_or(w.arrive, |t| t.a);
+        let r = w.point.circle.radius;
+        if r > 0.0 {
+            let s = sweep(w.point.circle.center, w.arrive, leave, w.side);
+            if s > 0.0 {
+                out.push(Piece::Arc {
+                    center: w.point.circle.center.as_dvec2(),
+                    radius: f64::from(r),
+                    from: w.arrive,
+                    to: leave,
+                    side: w.side,
+                    sweep: s,
+                });
+            }
+        }
+        out.push(Piece::Line {
+            a: leave.as_dvec2(),
+            b: next.arrive.as_dvec2(),
+        });
+    }
+    out
+}
+
+/// The pieces' boxes (grown by the radius) binned on a grid over the path's box, so
+/// that a query box meets only the pieces of the cells it covers.
+struct Bins {
+    boxes: Vec<(DVec2, DVec2)>,
+    origin: DVec2,
+    cell: DVec2,
+    cells: Vec<Vec<u32>>,
+}
+
+/// Cells per side of [`Bins`].
+const BINS: usize = 16;
+
+impl Bins {
+    fn new(pieces: &[Piece], radius: f64) -> Bins {
+        let boxes: Vec<(DVec2, DVec2)> = pieces.iter().map(|p| p.bounds(radius)).collect();
+        let (lo, hi) = boxes.iter().fold(
+            (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
+            |(lo, hi), b| (lo.min(b.0), hi.max(b.1)),
+        );
+        let cell = ((hi - lo) / BINS as f64).max(DVec2::splat(f64::MIN_POSITIVE));
+        let mut bins = Bins {
+            boxes,
+            origin: lo,
+            cell,
+            cells: vec![Vec::new(); BINS * BINS],
+        };
+        for i in 0..bins.boxes.len() {
+            let (a, b) = bins.boxes[i];
+            let ((x0, y0), (x1, y1)) = (bins.index(a), bins.index(b));
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    bins.cells[y * BINS + x].push(i as u32);
+                }
+            }
+        }
+        bins
+    }
+
+    /// The cell of `p`, clamped to the grid.
+    fn index(&self, p: DVec2) -> (usize, usize) {
+        let q = ((p - self.origin) / self.cell).floor();
+        let clamp = |v: f64| (v.max(0.0) as usize).min(BINS - 1);
+        (clamp(q.x), clamp(q.y))
+    }
+
+    /// Calls `f` with every piece whose box meets the box from `lo` to `hi` (some
+    /// more than once), until it returns `true`; returns whether one did.
+    fn any(&self, lo: DVec2, hi: DVec2, mut f: impl FnMut(usize) -> bool) -> bool {
+        if !self.boxes.is_empty() {
+            let ((x0, y0), (x1, y1)) = (self.index(lo), self.index(hi));
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    for &i in &self.cells[y * BINS + x] {
+                        let (blo, bhi) = self.boxes[i as usize];
+                        if hi.cmpge(blo).all() && lo.cmple(bhi).all() && f(i as usize) {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        false
+    }
+}
+
+/// A corner added to the funnel: before portal `at` of the channel (after the last
+/// one when `at` is the number of portals), on side `side`.
+#[derive(Clone, Copy, Debug)]
+struct Extra {
+    at: usize,
+    /// Where along the path the corner is nearest (piece index, then distance from
+    /// the piece's start), to order extras at the same portal.
+    order: (usize, f64),
+    point: FunnelPoint,
+    side: Side,
+}
+
+/// The channel's path, `wraps` (from [`Funnel::finish`] over `channel`'s portals, the
+/// last one left out when `skip_last`), made to keep `radius` from every wall corner
+/// near it; `None` when that fails (see the module's documentation).
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the search's state, passed apart"
+)]
+pub(super) fn keep_clear(
+    mesh: &NavMesh,
+    channel: &[u32],
+    start: Vec2,
+    goal: Vec2,
+    radius: f32,
+    skip_last: bool,
+    mut wraps: Vec<Wrap>,
+    arena: &mut WrapArena,
+) -> Option<Vec<Wrap>> {
+    if radius <= 0.0 {
+        return Some(wraps);
+    }
+    let mut extras: Vec<Extra> = Vec::new();
+    let mut near = Vec::new();
+    loop {
+        let pieces = pieces(&wraps);
+        let bins = Bins::new(&pieces, f64::from(radius));
+        corners_near(mesh, channel, &pieces, &bins, f64::from(radius), &mut near);
+        let Some(extra) = worst(mesh, channel, &pieces, &bins, &wraps, &near, radius) else {
+            return Some(wraps);
+        };
+        if extras.len() >= MAX_EXTRA
+            || extras
+                .iter()
+                .any(|e| e.point.id == extra.point.id && e.side == extra.side)
+        {
+            return None;
+        }
+        extras.push(extra);
+        extras.sort_by(|x, y| {
+            x.at.cmp(&y.at)
+                .then(x.order.0.cmp(&y.order.0))
+                .then(x.order.1.total_cmp(&y.order.1))
+        });
+        wraps = rerun(
+            mesh, channel, start, goal, radius, skip_last, &extras, arena,
+        )?;
+    }
+}
+
+/// The funnel over `channel` with the extra corners.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the search's state, passed apart"
+)]
+fn rerun(
+    mesh: &NavMesh,
+    channel: &[u32],
+    start: Vec2,
+    goal: Vec2,
+    radius: f32,
+    skip_last: bool,
+    extras: &[Extra],
+    arena: &mut WrapArena,
+) -> Option<Vec<Wrap>> {
+    let mut funnel = Funnel::new(start, arena);
+    let portals = channel.len().saturating_sub(1);
+    let used = if skip_last {
+        portals.saturating_sub(1)
+    } else {
+        portals
+    };
+    let mut next_extra = extras.iter().peekable();
+    for k in 0..=used {
+        while let Some(e) = next_extra.next_if(|e| e.at <= k) {
+            funnel.push_point(e.point, e.side, arena).ok()?;
+        }
+        if k < used {
+            let (left, right) = portal(mesh, channel, k, radius)?;
+            funnel.push_portal(left, right, arena).ok()?;
+        }
+    }
+    funnel.finish(goal, arena).ok()
+}
+
+/// The ends (left, right) of portal `k` of `channel`: the edge from its triangle `k`
+/// to triangle `k + 1`.
+fn portal(
+    mesh: &NavMesh,
+    channel: &[u32],
+    k: usize,
+    radius: f32,
+) -> Option<(FunnelPoint, FunnelPoint)> {
+    let (t, next) = (channel[k], channel[k + 1]);
+    let exit = (0..3).find(|&e| mesh.neighbors[t as usize][e] == next)?;
+    let ids = mesh.triangles[t as usize];
+    let (right, left) = (ids[exit], ids[(exit + 1) % 3]);
+    Some((
+        mesh.funnel_point(left, radius),
+        mesh.funnel_point(right, radius),
+    ))
+}
+
+/// Collects into `out` the wall corners (vertex ids) of the triangles within reach of
+/// `pieces` (nearer than `radius`) beside the channel, and those of the start's and
+/// the goal's triangles.
+fn corners_near(
+    mesh: &NavMesh,
+    channel: &[u32],
+    pieces: &[Piece],
+    bins: &Bins,
+    radius: f64,
+    out: &mut Vec<u32>,
+) {
+    out.clear();
+    let pos = |v: u32| mesh.vertices[v as usize].as_dvec2();
+    let within_reach = |p: DVec2, q: DVec2| {
+        bins.any(p.min(q), p.max(q), |i| {
+            pieces[i].segment_lower_bound(p, q) < radius
+        })
+    };
+    // The channel's triangles (sorted, for lookups) and those entered beside it (few).
+    let mut inside: Vec<u32> = channel.to_vec();
+    inside.sort_unstable();
+    let mut beside: std::collections::HashSet<u32> = std::collections::HashSet::new();
+    let mut stack: Vec<u32> = channel.to_vec();
+    // Every corner of a channel triangle ends one of its portals, which the funnel
+    // keeps the radius from, except the far corners of the start's and the goal's
+    // triangles: corners are collected from those two and from triangles beside.
+    let ends = [channel.first(), channel.last()];
+    while let Some(t) = stack.pop() {
+        let ids = mesh.triangles[t as usize];
+        if beside.contains(&t) || ends.contains(&Some(&t)) {
+            for &v in &ids {
+                if mesh.obstacle_vertex[v as usize] {
+                    out.push(v);
+                }
+            }
+        }
+        for e in 0..3 {
+            if mesh.is_wall(TriangleId(t), e) {
+                continue;
+            }
+            let nb = mesh.neighbors[t as usize][e];
+            if nb == u32::MAX || inside.binary_search(&nb).is_ok() || beside.contains(&nb) {
+                continue;
+            }
+            if within_reach(pos(ids[e]), pos(ids[(e + 1) % 3])) {
+                beside.insert(nb);
+                stack.push(nb);
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+}
+
+/// The corner of `near` that comes nearest inside the radius of the path, as an extra
+/// corner for the funnel; `None` when every one keeps the radius.
+fn worst(
+    mesh: &NavMesh,
+    channel: &[u32],
+    pieces: &[Piece],
+    bins: &Bins,
+    wraps: &[Wrap],
+    near: &[u32],
+    radius: f32,
+) -> Option<Extra> {
+    let r = f64::from(radius);
+    let mut best: Option<(f64, Extra)> = None;
+    for &v in near {
+        if wraps.iter().any(|w| w.point.id == v) {
+            continue;
+        }
+        let w = mesh.vertices[v as usize].as_dvec2();
+        // Within rounding of the radius counts as clear (as in the funnel).
+        let slack = 1e-6 * (r + w.abs().max_element());
+        let mut hits: SmallVec<[usize; 8]> = SmallVec::new();
+        bins.any(w, w, |i| {
+            hits.push(i);
+            false
+        });
+        hits.sort_unstable();
+        hits.dedup();
+        for i in hits {
+            let piece = &pieces[i];
+            let (d, q) = piece.nearest(w);
+            if d >= r - slack || best.as_ref().is_some_and(|(depth, _)| r - d <= *depth) {
+                continue;
+            }
+            let at = channel_position(mesh, channel, q);
+            let along = match *piece {
+                Piece::Line { a, .. } => a.distance(q),
+                Piece::Arc { from, .. } => from.as_dvec2().distance(q),
+            };
+            best = Some((
+                r - d,
+                Extra {
+                    at,
+                    order: (i, along),
+                    point: mesh.funnel_point(v, radius),
+                    side: piece.side_of(q, w),
+                },
+            ));
+        }
+    }
+    best.map(|(_, e)| e)
+}
+
+/// The index of the channel's triangle that holds `q` (the most deeply when rounding
+/// puts it in several; the nearest when in none).
+fn channel_position(mesh: &NavMesh, channel: &[u32], q: DVec2) -> usize {
+    let mut best = (f64::NEG_INFINITY, 0);
+    for (k, &t) in channel.iter().enumerate() {
+        let [a, b, c] = mesh.triangles[t as usize].map(|v| mesh.vertices[v as usize].as_dvec2());
+        // Signed distance to each edge's line, positive inside (triangles are ccw).
+        let inside = |u: DVec2, v: DVec2| {
+            let e = v - u;
+            let len = e.length();
+            if len > 0.0 {
+                e.perp_dot(q - u) / len
+            } else {
+                0.0
+            }
+        };
+        let depth = inside(a, b).min(inside(b, c)).min(inside(c, a));
+        if depth > best.0 {
+            best = (depth, k);
+        }
+    }
+    best.1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_arc_is_nearest_where_the_ray_to_a_point_meets_it() {
+        let arc = Piece::Arc {
+            center: DVec2::ZERO,
+            radius: 1.0,
+            from: Vec2::new(1.0, 0.0),
+            to: Vec2::new(0.0, 1.0),
+            side: Side::Left,
+            sweep: std::f64::consts::FRAC_PI_2,
+        };
+        let (d, q) = arc.nearest(DVec2::new(2.0, 2.0));
+        assert!((d - (8f64.sqrt() - 1.0)).abs() < 1e-12);
+        assert!((q - DVec2::splat(0.5f64.sqrt())).length() < 1e-12);
+        // Beyond the arc's end: the end is nearest.
+        let (d, q) = arc.nearest(DVec2::new(-1.0, 2.0));
+        assert!((q - DVec2::new(0.0, 1.0)).length() < 1e-6);
+        assert!((d - 2f64.sqrt()).abs() < 1e-6);
+        // Moving counter-clockwise around the centre, the far side is the right.
+        assert_eq!(arc.side_of(q, DVec2::new(0.0, 3.0)), Side::Right);
+    }
+
+    #[test]
+    fn crossing_segments_are_at_distance_zero() {
+        let d = segment_distance(
+            DVec2::new(-1.0, 0.0),
+            DVec2::new(1.0, 0.0),
+            DVec2::new(0.0, -1.0),
+            DVec2::new(0.0, 1.0),
+        );
+        assert_eq!(d, 0.0);
+        let d = segment_distance(
+            DVec2::new(-1.0, 0.0),
+            DVec2::new(1.0, 0.0),
+            DVec2::new(0.0, 0.5),
+            DVec2::new(0.0, 1.0),
+        );
+        assert_eq!(d, 0.5);
+    }
+}
