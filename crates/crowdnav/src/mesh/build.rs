@@ -133,6 +133,7 @@ impl NavMesh {
         measure_and_refine(&mut mesh);
         mesh.corner_gap = corner_gaps(&mesh);
         mesh.pockets = crate::path::pockets::Pockets::new(&mesh);
+        mesh.near_walls = super::clearance::NearWalls::new(&mesh);
         mesh.locator = Locator::new(&mesh);
         Ok(mesh)
     }
@@ -398,6 +399,7 @@ fn assemble(
         corner_gap: Vec::new(),
         obstacle_vertex,
         pockets: Default::default(),
+        near_walls: Default::default(),
         locator: Locator::default(),
         walkable_area,
     })

@@ -378,6 +378,10 @@ struct PortalRecord {
     right: f64,
     apex: DVec2,
     g: f64,
+    /// For a disc, the node whose funnel gives `left` and `right` while they are not
+    /// measured yet (`NONE_NODE` once they are): most records are never compared
+    /// against, so they are measured on first use.
+    node: u32,
 }
 
 /// A path prefix reaching corner `side` of a vertex at point `at` with length `g`.
@@ -543,19 +547,8 @@ impl<'m> Search<'m> {
             self.disc_pruned(index, apex, t, exit)
         };
         if pruned || self.in_channel(parent, next.0) {
-            if self.radius > 0.0 {
-                let key = 3 * t.0 + exit as u32;
-                if let Some(&handle) = self
-                    .scratch
-                    .portals
-                    .get(self.scratch.generation, key)
-                    .filter(|&&h| h > 0)
-                {
-                    let span = &mut self.scratch.portal_spans[handle as usize - 1];
-                    if *span == Span::Pending(index) {
-                        *span = Span::Fresh;
-                    }
-                }
+            if self.radius > 0.0 && !pruned {
+                self.settle_record(3 * t.0 + exit as u32, index);
             }
             // The loop check comes last: it walks the channel, and pruning usually
             // decides first. A record left by a channel that loops is still a real path
@@ -653,6 +646,7 @@ impl<'m> Search<'m> {
             right: dr,
             apex: apex.point.circle.center.as_dvec2(),
             g: apex.g,
+            node: NONE_NODE,
         };
         let (l, r) = (lp.circle.center.as_dvec2(), rp.circle.center.as_dvec2());
         self.portal_dominated(3 * t.0 + exit as u32, rec, l, r)
@@ -707,40 +701,103 @@ impl<'m> Search<'m> {
             Span::Pending(first) => {
                 let span = self.span(t, exit);
                 self.scratch.portal_spans[handle] = span;
-                let record = match span {
-                    Span::Segment { a, b, .. } => self.record(first, a, b),
-                    _ => None,
-                };
-                if let Some(first) = self.scratch.nodes.get_mut(first as usize) {
-                    first.pending = false;
-                }
                 let Span::Segment { a, b, slack } = span else {
+                    if let Some(first) = self.scratch.nodes.get_mut(first as usize) {
+                        first.pending = false;
+                    }
                     return false;
                 };
-                if let Some(rec) = record {
-                    self.scratch.portal_lists[handle].push(rec);
+                // The first funnel stays kept, its record measured when first used.
+                let first_apex = self
+                    .scratch
+                    .nodes
+                    .get(first as usize)
+                    .and_then(|n| n.funnel.as_ref())
+                    .map(|f| *f.apex());
+                if let Some(first_apex) = first_apex {
+                    self.scratch.portal_lists[handle].push(unmeasured(first, &first_apex));
                 }
                 (a, b, slack)
             }
         };
         let (a64, b64) = (a.as_dvec2(), b.as_dvec2());
-        let new = PortalRecord {
-            left: 0.0,
-            right: 0.0,
-            apex: apex.arrive.as_dvec2(),
-            g: apex.g,
-        };
-        for old in &self.scratch.portal_lists[handle] {
+        let new = unmeasured(index, &apex);
+        // The margin below without its part that depends on the old record's lengths.
+        let least_margin = 1e-7 * (1.0 + apex.g) + 3.0 * slack;
+        let mut i = 0;
+        while i < self.scratch.portal_lists[handle].len() {
+            let mut old = self.scratch.portal_lists[handle][i];
+            if old.node != NONE_NODE {
+                // An unmeasured record's lengths to `a` and `b` are at least its apex's
+                // length plus the straight distance: when the new bound exceeds that by
+                // no more than the margin at an end, it exceeds the chord there by no
+                // more either, so the record cannot prune the new node, and measuring it
+                // can wait.
+                let within = |x: DVec2| {
+                    let old_low = old.g + old.apex.distance(x);
+                    let gap = new.g + new.apex.distance(x) - old_low;
+                    gap <= least_margin - 1e-9 * (1.0 + new.g + old_low)
+                };
+                if within(a64) || within(b64) {
+                    i += 1;
+                    continue;
+                }
+                match self.measure(old.node, a, b) {
+                    Some(rec) => old = rec,
+                    None => {
+                        // Its funnel cannot reach the segment's ends: no record.
+                        self.scratch.portal_lists[handle].remove(i);
+                        continue;
+                    }
+                }
+                self.scratch.portal_lists[handle][i] = old;
+            }
             let margin = 1e-7 * (1.0 + apex.g + old.left.min(old.right)) + 3.0 * slack;
-            if min_gap(old, &new, a64, b64) > margin {
+            if min_gap(&old, &new, a64, b64) > margin {
                 self.portal_pruned += 1;
                 return true;
             }
+            i += 1;
         }
-        if let Some(rec) = self.record(index, a, b) {
-            self.scratch.portal_lists[handle].push(rec);
-        }
+        self.scratch.portal_lists[handle].push(new);
+        self.scratch.nodes[index as usize].pending = true;
         false
+    }
+
+    /// Measures, before node `index` is dropped, its record still waiting in the list
+    /// of directed portal `key` (the list's last), so that the record outlives it.
+    fn settle_record(&mut self, key: u32, index: u32) {
+        let Some(&handle) = self
+            .scratch
+            .portals
+            .get(self.scratch.generation, key)
+            .filter(|&&h| h > 0)
+        else {
+            return;
+        };
+        let handle = handle as usize - 1;
+        let span = self.scratch.portal_spans[handle];
+        if span == Span::Pending(index) {
+            self.scratch.portal_spans[handle] = Span::Fresh;
+        }
+        let Span::Segment { a, b, .. } = span else {
+            return;
+        };
+        if self.scratch.portal_lists[handle]
+            .last()
+            .is_some_and(|rec| rec.node == index)
+        {
+            match self.measure(index, a, b) {
+                Some(rec) => {
+                    if let Some(last) = self.scratch.portal_lists[handle].last_mut() {
+                        *last = rec;
+                    }
+                }
+                None => {
+                    self.scratch.portal_lists[handle].pop();
+                }
+            }
+        }
     }
 
     /// The index of directed portal `key`'s records (and, for a disc, span), made on
@@ -759,15 +816,19 @@ impl<'m> Search<'m> {
     }
 
     /// The portal record of node `index` on the crossing segment `a b` of its last
-    /// portal: its apex, and its exact lengths to `a` and `b`.
-    fn record(&mut self, index: u32, a: Vec2, b: Vec2) -> Option<PortalRecord> {
-        let funnel = self.scratch.nodes.get(index as usize)?.funnel.as_ref()?;
+    /// portal: its apex, and its exact lengths to `a` and `b`. The node's funnel need
+    /// not be kept for the record after this.
+    fn measure(&mut self, index: u32, a: Vec2, b: Vec2) -> Option<PortalRecord> {
+        let node = self.scratch.nodes.get_mut(index as usize)?;
+        node.pending = false;
+        let funnel = node.funnel.as_ref()?;
         let apex = funnel.apex();
         Some(PortalRecord {
             left: funnel.length_to(a, &mut self.scratch.arena).ok()?,
             right: funnel.length_to(b, &mut self.scratch.arena).ok()?,
             apex: apex.arrive.as_dvec2(),
             g: apex.g,
+            node: NONE_NODE,
         })
     }
 
@@ -833,19 +894,23 @@ impl<'m> Search<'m> {
             v,
         );
         for rec in list.iter() {
-            let roll = if r == 0.0 {
-                0.0
+            if r == 0.0 {
+                if rec.g < apex.g - tolerance {
+                    return true;
+                }
             } else if rec.side != apex.side || !rolls {
                 continue;
-            } else {
+            } else if rec.g < apex.g - tolerance {
+                // Only a record shorter than the apex can beat it: the roll is
+                // measured (an arc tangent) only then. Equal arrivals roll by 0, so
+                // the check below sees the same records as when every roll is measured.
                 let s = sweep(center, rec.at, apex.arrive, apex.side);
                 if s >= std::f64::consts::PI {
                     continue;
                 }
-                r * s
-            };
-            if rec.g + roll < apex.g - tolerance {
-                return true;
+                if rec.g + r * s < apex.g - tolerance {
+                    return true;
+                }
             }
             if rec.side == apex.side && rec.at == apex.arrive && rec.g <= apex.g {
                 return false; // Already recorded.
@@ -1037,6 +1102,18 @@ impl<'m> Search<'m> {
             length,
             radius: self.radius,
         }
+    }
+}
+
+/// The record of node `node`, whose funnel has apex `apex`, before its lengths are
+/// measured.
+fn unmeasured(node: u32, apex: &Wrap) -> PortalRecord {
+    PortalRecord {
+        left: f64::NAN,
+        right: f64::NAN,
+        apex: apex.arrive.as_dvec2(),
+        g: apex.g,
+        node,
     }
 }
 
