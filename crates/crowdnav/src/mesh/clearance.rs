@@ -380,9 +380,8 @@ impl NavMesh {
         lists: bool,
     ) -> FreeSpan {
         let ids = self.triangles[t.index()];
-        let (p_id, q_id) = (ids[edge % 3], ids[(edge + 1) % 3]);
         let pos = |v: u32| self.vertices[v as usize].as_dvec2();
-        let (p, q) = (pos(p_id), pos(q_id));
+        let (p, q) = (pos(ids[edge % 3]), pos(ids[(edge + 1) % 3]));
         let len = p.distance(q);
         if len == 0.0 {
             return FreeSpan::Empty;
@@ -395,14 +394,10 @@ impl NavMesh {
             .within(3 * t.0 + (edge % 3) as u32, r2)
             .filter(|_| lists)
         {
-            // The list's distances are measured with the edge's ends in id order.
-            let (cp, cq) = if p_id < q_id { (p, q) } else { (q, p) };
-            for &[a, b] in walls {
-                let (a, b) = (pos(a), pos(b));
-                if segments_distance_squared(a, b, cp, cq) < r2 {
-                    if let Some(cut) = capsule_cut(p, u, a, b, radius) {
-                        cuts.push(cut);
-                    }
+            for wall in walls.iter().take_while(|w| w.d2 < r2) {
+                let (a, b) = (pos(wall.ends[0]), pos(wall.ends[1]));
+                if let Some(cut) = capsule_cut(p, u, a, b, radius) {
+                    cuts.push(cut);
                 }
             }
             return free_pieces(cuts, len);
@@ -500,12 +495,21 @@ const NEAR_WALLS: usize = 4;
 pub(crate) struct NearWalls {
     /// Per directed edge `3 * t + e`.
     edges: Vec<NearEdge>,
-    /// The lists, each wall as its two vertex ids.
-    walls: Vec<[u32; 2]>,
+    /// The lists, nearest first.
+    walls: Vec<NearWall>,
+}
+
+/// A wall of a [`NearWalls`] list.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct NearWall {
+    /// Squared distance from the edge.
+    d2: f64,
+    /// Its two vertex ids.
+    ends: [u32; 2],
 }
 
 /// One edge's walls and the squared radius they cover, as computed.
-type EdgeList = (Vec<[u32; 2]>, f64);
+type EdgeList = (Vec<NearWall>, f64);
 
 /// One edge's list in [`NearWalls::walls`], and the squared radius it covers.
 #[derive(Clone, Copy, Debug)]
@@ -567,7 +571,7 @@ impl NearWalls {
     }
 
     /// The walls of directed edge `key` when its list covers squared radius `r2`.
-    pub(super) fn within(&self, key: u32, r2: f64) -> Option<&[[u32; 2]]> {
+    pub(super) fn within(&self, key: u32, r2: f64) -> Option<&[NearWall]> {
         let edge = self.edges.get(key as usize)?;
         if r2 <= edge.reach2 {
             self.walls
@@ -586,7 +590,7 @@ fn near_walls_of(
     e: usize,
     stack: &mut Vec<u32>,
     visited: &mut Visited,
-) -> (Vec<[u32; 2]>, f64) {
+) -> EdgeList {
     let ids = mesh.triangles[t.index()];
     let (p_id, q_id) = {
         let (x, y) = (ids[e], ids[(e + 1) % 3]);
@@ -630,11 +634,12 @@ fn near_walls_of(
         }
     }
     let reach2 = nearest[NEAR_WALLS - 1];
-    let list = found
+    let mut list: Vec<NearWall> = found
         .into_iter()
         .filter(|&(d2, _)| d2 < reach2)
-        .map(|(_, w)| w)
+        .map(|(d2, ends)| NearWall { d2, ends })
         .collect();
+    list.sort_by(|x, y| x.d2.total_cmp(&y.d2));
     (list, reach2)
 }
 

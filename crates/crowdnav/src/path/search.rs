@@ -118,7 +118,7 @@ struct Scratch {
     done: Vec<Vec<Wrap>>,
     /// Best arrivals recorded per corner vertex, for dominance pruning.
     arrivals: Stamped<u32>,
-    arrival_lists: Vec<SmallVec<[Arrival; 2]>>,
+    arrival_lists: Vec<SmallVec<[Arrival; 4]>>,
     /// Funnels recorded per directed portal (`3 * triangle + exit edge`), for
     /// dominance pruning of whole portals.
     portals: Stamped<u32>,
@@ -138,10 +138,10 @@ struct Scratch {
 /// sparsely); the lists of one search sit together.
 fn list_of<'a, X>(
     slots: &mut Stamped<u32>,
-    lists: &'a mut Vec<SmallVec<[X; 2]>>,
+    lists: &'a mut Vec<SmallVec<[X; 4]>>,
     generation: u32,
     id: u32,
-) -> &'a mut SmallVec<[X; 2]> {
+) -> &'a mut SmallVec<[X; 4]> {
     let handle = slots.get_mut(generation, id);
     if *handle == 0 {
         lists.push(SmallVec::new());
@@ -724,34 +724,45 @@ impl<'m> Search<'m> {
         let new = unmeasured(index, &apex);
         // The margin below without its part that depends on the old record's lengths.
         let least_margin = 1e-7 * (1.0 + apex.g) + 3.0 * slack;
+        // The measured records first: pruning by any record is pruning, and one of them
+        // may spare measuring the others.
+        for old in &self.scratch.portal_lists[handle] {
+            if old.node != NONE_NODE {
+                continue;
+            }
+            let margin = 1e-7 * (1.0 + apex.g + old.left.min(old.right)) + 3.0 * slack;
+            if min_gap(old, &new, a64, b64) > margin {
+                self.portal_pruned += 1;
+                return true;
+            }
+        }
         let mut i = 0;
         while i < self.scratch.portal_lists[handle].len() {
-            let mut old = self.scratch.portal_lists[handle][i];
-            if old.node != NONE_NODE {
-                // An unmeasured record's lengths to `a` and `b` are at least its apex's
-                // length plus the straight distance: when the new bound exceeds that by
-                // no more than the margin at an end, it exceeds the chord there by no
-                // more either, so the record cannot prune the new node, and measuring it
-                // can wait.
-                let within = |x: DVec2| {
-                    let old_low = old.g + old.apex.distance(x);
-                    let gap = new.g + new.apex.distance(x) - old_low;
-                    gap <= least_margin - 1e-9 * (1.0 + new.g + old_low)
-                };
-                if within(a64) || within(b64) {
-                    i += 1;
-                    continue;
-                }
-                match self.measure(old.node, a, b) {
-                    Some(rec) => old = rec,
-                    None => {
-                        // Its funnel cannot reach the segment's ends: no record.
-                        self.scratch.portal_lists[handle].remove(i);
-                        continue;
-                    }
-                }
-                self.scratch.portal_lists[handle][i] = old;
+            let old = self.scratch.portal_lists[handle][i];
+            if old.node == NONE_NODE {
+                i += 1;
+                continue;
             }
+            // An unmeasured record's lengths to points of `a b` are at least its apex's
+            // length plus the straight distance, and its chord is above its lengths:
+            // when the new bound exceeds that by no more than the margin at an end or
+            // the middle, it exceeds the chord there by no more either, so the record
+            // cannot prune the new node, and measuring it can wait.
+            let within = |x: DVec2| {
+                let old_low = old.g + old.apex.distance(x);
+                let gap = new.g + new.apex.distance(x) - old_low;
+                gap <= least_margin - 1e-9 * (1.0 + new.g + old_low)
+            };
+            if within(a64) || within(b64) || within((a64 + b64) * 0.5) {
+                i += 1;
+                continue;
+            }
+            let Some(old) = self.measure(old.node, a, b) else {
+                // Its funnel cannot reach the segment's ends: no record.
+                self.scratch.portal_lists[handle].remove(i);
+                continue;
+            };
+            self.scratch.portal_lists[handle][i] = old;
             let margin = 1e-7 * (1.0 + apex.g + old.left.min(old.right)) + 3.0 * slack;
             if min_gap(&old, &new, a64, b64) > margin {
                 self.portal_pruned += 1;
