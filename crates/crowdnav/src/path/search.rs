@@ -743,17 +743,18 @@ impl<'m> Search<'m> {
                 i += 1;
                 continue;
             }
-            // An unmeasured record's lengths to points of `a b` are at least its apex's
-            // length plus the straight distance, and its chord is above its lengths:
-            // when the new bound exceeds that by no more than the margin at an end or
-            // the middle, it exceeds the chord there by no more either, so the record
-            // cannot prune the new node, and measuring it can wait.
-            let within = |x: DVec2| {
-                let old_low = old.g + old.apex.distance(x);
-                let gap = new.g + new.apex.distance(x) - old_low;
-                gap <= least_margin - 1e-9 * (1.0 + new.g + old_low)
+            // An unmeasured record's lengths to `a` and `b` are at least its apex's
+            // length plus the straight distances, so its chord lies above the chord of
+            // those: when the new bound exceeds that lower chord by no more than the
+            // margin somewhere, it exceeds the record's chord there by no more either,
+            // so the record cannot prune the new node, and measuring it can wait.
+            let low = PortalRecord {
+                left: old.g + old.apex.distance(a64),
+                right: old.g + old.apex.distance(b64),
+                ..old
             };
-            if within(a64) || within(b64) || within((a64 + b64) * 0.5) {
+            let rounding = 1e-9 * (1.0 + new.g + low.left.max(low.right));
+            if min_gap(&low, &new, a64, b64) <= least_margin - rounding {
                 i += 1;
                 continue;
             }
