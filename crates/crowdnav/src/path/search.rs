@@ -1048,8 +1048,9 @@ impl<'m> Search<'m> {
         }
     }
 
-    /// Admissible estimate of the rest: from the apex circle's centre through the last
-    /// portal (shrunk by the corners' radii) to the goal, less the apex radius.
+    /// Admissible estimate of the rest: from the apex circle's centre (a disc's: from
+    /// its arrival point on the apex circle) through the last portal (shrunk by the
+    /// corners' radii) to the goal.
     fn heuristic(&self, apex: &Wrap, left: FunnelPoint, right: FunnelPoint) -> f64 {
         let (l, r) = (
             left.circle.center.as_dvec2(),
@@ -1066,6 +1067,13 @@ impl<'m> Search<'m> {
         } else {
             (l, r)
         };
+        if apex.point.circle.radius > 0.0 {
+            // Every continuation leaves from the arrival point (where the apex's
+            // length ends), at the radius from the centre: measured from there, the
+            // bound is at least the centre's less the radius, often much more (the
+            // arrival lies on the far side of the centre from the portal).
+            return via_segment(apex.arrive.as_dvec2(), a, b, self.goal.as_dvec2());
+        }
         let c = apex.point.circle.center.as_dvec2();
         let d = via_segment(c, a, b, self.goal.as_dvec2());
         (d - f64::from(apex.point.circle.radius)).max(0.0)
