@@ -928,6 +928,10 @@ impl<'m> Search<'m> {
                 return false; // Already recorded.
             }
         }
+        if r > 0.0 && list.len() == list.capacity() {
+            // A disc arrives at a corner at many points: grow by four times, not two.
+            list.reserve(3 * list.len());
+        }
         list.push(Arrival {
             side: apex.side,
             at: apex.arrive,
@@ -1048,9 +1052,8 @@ impl<'m> Search<'m> {
         }
     }
 
-    /// Admissible estimate of the rest: from the apex circle's centre (a disc's: from
-    /// its arrival point on the apex circle) through the last portal (shrunk by the
-    /// corners' radii) to the goal.
+    /// Admissible estimate of the rest: from the apex's arrival point (on its circle)
+    /// through the last portal (shrunk by the corners' radii) to the goal.
     fn heuristic(&self, apex: &Wrap, left: FunnelPoint, right: FunnelPoint) -> f64 {
         let (l, r) = (
             left.circle.center.as_dvec2(),
@@ -1067,16 +1070,11 @@ impl<'m> Search<'m> {
         } else {
             (l, r)
         };
-        if apex.point.circle.radius > 0.0 {
-            // Every continuation leaves from the arrival point (where the apex's
-            // length ends), at the radius from the centre: measured from there, the
-            // bound is at least the centre's less the radius, often much more (the
-            // arrival lies on the far side of the centre from the portal).
-            return via_segment(apex.arrive.as_dvec2(), a, b, self.goal.as_dvec2());
-        }
-        let c = apex.point.circle.center.as_dvec2();
-        let d = via_segment(c, a, b, self.goal.as_dvec2());
-        (d - f64::from(apex.point.circle.radius)).max(0.0)
+        // Every continuation leaves from the arrival point (where the apex's length
+        // ends; a point agent's is the corner itself). A disc's lies at the radius from
+        // the centre: measured from there, the bound is at least the centre's less the
+        // radius, often more.
+        via_segment(apex.arrive.as_dvec2(), a, b, self.goal.as_dvec2()).max(0.0)
     }
 
     fn build_path(&self, wraps: &[Wrap], length: f64) -> Path {
