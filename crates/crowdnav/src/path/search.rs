@@ -1314,7 +1314,9 @@ mod tests {
     fn portal_dominance_changes_no_answer() {
         let mut rng = ChaCha8Rng::seed_from_u64(0xd15c_0a7e);
         let (mut compared, mut dropped_for_discs) = (0, 0u64);
-        for _ in 0..12 {
+        // Fourteen worlds: the disc heuristic from the apex's arrival point leaves
+        // fewer nodes to drop per world than the centre's did.
+        for _ in 0..14 {
             let mesh = crowded_mesh(&mut rng);
             let walls: Vec<Segment> = mesh.walls().collect();
             for _ in 0..40 {
