@@ -485,8 +485,8 @@ const NEAR_WALLS: usize = 4;
 ///
 /// An edge's list holds the walls met by a search outward from the edge that crosses
 /// only non-wall edges nearer than the [`NEAR_WALLS`]-th nearest wall found so far
-/// (walls sharing an end with the edge, at distance 0, do not count), and are nearer
-/// than the final bound. For a radius `r` up to the bound, every wall that
+/// (walls sharing an end with the edge, at distance 0, do not count) and than the
+/// edge's length, and are nearer than the final bound. For a radius `r` up to the bound, every wall that
 /// `free_span`'s own search meets nearer than `r` is met by this one (it crosses at
 /// least the same edges), so the list holds it; the list may also hold walls that
 /// search would not reach, behind a nearer wall, whose cuts then lie inside that
@@ -598,8 +598,10 @@ fn near_walls_of(
     };
     let pos = |v: u32| mesh.vertices[v as usize].as_dvec2();
     let (p, q) = (pos(p_id), pos(q_id));
-    // The NEAR_WALLS smallest squared distances of walls not touching the edge, sorted.
-    let mut nearest = [f64::INFINITY; NEAR_WALLS];
+    // The NEAR_WALLS smallest squared distances of walls not touching the edge, sorted,
+    // and at most the edge's squared length: a disc wider than the edge seldom crosses
+    // it, and the bound keeps the search local from its start.
+    let mut nearest = [p.distance_squared(q); NEAR_WALLS];
     let mut found: Vec<(f64, [u32; 2])> = Vec::new();
     stack.clear();
     visited.start(mesh.triangles.len());
