@@ -118,7 +118,7 @@ struct Scratch {
     done: Vec<Vec<Wrap>>,
     /// Best arrivals recorded per corner vertex, for dominance pruning.
     arrivals: Stamped<u32>,
-    arrival_lists: Vec<SmallVec<[Arrival; 4]>>,
+    arrival_lists: Vec<SmallVec<[Arrival; 2]>>,
     /// Funnels recorded per directed portal (`3 * triangle + exit edge`), for
     /// dominance pruning of whole portals.
     portals: Stamped<u32>,
@@ -138,10 +138,10 @@ struct Scratch {
 /// sparsely); the lists of one search sit together.
 fn list_of<'a, X>(
     slots: &mut Stamped<u32>,
-    lists: &'a mut Vec<SmallVec<[X; 4]>>,
+    lists: &'a mut Vec<SmallVec<[X; 2]>>,
     generation: u32,
     id: u32,
-) -> &'a mut SmallVec<[X; 4]> {
+) -> &'a mut SmallVec<[X; 2]> {
     let handle = slots.get_mut(generation, id);
     if *handle == 0 {
         lists.push(SmallVec::new());
