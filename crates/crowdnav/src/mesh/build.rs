@@ -134,6 +134,7 @@ impl NavMesh {
         mesh.corner_gap = corner_gaps(&mesh);
         mesh.corridors = super::corridors::Corridors::new(&mesh);
         mesh.pockets = crate::path::pockets::Pockets::new(&mesh);
+        mesh.near_walls = super::clearance::NearWalls::new(&mesh);
         mesh.locator = Locator::new(&mesh);
         Ok(mesh)
     }
@@ -400,6 +401,7 @@ fn assemble(
         obstacle_vertex,
         pockets: Default::default(),
         corridors: Default::default(),
+        near_walls: Default::default(),
         locator: Locator::default(),
         walkable_area,
     })

@@ -364,7 +364,21 @@ impl NavMesh {
     /// `radius` are found by a search outward from the edge's two triangles that
     /// crosses only non-wall edges nearer than `radius` (the segment from an edge point
     /// to a wall point within `radius` crosses only such edges), so the answer is exact.
+    /// When the edge's [`NearWalls`] list covers `radius`, the walls are read from it
+    /// instead of searched for.
     pub(crate) fn free_span(&self, t: TriangleId, edge: usize, radius: f64) -> FreeSpan {
+        self.free_span_by(t, edge, radius, true)
+    }
+
+    /// [`NavMesh::free_span`], reading the edge's [`NearWalls`] list when `lists` is
+    /// set and the list covers `radius`, else searching.
+    pub(super) fn free_span_by(
+        &self,
+        t: TriangleId,
+        edge: usize,
+        radius: f64,
+        lists: bool,
+    ) -> FreeSpan {
         let ids = self.triangles[t.index()];
         let pos = |v: u32| self.vertices[v as usize].as_dvec2();
         let (p, q) = (pos(ids[edge % 3]), pos(ids[(edge + 1) % 3]));
@@ -373,14 +387,27 @@ impl NavMesh {
             return FreeSpan::Empty;
         }
         let u = (q - p) / len;
+        let r2 = radius * radius;
         let mut cuts: smallvec::SmallVec<[(f64, f64); 8]> = smallvec::SmallVec::new();
+        if let Some(walls) = self
+            .near_walls
+            .within(3 * t.0 + (edge % 3) as u32, r2)
+            .filter(|_| lists)
+        {
+            for wall in walls.iter().take_while(|w| w.d2 < r2) {
+                let (a, b) = (pos(wall.ends[0]), pos(wall.ends[1]));
+                if let Some(cut) = capsule_cut(p, u, a, b, radius) {
+                    cuts.push(cut);
+                }
+            }
+            return free_pieces(cuts, len);
+        }
         let mut seen: smallvec::SmallVec<[u32; 16]> = smallvec::SmallVec::new();
         let mut stack: smallvec::SmallVec<[u32; 16]> = smallvec::SmallVec::new();
         seen.push(t.0);
         stack.push(t.0);
         // The edge's box grown by the radius: an edge outside it is no nearer.
         let (lo, hi) = (p.min(q) - radius, p.max(q) + radius);
-        let r2 = radius * radius;
         while let Some(tri) = stack.pop() {
             let tv = self.triangles[tri as usize];
             for e in 0..3 {
@@ -388,13 +415,7 @@ impl NavMesh {
                 if a.max(b).cmplt(lo).any() || a.min(b).cmpgt(hi).any() {
                     continue;
                 }
-                // Edges of a triangulation meet only at ends: the nearest pair of
-                // points includes an end of one of the two segments.
-                let d2 = distance_squared_to_segment(a, p, q)
-                    .min(distance_squared_to_segment(b, p, q))
-                    .min(distance_squared_to_segment(p, a, b))
-                    .min(distance_squared_to_segment(q, a, b));
-                if d2 >= r2 {
+                if segments_distance_squared(a, b, p, q) >= r2 {
                     continue;
                 }
                 if self.is_wall(TriangleId(tri), e) {
@@ -410,33 +431,218 @@ impl NavMesh {
                 }
             }
         }
-        cuts.sort_by(|x, y| x.0.total_cmp(&y.0));
-        // Sweep: `from` is the first point not cut so far. A piece of a single point
-        // counts (a disc may touch through it), which errs towards `Several`.
-        let (mut pieces, mut found, mut from) = (0, FreeSpan::Empty, 0.0f64);
-        for &(lo, hi) in &cuts {
-            if from > len {
-                break;
-            }
-            if lo >= from {
-                pieces += 1;
-                found = FreeSpan::One {
-                    lo: from,
-                    hi: lo.min(len),
-                };
-            }
-            from = from.max(hi);
+        free_pieces(cuts, len)
+    }
+}
+
+/// Squared distance between segments `a b` and `p q` that meet at most at their ends
+/// (two edges of a triangulation): the nearest pair of points then includes an end of
+/// one of the two segments.
+fn segments_distance_squared(a: DVec2, b: DVec2, p: DVec2, q: DVec2) -> f64 {
+    distance_squared_to_segment(a, p, q)
+        .min(distance_squared_to_segment(b, p, q))
+        .min(distance_squared_to_segment(p, a, b))
+        .min(distance_squared_to_segment(q, a, b))
+}
+
+/// What is left of `[0, len]` after removing the open intervals `cuts`.
+fn free_pieces(mut cuts: smallvec::SmallVec<[(f64, f64); 8]>, len: f64) -> FreeSpan {
+    cuts.sort_by(|x, y| x.0.total_cmp(&y.0));
+    // Sweep: `from` is the first point not cut so far. A piece of a single point
+    // counts (a disc may touch through it), which errs towards `Several`.
+    let (mut pieces, mut found, mut from) = (0, FreeSpan::Empty, 0.0f64);
+    for &(lo, hi) in &cuts {
+        if from > len {
+            break;
         }
-        if from <= len {
+        if lo >= from {
             pieces += 1;
-            found = FreeSpan::One { lo: from, hi: len };
+            found = FreeSpan::One {
+                lo: from,
+                hi: lo.min(len),
+            };
         }
-        match pieces {
-            0 => FreeSpan::Empty,
-            1 => found,
-            _ => FreeSpan::Several,
+        from = from.max(hi);
+    }
+    if from <= len {
+        pieces += 1;
+        found = FreeSpan::One { lo: from, hi: len };
+    }
+    match pieces {
+        0 => FreeSpan::Empty,
+        1 => found,
+        _ => FreeSpan::Several,
+    }
+}
+
+/// Non-incident walls whose distance bounds an edge's [`NearWalls`] list.
+const NEAR_WALLS: usize = 4;
+
+/// For each portal (a non-wall edge between walkable triangles), the walls that can
+/// take part of it away from a disc, for every radius up to a bound: computed once
+/// when the mesh is built, independent of any radius, so that
+/// [`NavMesh::free_span`] reads a short list instead of searching the mesh.
+///
+/// An edge's list holds the walls met by a search outward from the edge that crosses
+/// only non-wall edges nearer than the [`NEAR_WALLS`]-th nearest wall found so far
+/// (walls sharing an end with the edge, at distance 0, do not count) and than the
+/// edge's length, and are nearer than the final bound. For a radius `r` up to the bound, every wall that
+/// `free_span`'s own search meets nearer than `r` is met by this one (it crosses at
+/// least the same edges), so the list holds it; the list may also hold walls that
+/// search would not reach, behind a nearer wall, whose cuts then lie inside that
+/// wall's.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct NearWalls {
+    /// Per directed edge `3 * t + e`.
+    edges: Vec<NearEdge>,
+    /// The lists, nearest first.
+    walls: Vec<NearWall>,
+}
+
+/// A wall of a [`NearWalls`] list.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct NearWall {
+    /// Squared distance from the edge.
+    d2: f64,
+    /// Its two vertex ids.
+    ends: [u32; 2],
+}
+
+/// One edge's walls and the squared radius they cover, as computed.
+type EdgeList = (Vec<NearWall>, f64);
+
+/// One edge's list in [`NearWalls::walls`], and the squared radius it covers.
+#[derive(Clone, Copy, Debug)]
+struct NearEdge {
+    start: u32,
+    count: u32,
+    /// The list is complete for squared radii up to this; negative: no list.
+    reach2: f64,
+}
+
+impl NearWalls {
+    /// The lists of every portal of `mesh`.
+    pub(crate) fn new(mesh: &NavMesh) -> NearWalls {
+        let n = mesh.triangles.len();
+        let per_triangle: Vec<[Option<EdgeList>; 3]> = (0..n as u32)
+            .into_par_iter()
+            .with_min_len(256)
+            .map_init(
+                || (Vec::new(), Visited::default()),
+                |(stack, visited), t| {
+                    std::array::from_fn(|e| {
+                        let nb = mesh.neighbors[t as usize][e];
+                        let tid = TriangleId(t);
+                        // Each portal once, from its lower-numbered side.
+                        (mesh.is_walkable(tid) && !mesh.is_wall(tid, e) && nb != NONE && t < nb)
+                            .then(|| near_walls_of(mesh, tid, e, stack, visited))
+                    })
+                },
+            )
+            .collect();
+        let mut edges = vec![
+            NearEdge {
+                start: 0,
+                count: 0,
+                reach2: -1.0,
+            };
+            3 * n
+        ];
+        let mut walls = Vec::new();
+        for (t, lists) in per_triangle.into_iter().enumerate() {
+            for (e, list) in lists.into_iter().enumerate() {
+                let Some((list, reach2)) = list else {
+                    continue;
+                };
+                let entry = NearEdge {
+                    start: walls.len() as u32,
+                    count: list.len() as u32,
+                    reach2,
+                };
+                walls.extend(list);
+                edges[3 * t + e] = entry;
+                let nb = mesh.neighbors[t][e];
+                if let Some(back) = (0..3).find(|&k| mesh.neighbors[nb as usize][k] == t as u32) {
+                    edges[3 * nb as usize + back] = entry;
+                }
+            }
+        }
+        NearWalls { edges, walls }
+    }
+
+    /// The walls of directed edge `key` when its list covers squared radius `r2`.
+    pub(super) fn within(&self, key: u32, r2: f64) -> Option<&[NearWall]> {
+        let edge = self.edges.get(key as usize)?;
+        if r2 <= edge.reach2 {
+            self.walls
+                .get(edge.start as usize..(edge.start + edge.count) as usize)
+        } else {
+            None
         }
     }
+}
+
+/// The list of [`NearWalls`] for edge `e` of walkable triangle `t`, and its squared
+/// reach.
+fn near_walls_of(
+    mesh: &NavMesh,
+    t: TriangleId,
+    e: usize,
+    stack: &mut Vec<u32>,
+    visited: &mut Visited,
+) -> EdgeList {
+    let ids = mesh.triangles[t.index()];
+    let (p_id, q_id) = {
+        let (x, y) = (ids[e], ids[(e + 1) % 3]);
+        (x.min(y), x.max(y))
+    };
+    let pos = |v: u32| mesh.vertices[v as usize].as_dvec2();
+    let (p, q) = (pos(p_id), pos(q_id));
+    // The NEAR_WALLS smallest squared distances of walls not touching the edge, sorted,
+    // and at most the edge's squared length: a disc wider than the edge seldom crosses
+    // it, and the bound keeps the search local from its start.
+    let mut nearest = [p.distance_squared(q); NEAR_WALLS];
+    let mut found: Vec<(f64, [u32; 2])> = Vec::new();
+    stack.clear();
+    visited.start(mesh.triangles.len());
+    visited.enter(t.0);
+    stack.push(t.0);
+    while let Some(tri) = stack.pop() {
+        let tv = mesh.triangles[tri as usize];
+        for k in 0..3 {
+            let (a_id, b_id) = (tv[k], tv[(k + 1) % 3]);
+            let d2 = segments_distance_squared(pos(a_id), pos(b_id), p, q);
+            if d2 >= nearest[NEAR_WALLS - 1] {
+                continue;
+            }
+            if mesh.is_wall(TriangleId(tri), k) {
+                found.push((d2, [a_id, b_id]));
+                let touches = [a_id, b_id].iter().any(|&v| v == p_id || v == q_id);
+                if !touches {
+                    // Insert into the sorted bound list.
+                    let mut i = NEAR_WALLS - 1;
+                    nearest[i] = d2;
+                    while i > 0 && nearest[i - 1] > nearest[i] {
+                        nearest.swap(i - 1, i);
+                        i -= 1;
+                    }
+                }
+                continue;
+            }
+            let nb = mesh.neighbors[tri as usize][k];
+            if nb != NONE && visited.enter(nb) {
+                stack.push(nb);
+            }
+        }
+    }
+    let reach2 = nearest[NEAR_WALLS - 1];
+    let mut list: Vec<NearWall> = found
+        .into_iter()
+        .filter(|&(d2, _)| d2 < reach2)
+        .map(|(d2, ends)| NearWall { d2, ends })
+        .collect();
+    list.sort_by(|x, y| x.d2.total_cmp(&y.d2));
+    (list, reach2)
 }
 
 /// The open interval of `s` where `p + s u` (`u` a unit vector) lies nearer than `r` to

@@ -230,6 +230,57 @@ fn corner_widths_match_brute_force_on_random_worlds() {
     assert!(checked > 1000, "only {checked} corners checked");
 }
 
+/// The free part of each portal for a disc, from the walls listed per edge when the
+/// mesh is built, is the one the search outward from the edge finds (the lists may hold
+/// walls hidden behind nearer ones, whose cuts change nothing beyond rounding).
+#[test]
+fn listed_free_spans_match_searched_ones_on_random_worlds() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 0xf4ee);
+    let (mut listed, mut searched) = (0, 0);
+    for world in 0..25 {
+        let level = random_level(&mut rng);
+        let mesh = NavMesh::from_level(&level).expect("random level builds");
+        for t in mesh.walkable_triangles() {
+            for e in 0..3 {
+                if mesh.is_wall(t, e) {
+                    continue;
+                }
+                for radius in [0.05, 0.3, 1.0, 2.5, 6.0, 20.0] {
+                    let covered = mesh
+                        .near_walls
+                        .within(3 * t.0 + e as u32, radius * radius)
+                        .is_some();
+                    if covered {
+                        listed += 1;
+                    } else {
+                        searched += 1;
+                    }
+                    let fast = mesh.free_span_by(t, e, radius, true);
+                    let slow = mesh.free_span_by(t, e, radius, false);
+                    let close = match (fast, slow) {
+                        (
+                            clearance::FreeSpan::One { lo: a, hi: b },
+                            clearance::FreeSpan::One { lo: c, hi: d },
+                        ) => {
+                            (a - c).abs() <= 1e-9 * (1.0 + c.abs())
+                                && (b - d).abs() <= 1e-9 * (1.0 + d.abs())
+                        }
+                        (f, s) => f == s,
+                    };
+                    assert!(
+                        close,
+                        "world {world} {t:?} edge {e} r = {radius}: listed {fast:?}, searched {slow:?}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        listed > 10_000 && searched > 1000,
+        "{listed} spans from lists, {searched} searched"
+    );
+}
+
 #[test]
 fn refinement_leaves_no_disturbance_and_a_delaunay_mesh() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED + 2);

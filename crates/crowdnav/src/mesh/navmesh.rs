@@ -68,6 +68,8 @@ pub struct NavMesh {
     pub(crate) corridors: super::corridors::Corridors,
     /// Dead-end pockets, which path searches skip.
     pub(crate) pockets: crate::path::pockets::Pockets,
+    /// Per portal, the walls that can narrow it for a disc (see [`super::clearance::NearWalls`]).
+    pub(crate) near_walls: super::clearance::NearWalls,
     pub(crate) locator: Locator,
     pub(crate) walkable_area: f64,
 }

@@ -125,6 +125,9 @@ fn direction(a: FunnelPoint, sa: Side, b: FunnelPoint, sb: Side) -> Result<DVec2
             return Ok(d);
         }
     }
+    if let Some(d) = tangent_direction(a, sa, b, sb) {
+        return Ok(d);
+    }
     let t = tangent_between(a.circle, sa, b.circle, sb).ok_or(Blocked)?;
     let d = t.b.as_dvec2() - t.a.as_dvec2();
     if d == DVec2::ZERO {
@@ -133,6 +136,29 @@ fn direction(a: FunnelPoint, sa: Side, b: FunnelPoint, sb: Side) -> Result<DVec2
     } else {
         Ok(d)
     }
+}
+
+/// A positive multiple of the direction of the tangent from `a` (side `sa`) to `b`
+/// (side `sb`), without the tangent points: with `d` the centres' difference, `δ` the
+/// difference of the signed radii and `s = √(|d|² - δ²)`, the tangent runs along
+/// `s d - δ d⊥` (the tangent points' difference scaled by `|d|² / s`). One square root
+/// and no division; only the direction's side of other directions is asked of it.
+/// `None` when the circles are nearly touching or overlapping (where `s` is lost to
+/// rounding), for [`tangent_between`] to decide.
+fn tangent_direction(a: FunnelPoint, sa: Side, b: FunnelPoint, sb: Side) -> Option<DVec2> {
+    let sign = |s: Side| match s {
+        Side::Left => 1.0,
+        Side::Right => -1.0,
+    };
+    let d = b.circle.center.as_dvec2() - a.circle.center.as_dvec2();
+    let delta = sign(sb) * f64::from(b.circle.radius) - sign(sa) * f64::from(a.circle.radius);
+    let len2 = d.length_squared();
+    let s2 = len2 - delta * delta;
+    // Well clear of touching: the tangent points' formula is then well conditioned too.
+    if s2.is_nan() || s2 <= 1e-6 * len2 {
+        return None;
+    }
+    Some(d * s2.sqrt() - d.perp() * delta)
 }
 
 /// Angle swept around a circle from `from` to `to` (both on the circle), turning
