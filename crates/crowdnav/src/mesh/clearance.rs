@@ -147,7 +147,7 @@ fn distance_squared_to_segment(x: DVec2, a: DVec2, b: DVec2) -> f64 {
 }
 
 /// The point of segment `a b` nearest to `x`, in `f64`.
-fn closest_point(x: DVec2, a: DVec2, b: DVec2) -> DVec2 {
+pub(crate) fn closest_point(x: DVec2, a: DVec2, b: DVec2) -> DVec2 {
     let ab = b - a;
     let len_sq = ab.length_squared();
     let t = if len_sq > 0.0 {

@@ -199,7 +199,7 @@ fn portal_key(mesh: &NavMesh, u: u32, v: u32) -> f32 {
 
 #[cfg(test)]
 mod tests {
-    use crate::mesh::{Level, Location, NavMesh};
+    use crate::mesh::{Location, NavMesh};
     use crate::path::{NoPathReason, PathError};
     use glam::Vec2;
     use rand::{Rng, SeedableRng};
@@ -208,28 +208,10 @@ mod tests {
     /// A 30 x 30 room with random squares and slanted quads (overlaps allowed), some
     /// walling off parts of the room: gaps of every width.
     fn random_mesh(rng: &mut ChaCha8Rng) -> NavMesh {
-        let mut obstacles = Vec::new();
-        for _ in 0..rng.gen_range(40..100) {
-            let (x, y) = (rng.gen_range(0.0..29.0f32), rng.gen_range(0.0..29.0f32));
-            let (w, h) = (rng.gen_range(0.3..4.0f32), rng.gen_range(0.3..4.0f32));
-            let s = rng.gen_range(-1.0..1.0f32);
-            obstacles.push(vec![
-                Vec2::new(x, y),
-                Vec2::new(x + w, y),
-                Vec2::new(x + w + s, y + h),
-                Vec2::new(x + s, y + h),
-            ]);
-        }
-        let level = Level {
-            boundary: vec![
-                Vec2::new(0.0, 0.0),
-                Vec2::new(30.0, 0.0),
-                Vec2::new(30.0, 30.0),
-                Vec2::new(0.0, 30.0),
-            ],
-            obstacles,
-        };
-        NavMesh::from_level(&level).expect("random world builds")
+        let count = rng.gen_range(40..100);
+        crate::mesh::test_worlds::quad_room(rng, count, 0.0..29.0, 0.3..4.0, |rng| {
+            rng.gen_range(-1.0..1.0f32)
+        })
     }
 
     /// The index agrees with the search it stands in for: on random worlds and radii,

@@ -20,7 +20,7 @@ mod reachable;
 mod refine;
 
 pub use build::BuildError;
-pub(crate) use clearance::{distance_to_segment, FreeSpan};
+pub(crate) use clearance::{closest_point, distance_to_segment, FreeSpan};
 pub use import::{
     parse_movingai_map, parse_movingai_map_with, parse_polyanya_mesh, GridRule, ImportError,
 };
@@ -31,3 +31,5 @@ pub use navmesh::{Location, NavMesh, TriangleId, VertexId};
 #[cfg(test)]
 #[path = "mesh_test.rs"]
 mod test;
+#[cfg(test)]
+pub(crate) mod test_worlds;

@@ -34,7 +34,7 @@
 
 use super::funnel::{sweep, Funnel, FunnelPoint, Wrap, WrapArena};
 use crate::geom::{tangent_between, Side};
-use crate::mesh::{NavMesh, TriangleId};
+use crate::mesh::{closest_point, NavMesh, TriangleId};
 use glam::{DVec2, Vec2};
 use smallvec::SmallVec;
 
@@ -122,17 +122,6 @@ impl Piece {
             Side::Right
         }
     }
-}
-
-fn closest_point(x: DVec2, a: DVec2, b: DVec2) -> DVec2 {
-    let ab = b - a;
-    let len_sq = ab.length_squared();
-    let t = if len_sq > 0.0 {
-        ((x - a).dot(ab) / len_sq).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    a + ab * t
 }
 
 /// Distance between segments `p q` and `a b`.
@@ -252,23 +241,31 @@ struct Extra {
     side: Side,
 }
 
-/// The channel's path, `wraps` (from [`Funnel::finish`] over `channel`'s portals, the
+/// A disc's query through one channel: what [`keep_clear`] and its funnel re-runs read.
+pub(super) struct ChannelQuery<'a> {
+    /// The mesh.
+    pub mesh: &'a NavMesh,
+    /// The channel's triangles, start to goal.
+    pub channel: &'a [u32],
+    /// Start point.
+    pub start: Vec2,
+    /// Goal point.
+    pub goal: Vec2,
+    /// The disc's radius.
+    pub radius: f32,
+    /// Whether the funnel leaves out the channel's last portal.
+    pub skip_last: bool,
+}
+
+/// The channel's path, `wraps` (from [`Funnel::finish`] over the channel's portals, the
 /// last one left out when `skip_last`), made to keep `radius` from every wall corner
 /// near it; `None` when that fails (see the module's documentation).
-#[expect(
-    clippy::too_many_arguments,
-    reason = "the search's state, passed apart"
-)]
 pub(super) fn keep_clear(
-    mesh: &NavMesh,
-    channel: &[u32],
-    start: Vec2,
-    goal: Vec2,
-    radius: f32,
-    skip_last: bool,
+    q: &ChannelQuery<'_>,
     mut wraps: Vec<Wrap>,
     arena: &mut WrapArena,
 ) -> Option<Vec<Wrap>> {
+    let (mesh, channel, radius) = (q.mesh, q.channel, q.radius);
     if radius <= 0.0 {
         return Some(wraps);
     }
@@ -294,30 +291,16 @@ pub(super) fn keep_clear(
                 .then(x.order.0.cmp(&y.order.0))
                 .then(x.order.1.total_cmp(&y.order.1))
         });
-        wraps = rerun(
-            mesh, channel, start, goal, radius, skip_last, &extras, arena,
-        )?;
+        wraps = rerun(q, &extras, arena)?;
     }
 }
 
-/// The funnel over `channel` with the extra corners.
-#[expect(
-    clippy::too_many_arguments,
-    reason = "the search's state, passed apart"
-)]
-fn rerun(
-    mesh: &NavMesh,
-    channel: &[u32],
-    start: Vec2,
-    goal: Vec2,
-    radius: f32,
-    skip_last: bool,
-    extras: &[Extra],
-    arena: &mut WrapArena,
-) -> Option<Vec<Wrap>> {
-    let mut funnel = Funnel::new(start, arena);
+/// The funnel over the channel with the extra corners.
+fn rerun(q: &ChannelQuery<'_>, extras: &[Extra], arena: &mut WrapArena) -> Option<Vec<Wrap>> {
+    let (mesh, channel, radius) = (q.mesh, q.channel, q.radius);
+    let mut funnel = Funnel::new(q.start, arena);
     let portals = channel.len().saturating_sub(1);
-    let used = if skip_last {
+    let used = if q.skip_last {
         portals.saturating_sub(1)
     } else {
         portals
@@ -332,7 +315,7 @@ fn rerun(
             funnel.push_portal(left, right, arena).ok()?;
         }
     }
-    funnel.finish(goal, arena).ok()
+    funnel.finish(q.goal, arena).ok()
 }
 
 /// The ends (left, right) of portal `k` of `channel`: the edge from its triangle `k`

@@ -706,16 +706,15 @@ impl<'m> Search<'m> {
         skip_last: bool,
         wraps: Vec<Wrap>,
     ) -> Option<Vec<Wrap>> {
-        super::beside::keep_clear(
-            self.mesh,
+        let query = super::beside::ChannelQuery {
+            mesh: self.mesh,
             channel,
-            self.start,
-            self.goal,
-            self.radius,
+            start: self.start,
+            goal: self.goal,
+            radius: self.radius,
             skip_last,
-            wraps,
-            &mut self.scratch.arena,
-        )
+        };
+        super::beside::keep_clear(&query, wraps, &mut self.scratch.arena)
     }
 
     /// Dominance pruning of a new node whose funnel has apex `apex` and, for a point
@@ -1346,7 +1345,7 @@ impl From<Blocked> for PathError {
 #[cfg(test)]
 mod tests {
     use crate::geom::Segment;
-    use crate::mesh::{Level, Location, NavMesh};
+    use crate::mesh::{Location, NavMesh};
     use crate::path::Path;
     use glam::Vec2;
     use rand::{Rng, SeedableRng};
@@ -1357,32 +1356,13 @@ mod tests {
     /// dominance has much to drop, and the free parts of portals are cut by walls other
     /// than the portals' own corners.
     fn crowded_mesh(rng: &mut ChaCha8Rng) -> NavMesh {
-        let mut obstacles = Vec::new();
-        for _ in 0..40 {
-            let (x, y) = (rng.gen_range(1.0..27.0f32), rng.gen_range(1.0..27.0f32));
-            let (w, h) = (rng.gen_range(0.3..2.5f32), rng.gen_range(0.3..2.5f32));
-            let s = if rng.gen_bool(0.5) {
+        crate::mesh::test_worlds::quad_room(rng, 40, 1.0..27.0, 0.3..2.5, |rng| {
+            if rng.gen_bool(0.5) {
                 rng.gen_range(-1.0..1.0f32)
             } else {
                 0.0
-            };
-            obstacles.push(vec![
-                Vec2::new(x, y),
-                Vec2::new(x + w, y),
-                Vec2::new(x + w + s, y + h),
-                Vec2::new(x + s, y + h),
-            ]);
-        }
-        let level = Level {
-            boundary: vec![
-                Vec2::new(0.0, 0.0),
-                Vec2::new(30.0, 0.0),
-                Vec2::new(30.0, 30.0),
-                Vec2::new(0.0, 30.0),
-            ],
-            obstacles,
-        };
-        NavMesh::from_level(&level).expect("crowded world builds")
+            }
+        })
     }
 
     fn walkable_point(mesh: &NavMesh, rng: &mut ChaCha8Rng) -> Vec2 {
