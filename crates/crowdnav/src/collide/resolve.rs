@@ -754,10 +754,7 @@ impl SweepScratch {
     /// Links every body to its constraints and clears the marks.
     fn prepare(&mut self, bodies: usize, pairs: &[(u32, u32)], walls: &[(u32, u32)]) {
         let constraints = pairs.len() + walls.len();
-        let ends = |c: usize| match c.checked_sub(pairs.len()) {
-            None => (pairs[c].0, Some(pairs[c].1).filter(|&j| j != pairs[c].0)),
-            Some(k) => (walls[k].0, None),
-        };
+        let ends = |c: usize| constraint_bodies(pairs, walls, c);
         self.starts.clear();
         self.starts.resize(bodies + 1, 0);
         for c in 0..constraints {
@@ -820,10 +817,7 @@ impl SweepScratch {
         number: u32,
         queue_later: bool,
     ) {
-        let (a, b) = match c.checked_sub(pairs.len()) {
-            None => (pairs[c].0, Some(pairs[c].1)),
-            Some(k) => (walls[k].0, None),
-        };
+        let (a, b) = constraint_bodies(pairs, walls, c);
         for x in [Some(a), b].into_iter().flatten() {
             let x = x as usize;
             if self.moved_in[x] != number {
@@ -839,6 +833,15 @@ impl SweepScratch {
                 }
             }
         }
+    }
+}
+
+/// The bodies of constraint `c`: body pair `c`, or wall candidate `c - pairs.len()`
+/// (its body alone); the second body is `None` also for a pair of a body with itself.
+fn constraint_bodies(pairs: &[(u32, u32)], walls: &[(u32, u32)], c: usize) -> (u32, Option<u32>) {
+    match c.checked_sub(pairs.len()) {
+        None => (pairs[c].0, Some(pairs[c].1).filter(|&j| j != pairs[c].0)),
+        Some(k) => (walls[k].0, None),
     }
 }
 
