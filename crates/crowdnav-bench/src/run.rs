@@ -41,6 +41,10 @@ pub struct CrowdOptions {
     /// Step caps of the runs to the finish, per circle size; a size without an entry
     /// gets no such run.
     pub finish_caps: Vec<(usize, u64)>,
+    /// Lower step caps for DetourCrowd's runs to the finish, per circle size (it is
+    /// single-threaded and several times slower per step); a size without an entry
+    /// gets the cap of `finish_caps`.
+    pub detour_finish_caps: Vec<(usize, u64)>,
     /// Also the bottleneck scenario (timing and run to the finish).
     pub bottleneck: bool,
     /// Also DetourCrowd (single-threaded, on the 1-thread rows); needs the `detour`
@@ -96,6 +100,7 @@ impl Options {
                 warmup: 5,
                 steps: 5,
                 finish_caps: Vec::new(),
+                detour_finish_caps: Vec::new(),
                 bottleneck: true,
                 detour: true,
             }),
@@ -130,7 +135,8 @@ impl Options {
                 threads: vec![1, 2],
                 warmup: 20,
                 steps: 20,
-                finish_caps: vec![(1_000, 8_000), (10_000, 2_000), (100_000, 100)],
+                finish_caps: vec![(1_000, 8_000), (10_000, 20_000), (100_000, 100)],
+                detour_finish_caps: vec![(10_000, 2_000)],
                 bottleneck: true,
                 detour: true,
             }),
@@ -613,7 +619,12 @@ fn crowd_part(r: &mut Report, opts: &CrowdOptions) -> Result<(), String> {
         if let Some(cap) = cap {
             eprintln!("crowd: {} to the finish (cap {cap} steps)", scenario.name);
             let (ours, theirs) = crowd::run_to_finish(scenario, max_threads, *cap)?;
-            let detour = detour_finish(opts, scenario, *cap)?;
+            let detour_cap = opts
+                .detour_finish_caps
+                .iter()
+                .find(|c| c.0 == *n)
+                .map_or(*cap, |c| c.1.min(*cap));
+            let detour = detour_finish(opts, scenario, detour_cap)?;
             let steps = |f: &Finish| {
                 if f.finished {
                     f.steps.to_string()

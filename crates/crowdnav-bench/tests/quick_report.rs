@@ -31,6 +31,7 @@ fn tiny() -> Options {
             warmup: 2,
             steps: 2,
             finish_caps: vec![(100, 50)],
+            detour_finish_caps: Vec::new(),
             bottleneck: false,
             detour: true,
         }),
