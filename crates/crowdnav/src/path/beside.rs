@@ -381,7 +381,7 @@ fn corners_near(
     // The channel's triangles (sorted, for lookups) and those entered beside it (few).
     let mut inside: Vec<u32> = channel.to_vec();
     inside.sort_unstable();
-    let mut beside: std::collections::HashSet<u32> = std::collections::HashSet::new();
+    let mut beside: SmallVec<[u32; 16]> = SmallVec::new();
     let mut stack: Vec<u32> = channel.to_vec();
     // Every corner of a channel triangle ends one of its portals, which the funnel
     // keeps the radius from, except the far corners of the start's and the goal's
@@ -405,7 +405,7 @@ fn corners_near(
                 continue;
             }
             if within_reach(pos(ids[e]), pos(ids[(e + 1) % 3])) {
-                beside.insert(nb);
+                beside.push(nb);
                 stack.push(nb);
             }
         }

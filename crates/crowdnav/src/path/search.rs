@@ -738,9 +738,13 @@ impl<'m> Search<'m> {
         } else if self.dominated(apex) {
             true
         } else if self.disc_pruned(index, apex, t, exit) {
-            // Kept for the fallback's test (see the module's documentation).
-            let f = apex.g + self.heuristic(&apex, lp, rp);
-            self.least_pruned = self.least_pruned.min(f);
+            // Kept for the fallback's test (see the module's documentation): the least
+            // bound, so the full bound only when the straight one is below it.
+            let straight = apex.g + apex.arrive.as_dvec2().distance(self.goal.as_dvec2());
+            if straight < self.least_pruned {
+                let f = apex.g + self.heuristic(&apex, lp, rp);
+                self.least_pruned = self.least_pruned.min(f);
+            }
             true
         } else {
             false
