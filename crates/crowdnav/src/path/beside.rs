@@ -257,18 +257,41 @@ pub(super) struct ChannelQuery<'a> {
     pub skip_last: bool,
 }
 
+/// What [`keep_clear`] made of a path.
+#[derive(Debug)]
+pub(super) enum Cleared {
+    /// The path keeps the radius from every corner near it, as it was.
+    Clear(Vec<Wrap>),
+    /// The path came too near a corner beside the channel: the funnel's path with the
+    /// extra corners, longer.
+    Repaired(Vec<Wrap>),
+    /// No path of the channel could be kept clear.
+    Dropped,
+}
+
 /// The channel's path, `wraps` (from [`Funnel::finish`] over the channel's portals, the
 /// last one left out when `skip_last`), made to keep `radius` from every wall corner
-/// near it; `None` when that fails (see the module's documentation).
-pub(super) fn keep_clear(
+/// near it (see the module's documentation).
+pub(super) fn keep_clear(q: &ChannelQuery<'_>, wraps: Vec<Wrap>, arena: &mut WrapArena) -> Cleared {
+    if q.radius <= 0.0 {
+        return Cleared::Clear(wraps);
+    }
+    let mut repaired = false;
+    match repair(q, wraps, arena, &mut repaired) {
+        Some(wraps) if repaired => Cleared::Repaired(wraps),
+        Some(wraps) => Cleared::Clear(wraps),
+        None => Cleared::Dropped,
+    }
+}
+
+/// [`keep_clear`]'s loop: sets `repaired` when it adds a corner.
+fn repair(
     q: &ChannelQuery<'_>,
     mut wraps: Vec<Wrap>,
     arena: &mut WrapArena,
+    repaired: &mut bool,
 ) -> Option<Vec<Wrap>> {
     let (mesh, channel, radius) = (q.mesh, q.channel, q.radius);
-    if radius <= 0.0 {
-        return Some(wraps);
-    }
     let mut extras: Vec<Extra> = Vec::new();
     let mut near = Vec::new();
     loop {
@@ -285,6 +308,7 @@ pub(super) fn keep_clear(
         {
             return None;
         }
+        *repaired = true;
         extras.push(extra);
         extras.sort_by(|x, y| {
             x.at.cmp(&y.at)
@@ -357,7 +381,7 @@ fn corners_near(
     // The channel's triangles (sorted, for lookups) and those entered beside it (few).
     let mut inside: Vec<u32> = channel.to_vec();
     inside.sort_unstable();
-    let mut beside: std::collections::HashSet<u32> = std::collections::HashSet::new();
+    let mut beside: SmallVec<[u32; 16]> = SmallVec::new();
     let mut stack: Vec<u32> = channel.to_vec();
     // Every corner of a channel triangle ends one of its portals, which the funnel
     // keeps the radius from, except the far corners of the start's and the goal's
@@ -381,7 +405,7 @@ fn corners_near(
                 continue;
             }
             if within_reach(pos(ids[e]), pos(ids[(e + 1) % 3])) {
-                beside.insert(nb);
+                beside.push(nb);
                 stack.push(nb);
             }
         }

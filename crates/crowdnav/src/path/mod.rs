@@ -20,6 +20,33 @@
 //!   cross, when that part is one segment (see `Search::disc_pruned`; worked out only
 //!   for portals that a second funnel reaches);
 //! - a channel never enters a triangle twice.
+//!
+//! For a disc, dominance compares funnel lengths, which are lower bounds: the check
+//! beside the channel (`path::beside`) may still lengthen a complete path when popped
+//! (a corner beside its channel comes too near) or drop it. A node pruned by a funnel
+//! whose path is later repaired may then have been the truly shorter one. What closes
+//! the gap for whole-portal dominance (`Search::disc_pruned`):
+//!
+//! - when no popped complete path was repaired or dropped, the answer is optimal: for
+//!   a node `B` pruned by `A` at a portal, the descendant of `A` that continues along
+//!   `B`'s channel has a bound at most `B`'s true length; it is either popped and
+//!   checked clean (hence exact, and no longer than `B`) or the search stops first with
+//!   a result no longer than its bound; a chain of prunes inducts;
+//! - when no pruned node had a bound below the answer's length, the answer is optimal
+//!   too: the channel of an optimal path either is searched whole (its complete path's
+//!   checked length is the optimum) or loses a node to pruning, whose bound is at most
+//!   the optimum.
+//!
+//! So when a repair or drop happened *and* a node pruned by whole-portal dominance had
+//! a bound below the answer (or there is no answer), the same query runs again with
+//! whole-portal dominance off, every other rule kept, within a budget of nodes (16
+//! times the first run's: without the rule a disc's search on a large map can outgrow
+//! memory; over budget, the first answer stands). On the aurora map at radius 1 this
+//! corrects answers that were wrong by much: a path 17 % too long, paths reported
+//! missing. Apex dominance
+//! (`Search::dominated`) is kept in that second run: without it the search can grow
+//! without practical bound on large maps, so for it the gap stays open (its prunes are
+//! counted the same way in tests).
 
 mod beside;
 mod funnel;

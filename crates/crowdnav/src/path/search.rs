@@ -1,5 +1,6 @@
 //! The search: A* over channels of triangles, each node carrying its funnel.
 
+use super::beside::Cleared;
 use super::funnel::{sweep, Blocked, Funnel, FunnelPoint, Wrap, WrapArena};
 use super::{Corner, Endpoint, NoPathReason, Path, PathError, PathPiece};
 use crate::geom::{orient2d_value, Circle, Side};
@@ -105,6 +106,63 @@ impl Ord for Open {
 }
 
 const NONE_NODE: u32 = u32::MAX;
+
+/// Which of the search's exact rules are on (all of them for [`NavMesh::find_path`]):
+/// tests turn some off to check that they change no answer.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Tuning {
+    /// Whole-portal dominance.
+    pub portal_pruning: bool,
+    /// Dominance on the funnel's apex.
+    pub apex_pruning: bool,
+    /// The corridor index's refusal of queries no corridor joins.
+    pub corridor_index: bool,
+    /// A disc's search again without dominance when its answer may be wrong (see the
+    /// module's documentation).
+    pub fallback: bool,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            portal_pruning: true,
+            apex_pruning: true,
+            corridor_index: true,
+            fallback: true,
+        }
+    }
+}
+
+/// The fallback's search without whole-portal dominance gives up after this many times
+/// the nodes of the first search (at least [`KEEP_NODES`]): without that rule a disc's
+/// search on a large map can grow until memory runs out.
+const RERUN_BUDGET: usize = 16;
+
+/// One run of a search, for [`NavMesh::find_path_with`].
+struct Outcome {
+    result: Result<Path, PathError>,
+    /// Whether the fallback is needed (see the module's documentation).
+    suspect: bool,
+    /// Nodes made.
+    nodes: usize,
+    /// Whether it gave up over its budget of nodes (`result` then means nothing).
+    over_budget: bool,
+}
+
+/// What a search did, for tests and measurements.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SearchStats {
+    /// Nodes dropped by whole-portal dominance (over both runs when it re-ran).
+    pub portal_pruned: u32,
+    /// Whether a complete path was repaired or dropped by the check beside its
+    /// channel (in the first run).
+    pub repaired: bool,
+    /// Whether it ran again without whole-portal dominance.
+    pub reran: bool,
+    /// Whether that second run gave up over its budget of nodes (the first run's
+    /// answer is returned).
+    pub over_budget: bool,
+}
 
 /// Buffers of a search, kept per thread between queries: a query then allocates (and
 /// touches fresh pages) only when it outgrows the ones before it.
@@ -225,11 +283,13 @@ impl NavMesh {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn find_path(&self, start: Vec2, goal: Vec2, radius: f32) -> Result<Path, PathError> {
-        self.find_path_tuned(start, goal, radius, true, true).0
+        self.find_path_with(start, goal, radius, Tuning::default())
+            .0
     }
 
     /// [`NavMesh::find_path`], with whole-portal dominance on or off, the corridor
     /// index's refusal on or off, and the number of nodes that dominance dropped.
+    #[cfg(test)]
     pub(crate) fn find_path_tuned(
         &self,
         start: Vec2,
@@ -238,26 +298,73 @@ impl NavMesh {
         portal_pruning: bool,
         corridor_index: bool,
     ) -> (Result<Path, PathError>, u32) {
+        let tuning = Tuning {
+            portal_pruning,
+            corridor_index,
+            ..Tuning::default()
+        };
+        let (result, stats) = self.find_path_with(start, goal, radius, tuning);
+        (result, stats.portal_pruned)
+    }
+
+    /// [`NavMesh::find_path`] with the rules of `tuning`, and what the search did.
+    pub(crate) fn find_path_with(
+        &self,
+        start: Vec2,
+        goal: Vec2,
+        radius: f32,
+        tuning: Tuning,
+    ) -> (Result<Path, PathError>, SearchStats) {
+        let mut stats = SearchStats::default();
         let (ts, tg) = match self.endpoints(start, goal, radius) {
             Ok(ends) => ends,
-            Err(e) => return (Err(e), 0),
+            Err(e) => return (Err(e), stats),
         };
         // No corridor wide enough: the search would find no channel.
-        if corridor_index && ts != tg && !self.corridor_linked(ts, tg, radius) {
-            return (Err(PathError::NoPath(self.no_path_reason(ts, tg))), 0);
+        if tuning.corridor_index && ts != tg && !self.corridor_linked(ts, tg, radius) {
+            return (Err(PathError::NoPath(self.no_path_reason(ts, tg))), stats);
         }
-        SCRATCH.with(|cell| {
-            let mut search = Search::new(self, start, goal, radius, cell.take());
-            search.portal_pruning = portal_pruning;
-            let result = search.run(ts, tg);
-            let dropped = search.portal_pruned;
-            let scratch = search.into_scratch();
-            // Keep the buffers for the next query unless one grew unusually large.
-            if scratch.nodes.capacity() <= KEEP_NODES {
-                cell.replace(scratch);
+        let mut once = |portal_pruning: bool, node_budget: usize| {
+            SCRATCH.with(|cell| {
+                let mut search = Search::new(self, start, goal, radius, cell.take());
+                search.portal_pruning = portal_pruning;
+                search.apex_pruning = tuning.apex_pruning;
+                search.node_budget = node_budget;
+                let result = search.run(ts, tg);
+                stats.portal_pruned += search.portal_pruned;
+                let length = result.as_ref().map_or(f64::INFINITY, Path::length);
+                let suspect =
+                    search.repaired && search.least_pruned < length + 1e-7 * (1.0 + length);
+                stats.repaired |= search.repaired;
+                let outcome = Outcome {
+                    result,
+                    suspect,
+                    nodes: search.scratch.nodes.len(),
+                    over_budget: search.over_budget,
+                };
+                let scratch = search.into_scratch();
+                // Keep the buffers for the next query unless one grew unusually large.
+                if scratch.nodes.capacity() <= KEEP_NODES {
+                    cell.replace(scratch);
+                }
+                outcome
+            })
+        };
+        let first = once(tuning.portal_pruning, usize::MAX);
+        if first.suspect && tuning.portal_pruning && tuning.fallback {
+            // A repair beside the channel may have lengthened a path whose funnel
+            // length pruned a shorter one (see the module's documentation): the same
+            // search again without whole-portal dominance, within a budget of nodes.
+            stats.reran = true;
+            let budget = RERUN_BUDGET.saturating_mul(first.nodes).max(KEEP_NODES);
+            let second = once(false, budget);
+            if second.over_budget {
+                stats.over_budget = true;
+            } else {
+                return (second.result, stats);
             }
-            (result, dropped)
-        })
+        }
+        (first.result, stats)
     }
 
     /// The start's and the goal's triangles, after checking the query's numbers.
@@ -367,10 +474,23 @@ struct Search<'m> {
     radius: f32,
     /// The buffers, prepared for this search.
     scratch: Scratch,
-    /// Whole-portal dominance on (off only to test that it changes no answer).
+    /// Whole-portal dominance on (off to test that it changes no answer, and in the
+    /// fallback).
     portal_pruning: bool,
+    /// Dominance on the funnel's apex on (off likewise).
+    apex_pruning: bool,
     /// Nodes dropped by whole-portal dominance.
     portal_pruned: u32,
+    /// Whether a complete path popped was repaired or dropped by the check beside its
+    /// channel.
+    repaired: bool,
+    /// For a disc, the least lower bound (`f`) of a node dropped by dominance
+    /// (infinite when none was).
+    least_pruned: f64,
+    /// The search stops (`over_budget`) when it has made more nodes than this.
+    node_budget: usize,
+    /// Whether it stopped over its budget.
+    over_budget: bool,
 }
 
 /// Where a disc's centre may cross a portal, for whole-portal dominance. Worked out
@@ -448,7 +568,12 @@ impl<'m> Search<'m> {
             radius,
             scratch: b,
             portal_pruning: true,
+            apex_pruning: true,
             portal_pruned: 0,
+            repaired: false,
+            least_pruned: f64::INFINITY,
+            node_budget: usize::MAX,
+            over_budget: false,
         }
     }
 
@@ -478,6 +603,10 @@ impl<'m> Search<'m> {
             }
         }
         while let Some(open) = self.scratch.open.pop() {
+            if self.scratch.nodes.len() > self.node_budget {
+                self.over_budget = true;
+                break;
+            }
             if open.done != NONE_NODE {
                 let wraps = std::mem::take(&mut self.scratch.done[open.done as usize]);
                 let Some(check) = self.scratch.unchecked[open.done as usize].take() else {
@@ -491,9 +620,21 @@ impl<'m> Search<'m> {
                 } else {
                     self.channel(check.node)
                 };
-                let checked = self
-                    .keep_clear(&channel, check.direct.is_some(), wraps)
-                    .filter(|w| check.direct.is_none_or(|(l, r)| last_leg_crosses(w, l, r)));
+                let checked = match self.keep_clear(&channel, check.direct.is_some(), wraps) {
+                    Cleared::Clear(wraps) => Some(wraps),
+                    Cleared::Repaired(wraps) => {
+                        self.repaired = true;
+                        // The direct path's last leg was checked before the repair.
+                        check
+                            .direct
+                            .is_none_or(|(l, r)| last_leg_crosses(&wraps, l, r))
+                            .then_some(wraps)
+                    }
+                    Cleared::Dropped => {
+                        self.repaired = true;
+                        None
+                    }
+                };
                 if let Some(wraps) = checked {
                     let len = wraps.last().map_or(f64::INFINITY, |w| w.g);
                     self.push_open(len, open.node, Some(wraps));
@@ -594,8 +735,19 @@ impl<'m> Search<'m> {
         let pruned = if self.radius == 0.0 {
             let ends = pushed.end_lengths(lp, rp);
             self.pruned(apex, ends, t, exit, lp, rp)
+        } else if self.dominated(apex) {
+            true
+        } else if self.disc_pruned(index, apex, t, exit) {
+            // Kept for the fallback's test (see the module's documentation): the least
+            // bound, so the full bound only when the straight one is below it.
+            let straight = apex.g + apex.arrive.as_dvec2().distance(self.goal.as_dvec2());
+            if straight < self.least_pruned {
+                let f = apex.g + self.heuristic(&apex, lp, rp);
+                self.least_pruned = self.least_pruned.min(f);
+            }
+            true
         } else {
-            self.disc_pruned(index, apex, t, exit)
+            false
         };
         if pruned || self.in_channel(parent, next.0) {
             if self.radius > 0.0 && !pruned {
@@ -700,12 +852,7 @@ impl<'m> Search<'m> {
     /// A complete path `wraps` through `channel` (its last portal left out when
     /// `skip_last`), kept clear of the corners beside the channel (see
     /// `path::beside`); `None` when it cannot be.
-    fn keep_clear(
-        &mut self,
-        channel: &[u32],
-        skip_last: bool,
-        wraps: Vec<Wrap>,
-    ) -> Option<Vec<Wrap>> {
+    fn keep_clear(&mut self, channel: &[u32], skip_last: bool, wraps: Vec<Wrap>) -> Cleared {
         let query = super::beside::ChannelQuery {
             mesh: self.mesh,
             channel,
@@ -751,7 +898,7 @@ impl<'m> Search<'m> {
     /// Dominance pruning of a new node `index` of a disc (radius > 0) whose funnel
     /// has apex `apex` and last crossed portal `exit` of `t`.
     ///
-    /// The apex rule is [`Search::dominated`]'s. The whole-portal rule is the point
+    /// The apex rule ([`Search::dominated`]) is tested before. The whole-portal rule is the point
     /// agent's ([`Search::portal_dominated`]) on the part of the portal the disc's
     /// centre can cross, when that part is one segment `S` (see [`NavMesh::free_span`]):
     ///
@@ -778,9 +925,6 @@ impl<'m> Search<'m> {
     /// to the crossing and the new one after it is a strictly shorter real path, so no
     /// shortest path goes through the new node. Records that pass are kept.
     fn disc_pruned(&mut self, index: u32, apex: Wrap, t: TriangleId, exit: usize) -> bool {
-        if self.dominated(apex) {
-            return true;
-        }
         if !self.portal_pruning {
             return false;
         }
@@ -999,7 +1143,7 @@ impl<'m> Search<'m> {
     /// exact. Records that pass are kept.
     fn dominated(&mut self, apex: Wrap) -> bool {
         let v = apex.point.id;
-        if v == u32::MAX {
+        if v == u32::MAX || !self.apex_pruning {
             return false;
         }
         let r = f64::from(apex.point.circle.radius);
@@ -1386,6 +1530,95 @@ mod tests {
             }
         }
         lowest
+    }
+
+    /// The world of `random_worlds.rs`'s sliver-corner regression (a corner beside the
+    /// channel comes within the radius of the funnel's path).
+    const SLIVER_LEVEL: &str = r#"{"boundary":[[0.0,0.0],[1.0,0.0],[1.0,1.0],[0.0,1.0]],"obstacles":[[[0.45273933,0.7],[0.49631867,0.7],[0.49631867,0.7182072],[0.474529,0.7182072],[0.45273933,0.7182072]],[[0.24,0.19773933],[0.3036496,0.256755],[0.3036496,0.257255],[0.24,0.19823933]],[[0.84,0.64658916],[0.95116293,0.6642494],[0.95116293,0.6637494],[0.8955815,0.65491927],[0.84,0.64608914]],[[-0.099999994,0.69],[0.7099957,0.69],[0.7099957,0.685],[0.7099957,0.68],[-0.099999994,0.68],[-0.099999994,0.68]],[[0.34,0.68],[0.40144628,0.743633],[0.40144628,0.744133],[0.40144628,0.744133],[0.34,0.68050003]],[[0.75029904,0.4199863],[0.75945836,0.25943142],[0.71999997,0.2691922]],[[0.5135651,0.9553918],[0.5529093,0.9606709],[0.4921536,0.94]],[[0.22,0.9655487],[0.27221787,0.9655487],[0.27221787,0.9327743],[0.27221787,0.9],[0.22,0.9]]]}"#;
+
+    fn sliver_mesh() -> NavMesh {
+        let level = crate::mesh::Level::from_json(SLIVER_LEVEL).expect("valid level");
+        NavMesh::from_level(&level).expect("the level builds")
+    }
+
+    /// The soundness gap of whole-portal dominance for discs, and its fallback (see
+    /// the module's documentation). From (0.2164, 0.1654) to (0.7242, 0.9757) at radius
+    /// 0.02 the search with dominance and without the fallback answers 1.30702, the
+    /// search without dominance 1.29795: a node was pruned by a funnel whose path a
+    /// corner beside its channel later lengthened. With the fallback the search runs
+    /// again and finds the shorter path.
+    #[test]
+    fn a_repair_beside_the_channel_makes_the_search_run_again_without_portal_dominance() {
+        use super::Tuning;
+        let mesh = sliver_mesh();
+        let (a, b, r) = (
+            Vec2::new(0.216_379_76, 0.165_400_74),
+            Vec2::new(0.724_172_5, 0.975_693_8),
+            0.02,
+        );
+        let length = |tuning: Tuning| {
+            let (path, stats) = mesh.find_path_with(a, b, r, tuning);
+            (path.expect("a path").length(), stats)
+        };
+        let (pruned, _) = length(Tuning {
+            fallback: false,
+            ..Tuning::default()
+        });
+        let (unpruned, _) = length(Tuning {
+            fallback: false,
+            portal_pruning: false,
+            ..Tuning::default()
+        });
+        let (answer, stats) = length(Tuning::default());
+        assert!(
+            pruned > unpruned + 1e-4,
+            "{pruned} with dominance alone, {unpruned} without"
+        );
+        assert!(
+            stats.repaired && stats.reran && !stats.over_budget,
+            "{stats:?}"
+        );
+        assert_eq!(answer, unpruned);
+        let walls: Vec<Segment> = mesh.walls().collect();
+        let path = mesh.find_path(a, b, r).expect("a path");
+        assert!(lowest_clearance(&walls, &path) >= r - 1e-6);
+    }
+
+    /// With the fallback, whole-portal dominance changes no disc's answer on the sliver
+    /// world, where corners beside channels often come within the radius: random
+    /// queries find the lengths of the search without it.
+    #[test]
+    fn with_the_fallback_portal_dominance_changes_no_answer_among_slivers() {
+        use super::Tuning;
+        let mesh = sliver_mesh();
+        let unpruned = Tuning {
+            fallback: false,
+            portal_pruning: false,
+            ..Tuning::default()
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let (mut compared, mut reran) = (0, 0);
+        for _ in 0..20_000 {
+            let a = Vec2::new(rng.gen_range(0.0..1.0), rng.gen_range(0.0..1.0));
+            let b = Vec2::new(rng.gen_range(0.0..1.0), rng.gen_range(0.0..1.0));
+            let r = [0.005f32, 0.01, 0.02, 0.03][rng.gen_range(0..4)];
+            let (fast, stats) = mesh.find_path_with(a, b, r, Tuning::default());
+            let (slow, _) = mesh.find_path_with(a, b, r, unpruned);
+            match (&fast, &slow) {
+                (Ok(f), Ok(s)) => {
+                    let (f, s) = (f.length(), s.length());
+                    assert!(
+                        (f - s).abs() <= 1e-6 * (1.0 + s),
+                        "{a} -> {b}, r = {r}: {f} with dominance, {s} without"
+                    );
+                    compared += 1;
+                }
+                (f, s) => assert_eq!(f.as_ref().err(), s.as_ref().err(), "{a} -> {b}, r = {r}"),
+            }
+            reran += u32::from(stats.reran);
+        }
+        assert!(compared >= 10_000, "only {compared} paths compared");
+        assert!(reran >= 2, "the fallback ran only {reran} times");
     }
 
     /// Whole-portal dominance drops nodes and never changes an answer: on crowded
