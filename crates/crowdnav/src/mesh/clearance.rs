@@ -508,9 +508,6 @@ pub(super) struct NearWall {
     ends: [u32; 2],
 }
 
-/// One edge's walls and the squared radius they cover, as computed.
-type EdgeList = (Vec<NearWall>, f64);
-
 /// One edge's list in [`NearWalls::walls`], and the squared radius it covers.
 #[derive(Clone, Copy, Debug)]
 struct NearEdge {
@@ -520,25 +517,41 @@ struct NearEdge {
     reach2: f64,
 }
 
+/// Triangles per task of [`NearWalls::new`]: fixed, so the pieces are the same on
+/// any number of threads.
+const NEAR_WALLS_CHUNK: usize = 1024;
+
+/// What one task of [`NearWalls::new`] computes: per portal its directed edge, start
+/// (within the task's walls), count and reach; and the walls.
+type NearChunk = (Vec<(u32, u32, u32, f64)>, Vec<NearWall>);
+
 impl NearWalls {
     /// The lists of every portal of `mesh`.
     pub(crate) fn new(mesh: &NavMesh) -> NearWalls {
         let n = mesh.triangles.len();
-        let per_triangle: Vec<[Option<EdgeList>; 3]> = (0..n as u32)
+        let chunks: Vec<NearChunk> = (0..n.div_ceil(NEAR_WALLS_CHUNK))
             .into_par_iter()
-            .with_min_len(256)
-            .map_init(
-                || (Vec::new(), Visited::default()),
-                |(stack, visited), t| {
-                    std::array::from_fn(|e| {
-                        let nb = mesh.neighbors[t as usize][e];
-                        let tid = TriangleId(t);
+            .map_init(NearScratch::default, |scratch, c| {
+                let (mut heads, mut walls) = (Vec::new(), Vec::new());
+                for t in c * NEAR_WALLS_CHUNK..n.min((c + 1) * NEAR_WALLS_CHUNK) {
+                    let tid = TriangleId(t as u32);
+                    if !mesh.is_walkable(tid) {
+                        continue;
+                    }
+                    for e in 0..3 {
+                        let nb = mesh.neighbors[t][e];
                         // Each portal once, from its lower-numbered side.
-                        (mesh.is_walkable(tid) && !mesh.is_wall(tid, e) && nb != NONE && t < nb)
-                            .then(|| near_walls_of(mesh, tid, e, stack, visited))
-                    })
-                },
-            )
+                        if mesh.is_wall(tid, e) || nb == NONE || (t as u32) > nb {
+                            continue;
+                        }
+                        let start = walls.len() as u32;
+                        let reach2 = near_walls_of(mesh, tid, e, scratch, &mut walls);
+                        let count = walls.len() as u32 - start;
+                        heads.push(((3 * t + e) as u32, start, count, reach2));
+                    }
+                }
+                (heads, walls)
+            })
             .collect();
         let mut edges = vec![
             NearEdge {
@@ -548,19 +561,18 @@ impl NearWalls {
             };
             3 * n
         ];
-        let mut walls = Vec::new();
-        for (t, lists) in per_triangle.into_iter().enumerate() {
-            for (e, list) in lists.into_iter().enumerate() {
-                let Some((list, reach2)) = list else {
-                    continue;
-                };
+        let mut walls = Vec::with_capacity(chunks.iter().map(|(_, w)| w.len()).sum());
+        for (heads, chunk_walls) in chunks {
+            let base = walls.len() as u32;
+            walls.extend(chunk_walls);
+            for (key, start, count, reach2) in heads {
                 let entry = NearEdge {
-                    start: walls.len() as u32,
-                    count: list.len() as u32,
+                    start: base + start,
+                    count,
                     reach2,
                 };
-                walls.extend(list);
-                edges[3 * t + e] = entry;
+                edges[key as usize] = entry;
+                let (t, e) = (key as usize / 3, key as usize % 3);
                 let nb = mesh.neighbors[t][e];
                 if let Some(back) = (0..3).find(|&k| mesh.neighbors[nb as usize][k] == t as u32) {
                     edges[3 * nb as usize + back] = entry;
@@ -582,15 +594,36 @@ impl NearWalls {
     }
 }
 
-/// The list of [`NearWalls`] for edge `e` of walkable triangle `t`, and its squared
-/// reach.
+/// Buffers reused by the searches of one task of [`NearWalls::new`].
+#[derive(Default)]
+struct NearScratch {
+    /// Triangles to expand: id, the edge it was entered by, and the squared distances
+    /// of that edge's two ends (its vertices `entry` and `entry + 1`) from the portal.
+    stack: Vec<(u32, u8, f64, f64)>,
+    visited: Visited,
+    /// Walls met, with their squared distances.
+    found: Vec<(f64, [u32; 2])>,
+}
+
+/// Appends to `out` the list of [`NearWalls`] for edge `e` of walkable triangle `t`,
+/// nearest first, and returns its squared reach.
+///
+/// Each edge met is measured in the orientation of the triangle it is met from, by the
+/// least of its ends' distances from the portal and the portal's ends' distances from
+/// it; an end's distance is carried along with the edge a triangle is entered by, and
+/// that edge (whose triangle is already entered) is not measured again.
 fn near_walls_of(
     mesh: &NavMesh,
     t: TriangleId,
     e: usize,
-    stack: &mut Vec<u32>,
-    visited: &mut Visited,
-) -> EdgeList {
+    scratch: &mut NearScratch,
+    out: &mut Vec<NearWall>,
+) -> f64 {
+    let NearScratch {
+        stack,
+        visited,
+        found,
+    } = scratch;
     let ids = mesh.triangles[t.index()];
     let (p_id, q_id) = {
         let (x, y) = (ids[e], ids[(e + 1) % 3]);
@@ -598,20 +631,39 @@ fn near_walls_of(
     };
     let pos = |v: u32| mesh.vertices[v as usize].as_dvec2();
     let (p, q) = (pos(p_id), pos(q_id));
+    let from_portal = |v: u32| distance_squared_to_segment(pos(v), p, q);
     // The NEAR_WALLS smallest squared distances of walls not touching the edge, sorted,
     // and at most the edge's squared length: a disc wider than the edge seldom crosses
     // it, and the bound keeps the search local from its start.
     let mut nearest = [p.distance_squared(q); NEAR_WALLS];
-    let mut found: Vec<(f64, [u32; 2])> = Vec::new();
+    found.clear();
     stack.clear();
     visited.start(mesh.triangles.len());
     visited.enter(t.0);
-    stack.push(t.0);
-    while let Some(tri) = stack.pop() {
+    let mut first = true;
+    while let Some((tri, entry, d_from, d_to)) = if first {
+        first = false;
+        Some((t.0, 0, from_portal(ids[0]), from_portal(ids[1])))
+    } else {
+        stack.pop()
+    } {
         let tv = mesh.triangles[tri as usize];
+        let entry = usize::from(entry);
+        // Squared distances of the vertices entry, entry + 1, entry + 2 (mod 3).
+        let far = from_portal(tv[(entry + 2) % 3]);
+        let ends = [d_from, d_to, far];
+        // The start triangle measures all three edges; the others skip their entry.
         for k in 0..3 {
+            let step = (k + 3 - entry) % 3;
+            if step == 0 && tri != t.0 {
+                continue;
+            }
             let (a_id, b_id) = (tv[k], tv[(k + 1) % 3]);
-            let d2 = segments_distance_squared(pos(a_id), pos(b_id), p, q);
+            let (a, b) = (pos(a_id), pos(b_id));
+            let d2 = ends[step]
+                .min(ends[(step + 1) % 3])
+                .min(distance_squared_to_segment(p, a, b))
+                .min(distance_squared_to_segment(q, a, b));
             if d2 >= nearest[NEAR_WALLS - 1] {
                 continue;
             }
@@ -630,19 +682,26 @@ fn near_walls_of(
                 continue;
             }
             let nb = mesh.neighbors[tri as usize][k];
-            if nb != NONE && visited.enter(nb) {
-                stack.push(nb);
+            if nb == NONE || !visited.enter(nb) {
+                continue;
             }
+            let Some(back) = (0..3).find(|&j| mesh.neighbors[nb as usize][j] == tri) else {
+                continue;
+            };
+            // The shared edge runs b -> a in the neighbour.
+            stack.push((nb, back as u8, ends[(step + 1) % 3], ends[step]));
         }
     }
     let reach2 = nearest[NEAR_WALLS - 1];
-    let mut list: Vec<NearWall> = found
-        .into_iter()
-        .filter(|&(d2, _)| d2 < reach2)
-        .map(|(d2, ends)| NearWall { d2, ends })
-        .collect();
-    list.sort_by(|x, y| x.d2.total_cmp(&y.d2));
-    (list, reach2)
+    let start = out.len();
+    out.extend(
+        found
+            .iter()
+            .filter(|&&(d2, _)| d2 < reach2)
+            .map(|&(d2, ends)| NearWall { d2, ends }),
+    );
+    out[start..].sort_by(|x, y| x.d2.total_cmp(&y.d2));
+    reach2
 }
 
 /// The open interval of `s` where `p + s u` (`u` a unit vector) lies nearer than `r` to
