@@ -13,6 +13,8 @@
 use super::navmesh::{NavMesh, TriangleId, NONE};
 use glam::{DVec2, Vec2};
 use rayon::prelude::*;
+use std::cell::RefCell;
+use std::sync::OnceLock;
 
 /// Gate widths of the three corners of each listed triangle (0 for blocked triangles),
 /// in the order given, and the walls that must be split for them to be exact (see
@@ -389,10 +391,9 @@ impl NavMesh {
         let u = (q - p) / len;
         let r2 = radius * radius;
         let mut cuts: smallvec::SmallVec<[(f64, f64); 8]> = smallvec::SmallVec::new();
-        if let Some(walls) = self
-            .near_walls
-            .within(3 * t.0 + (edge % 3) as u32, r2)
-            .filter(|_| lists)
+        if let Some(walls) = lists
+            .then(|| self.near_walls.within(self, t, edge % 3, r2))
+            .flatten()
         {
             for wall in walls.iter().take_while(|w| w.d2 < r2) {
                 let (a, b) = (pos(wall.ends[0]), pos(wall.ends[1]));
@@ -479,9 +480,11 @@ fn free_pieces(mut cuts: smallvec::SmallVec<[(f64, f64); 8]>, len: f64) -> FreeS
 const NEAR_WALLS: usize = 4;
 
 /// For each portal (a non-wall edge between walkable triangles), the walls that can
-/// take part of it away from a disc, for every radius up to a bound: computed once
-/// when the mesh is built, independent of any radius, so that
-/// [`NavMesh::free_span`] reads a short list instead of searching the mesh.
+/// take part of it away from a disc, for every radius up to a bound: independent of
+/// any radius, so that [`NavMesh::free_span`] reads a short list instead of searching
+/// the mesh. A portal's list is computed the first time it is asked for (building the
+/// mesh only numbers the portals), once, whichever thread asks: it depends on the
+/// mesh alone, so answers are the same on any number of threads.
 ///
 /// An edge's list holds the walls met by a search outward from the edge that crosses
 /// only non-wall edges nearer than the [`NEAR_WALLS`]-th nearest wall found so far
@@ -493,10 +496,13 @@ const NEAR_WALLS: usize = 4;
 /// wall's.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct NearWalls {
-    /// Per directed edge `3 * t + e`.
-    edges: Vec<NearEdge>,
-    /// The lists, nearest first.
-    walls: Vec<NearWall>,
+    /// Per triangle and edge: the portal's number, or `NONE`.
+    portal: Vec<[u32; 3]>,
+    /// Per portal: the directed edge `3 * t + e` its list is searched from, `t` being
+    /// the lower-numbered of its two triangles.
+    side: Vec<u32>,
+    /// Per portal: its list, once asked for.
+    lists: Vec<OnceLock<NearList>>,
 }
 
 /// A wall of a [`NearWalls`] list.
@@ -508,93 +514,77 @@ pub(super) struct NearWall {
     ends: [u32; 2],
 }
 
-/// One edge's list in [`NearWalls::walls`], and the squared radius it covers.
-#[derive(Clone, Copy, Debug)]
-struct NearEdge {
-    start: u32,
-    count: u32,
-    /// The list is complete for squared radii up to this; negative: no list.
+/// One portal's walls, nearest first, and the squared radius they cover.
+#[derive(Clone, Debug)]
+struct NearList {
+    walls: Box<[NearWall]>,
     reach2: f64,
 }
 
-/// Triangles per task of [`NearWalls::new`]: fixed, so the pieces are the same on
-/// any number of threads.
-const NEAR_WALLS_CHUNK: usize = 1024;
-
-/// What one task of [`NearWalls::new`] computes: per portal its directed edge, start
-/// (within the task's walls), count and reach; and the walls.
-type NearChunk = (Vec<(u32, u32, u32, f64)>, Vec<NearWall>);
+thread_local! {
+    /// Search buffers of the lists computed on this thread.
+    static NEAR_SCRATCH: RefCell<NearScratch> = RefCell::default();
+}
 
 impl NearWalls {
-    /// The lists of every portal of `mesh`.
+    /// The portals of `mesh`, numbered, their lists not yet computed.
     pub(crate) fn new(mesh: &NavMesh) -> NearWalls {
         let n = mesh.triangles.len();
-        let chunks: Vec<NearChunk> = (0..n.div_ceil(NEAR_WALLS_CHUNK))
-            .into_par_iter()
-            .map_init(NearScratch::default, |scratch, c| {
-                let (mut heads, mut walls) = (Vec::new(), Vec::new());
-                for t in c * NEAR_WALLS_CHUNK..n.min((c + 1) * NEAR_WALLS_CHUNK) {
-                    let tid = TriangleId(t as u32);
-                    if !mesh.is_walkable(tid) {
-                        continue;
-                    }
-                    for e in 0..3 {
-                        let nb = mesh.neighbors[t][e];
-                        // Each portal once, from its lower-numbered side.
-                        if mesh.is_wall(tid, e) || nb == NONE || (t as u32) > nb {
-                            continue;
-                        }
-                        let start = walls.len() as u32;
-                        let reach2 = near_walls_of(mesh, tid, e, scratch, &mut walls);
-                        let count = walls.len() as u32 - start;
-                        heads.push(((3 * t + e) as u32, start, count, reach2));
-                    }
-                }
-                (heads, walls)
-            })
-            .collect();
-        let mut edges = vec![
-            NearEdge {
-                start: 0,
-                count: 0,
-                reach2: -1.0,
-            };
-            3 * n
-        ];
-        let mut walls = Vec::with_capacity(chunks.iter().map(|(_, w)| w.len()).sum());
-        for (heads, chunk_walls) in chunks {
-            let base = walls.len() as u32;
-            walls.extend(chunk_walls);
-            for (key, start, count, reach2) in heads {
-                let entry = NearEdge {
-                    start: base + start,
-                    count,
-                    reach2,
-                };
-                edges[key as usize] = entry;
-                let (t, e) = (key as usize / 3, key as usize % 3);
+        let mut portal = vec![[NONE; 3]; n];
+        let mut side = Vec::new();
+        for t in 0..n {
+            let tid = TriangleId(t as u32);
+            if !mesh.is_walkable(tid) {
+                continue;
+            }
+            for e in 0..3 {
                 let nb = mesh.neighbors[t][e];
-                if let Some(back) = (0..3).find(|&k| mesh.neighbors[nb as usize][k] == t as u32) {
-                    edges[3 * nb as usize + back] = entry;
+                // Each portal once, from its lower-numbered side.
+                if mesh.is_wall(tid, e) || nb == NONE || (t as u32) > nb {
+                    continue;
                 }
+                let Some(back) = (0..3).find(|&k| mesh.neighbors[nb as usize][k] == t as u32)
+                else {
+                    continue;
+                };
+                let id = side.len() as u32;
+                portal[t][e] = id;
+                portal[nb as usize][back] = id;
+                side.push((3 * t + e) as u32);
             }
         }
-        NearWalls { edges, walls }
+        let lists = side.iter().map(|_| OnceLock::new()).collect();
+        NearWalls {
+            portal,
+            side,
+            lists,
+        }
     }
 
-    /// The walls of directed edge `key` when its list covers squared radius `r2`.
-    pub(super) fn within(&self, key: u32, r2: f64) -> Option<&[NearWall]> {
-        let edge = self.edges.get(key as usize)?;
-        if r2 <= edge.reach2 {
-            self.walls
-                .get(edge.start as usize..(edge.start + edge.count) as usize)
-        } else {
-            None
-        }
+    /// The walls of edge `e` of triangle `t` of `mesh` (whose lists these are) when
+    /// the edge is a portal and its list covers squared radius `r2`.
+    pub(super) fn within(
+        &self,
+        mesh: &NavMesh,
+        t: TriangleId,
+        e: usize,
+        r2: f64,
+    ) -> Option<&[NearWall]> {
+        let id = *self.portal.get(t.index())?.get(e)?;
+        let slot = self.lists.get(id as usize)?;
+        let list = slot.get_or_init(|| {
+            let key = self.side[id as usize];
+            let (t, e) = (TriangleId(key / 3), (key % 3) as usize);
+            NEAR_SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+                Ok(mut scratch) => near_walls_of(mesh, t, e, &mut scratch),
+                Err(_) => near_walls_of(mesh, t, e, &mut NearScratch::default()),
+            })
+        });
+        (r2 <= list.reach2).then_some(&list.walls[..])
     }
 }
 
-/// Buffers reused by the searches of one task of [`NearWalls::new`].
+/// Buffers reused by the list searches of one thread.
 #[derive(Default)]
 struct NearScratch {
     /// Triangles to expand: id, the edge it was entered by, and the squared distances
@@ -605,20 +595,13 @@ struct NearScratch {
     found: Vec<(f64, [u32; 2])>,
 }
 
-/// Appends to `out` the list of [`NearWalls`] for edge `e` of walkable triangle `t`,
-/// nearest first, and returns its squared reach.
+/// The list of [`NearWalls`] for edge `e` of walkable triangle `t`.
 ///
 /// Each edge met is measured in the orientation of the triangle it is met from, by the
 /// least of its ends' distances from the portal and the portal's ends' distances from
 /// it; an end's distance is carried along with the edge a triangle is entered by, and
 /// that edge (whose triangle is already entered) is not measured again.
-fn near_walls_of(
-    mesh: &NavMesh,
-    t: TriangleId,
-    e: usize,
-    scratch: &mut NearScratch,
-    out: &mut Vec<NearWall>,
-) -> f64 {
+fn near_walls_of(mesh: &NavMesh, t: TriangleId, e: usize, scratch: &mut NearScratch) -> NearList {
     let NearScratch {
         stack,
         visited,
@@ -693,15 +676,16 @@ fn near_walls_of(
         }
     }
     let reach2 = nearest[NEAR_WALLS - 1];
-    let start = out.len();
-    out.extend(
-        found
-            .iter()
-            .filter(|&&(d2, _)| d2 < reach2)
-            .map(|&(d2, ends)| NearWall { d2, ends }),
-    );
-    out[start..].sort_by(|x, y| x.d2.total_cmp(&y.d2));
-    reach2
+    let mut walls: Vec<NearWall> = found
+        .iter()
+        .filter(|&&(d2, _)| d2 < reach2)
+        .map(|&(d2, ends)| NearWall { d2, ends })
+        .collect();
+    walls.sort_by(|x, y| x.d2.total_cmp(&y.d2));
+    NearList {
+        walls: walls.into_boxed_slice(),
+        reach2,
+    }
 }
 
 /// The open interval of `s` where `p + s u` (`u` a unit vector) lies nearer than `r` to
