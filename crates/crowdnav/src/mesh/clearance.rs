@@ -13,6 +13,8 @@
 use super::navmesh::{NavMesh, TriangleId, NONE};
 use glam::{DVec2, Vec2};
 use rayon::prelude::*;
+use std::cell::RefCell;
+use std::sync::OnceLock;
 
 /// Gate widths of the three corners of each listed triangle (0 for blocked triangles),
 /// in the order given, and the walls that must be split for them to be exact (see
@@ -389,10 +391,9 @@ impl NavMesh {
         let u = (q - p) / len;
         let r2 = radius * radius;
         let mut cuts: smallvec::SmallVec<[(f64, f64); 8]> = smallvec::SmallVec::new();
-        if let Some(walls) = self
-            .near_walls
-            .within(3 * t.0 + (edge % 3) as u32, r2)
-            .filter(|_| lists)
+        if let Some(walls) = lists
+            .then(|| self.near_walls.within(self, t, edge % 3, r2))
+            .flatten()
         {
             for wall in walls.iter().take_while(|w| w.d2 < r2) {
                 let (a, b) = (pos(wall.ends[0]), pos(wall.ends[1]));
@@ -479,9 +480,11 @@ fn free_pieces(mut cuts: smallvec::SmallVec<[(f64, f64); 8]>, len: f64) -> FreeS
 const NEAR_WALLS: usize = 4;
 
 /// For each portal (a non-wall edge between walkable triangles), the walls that can
-/// take part of it away from a disc, for every radius up to a bound: computed once
-/// when the mesh is built, independent of any radius, so that
-/// [`NavMesh::free_span`] reads a short list instead of searching the mesh.
+/// take part of it away from a disc, for every radius up to a bound: independent of
+/// any radius, so that [`NavMesh::free_span`] reads a short list instead of searching
+/// the mesh. A portal's list is computed the first time it is asked for (building the
+/// mesh only numbers the portals), once, whichever thread asks: it depends on the
+/// mesh alone, so answers are the same on any number of threads.
 ///
 /// An edge's list holds the walls met by a search outward from the edge that crosses
 /// only non-wall edges nearer than the [`NEAR_WALLS`]-th nearest wall found so far
@@ -493,10 +496,13 @@ const NEAR_WALLS: usize = 4;
 /// wall's.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct NearWalls {
-    /// Per directed edge `3 * t + e`.
-    edges: Vec<NearEdge>,
-    /// The lists, nearest first.
-    walls: Vec<NearWall>,
+    /// Per triangle and edge: the portal's number, or `NONE`.
+    portal: Vec<[u32; 3]>,
+    /// Per portal: the directed edge `3 * t + e` its list is searched from, `t` being
+    /// the lower-numbered of its two triangles.
+    side: Vec<u32>,
+    /// Per portal: its list, once asked for.
+    lists: Vec<OnceLock<NearList>>,
 }
 
 /// A wall of a [`NearWalls`] list.
@@ -508,89 +514,99 @@ pub(super) struct NearWall {
     ends: [u32; 2],
 }
 
-/// One edge's walls and the squared radius they cover, as computed.
-type EdgeList = (Vec<NearWall>, f64);
-
-/// One edge's list in [`NearWalls::walls`], and the squared radius it covers.
-#[derive(Clone, Copy, Debug)]
-struct NearEdge {
-    start: u32,
-    count: u32,
-    /// The list is complete for squared radii up to this; negative: no list.
+/// One portal's walls, nearest first, and the squared radius they cover.
+#[derive(Clone, Debug)]
+struct NearList {
+    walls: Box<[NearWall]>,
     reach2: f64,
 }
 
+thread_local! {
+    /// Search buffers of the lists computed on this thread.
+    static NEAR_SCRATCH: RefCell<NearScratch> = RefCell::default();
+}
+
 impl NearWalls {
-    /// The lists of every portal of `mesh`.
+    /// The portals of `mesh`, numbered, their lists not yet computed.
     pub(crate) fn new(mesh: &NavMesh) -> NearWalls {
         let n = mesh.triangles.len();
-        let per_triangle: Vec<[Option<EdgeList>; 3]> = (0..n as u32)
-            .into_par_iter()
-            .with_min_len(256)
-            .map_init(
-                || (Vec::new(), Visited::default()),
-                |(stack, visited), t| {
-                    std::array::from_fn(|e| {
-                        let nb = mesh.neighbors[t as usize][e];
-                        let tid = TriangleId(t);
-                        // Each portal once, from its lower-numbered side.
-                        (mesh.is_walkable(tid) && !mesh.is_wall(tid, e) && nb != NONE && t < nb)
-                            .then(|| near_walls_of(mesh, tid, e, stack, visited))
-                    })
-                },
-            )
-            .collect();
-        let mut edges = vec![
-            NearEdge {
-                start: 0,
-                count: 0,
-                reach2: -1.0,
-            };
-            3 * n
-        ];
-        let mut walls = Vec::new();
-        for (t, lists) in per_triangle.into_iter().enumerate() {
-            for (e, list) in lists.into_iter().enumerate() {
-                let Some((list, reach2)) = list else {
+        let mut portal = vec![[NONE; 3]; n];
+        let mut side = Vec::new();
+        for t in 0..n {
+            let tid = TriangleId(t as u32);
+            if !mesh.is_walkable(tid) {
+                continue;
+            }
+            for e in 0..3 {
+                let nb = mesh.neighbors[t][e];
+                // Each portal once, from its lower-numbered side.
+                if mesh.is_wall(tid, e) || nb == NONE || (t as u32) > nb {
+                    continue;
+                }
+                let Some(back) = (0..3).find(|&k| mesh.neighbors[nb as usize][k] == t as u32)
+                else {
                     continue;
                 };
-                let entry = NearEdge {
-                    start: walls.len() as u32,
-                    count: list.len() as u32,
-                    reach2,
-                };
-                walls.extend(list);
-                edges[3 * t + e] = entry;
-                let nb = mesh.neighbors[t][e];
-                if let Some(back) = (0..3).find(|&k| mesh.neighbors[nb as usize][k] == t as u32) {
-                    edges[3 * nb as usize + back] = entry;
-                }
+                let id = side.len() as u32;
+                portal[t][e] = id;
+                portal[nb as usize][back] = id;
+                side.push((3 * t + e) as u32);
             }
         }
-        NearWalls { edges, walls }
+        let lists = side.iter().map(|_| OnceLock::new()).collect();
+        NearWalls {
+            portal,
+            side,
+            lists,
+        }
     }
 
-    /// The walls of directed edge `key` when its list covers squared radius `r2`.
-    pub(super) fn within(&self, key: u32, r2: f64) -> Option<&[NearWall]> {
-        let edge = self.edges.get(key as usize)?;
-        if r2 <= edge.reach2 {
-            self.walls
-                .get(edge.start as usize..(edge.start + edge.count) as usize)
-        } else {
-            None
-        }
+    /// The walls of edge `e` of triangle `t` of `mesh` (whose lists these are) when
+    /// the edge is a portal and its list covers squared radius `r2`.
+    pub(super) fn within(
+        &self,
+        mesh: &NavMesh,
+        t: TriangleId,
+        e: usize,
+        r2: f64,
+    ) -> Option<&[NearWall]> {
+        let id = *self.portal.get(t.index())?.get(e)?;
+        let slot = self.lists.get(id as usize)?;
+        let list = slot.get_or_init(|| {
+            let key = self.side[id as usize];
+            let (t, e) = (TriangleId(key / 3), (key % 3) as usize);
+            NEAR_SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+                Ok(mut scratch) => near_walls_of(mesh, t, e, &mut scratch),
+                Err(_) => near_walls_of(mesh, t, e, &mut NearScratch::default()),
+            })
+        });
+        (r2 <= list.reach2).then_some(&list.walls[..])
     }
 }
 
-/// The list of [`NearWalls`] for edge `e` of walkable triangle `t`, and its squared
-/// reach.
-fn near_walls_of(
-    mesh: &NavMesh,
-    t: TriangleId,
-    e: usize,
-    stack: &mut Vec<u32>,
-    visited: &mut Visited,
-) -> EdgeList {
+/// Buffers reused by the list searches of one thread.
+#[derive(Default)]
+struct NearScratch {
+    /// Triangles to expand: id, the edge it was entered by, and the squared distances
+    /// of that edge's two ends (its vertices `entry` and `entry + 1`) from the portal.
+    stack: Vec<(u32, u8, f64, f64)>,
+    visited: Visited,
+    /// Walls met, with their squared distances.
+    found: Vec<(f64, [u32; 2])>,
+}
+
+/// The list of [`NearWalls`] for edge `e` of walkable triangle `t`.
+///
+/// Each edge met is measured in the orientation of the triangle it is met from, by the
+/// least of its ends' distances from the portal and the portal's ends' distances from
+/// it; an end's distance is carried along with the edge a triangle is entered by, and
+/// that edge (whose triangle is already entered) is not measured again.
+fn near_walls_of(mesh: &NavMesh, t: TriangleId, e: usize, scratch: &mut NearScratch) -> NearList {
+    let NearScratch {
+        stack,
+        visited,
+        found,
+    } = scratch;
     let ids = mesh.triangles[t.index()];
     let (p_id, q_id) = {
         let (x, y) = (ids[e], ids[(e + 1) % 3]);
@@ -598,20 +614,39 @@ fn near_walls_of(
     };
     let pos = |v: u32| mesh.vertices[v as usize].as_dvec2();
     let (p, q) = (pos(p_id), pos(q_id));
+    let from_portal = |v: u32| distance_squared_to_segment(pos(v), p, q);
     // The NEAR_WALLS smallest squared distances of walls not touching the edge, sorted,
     // and at most the edge's squared length: a disc wider than the edge seldom crosses
     // it, and the bound keeps the search local from its start.
     let mut nearest = [p.distance_squared(q); NEAR_WALLS];
-    let mut found: Vec<(f64, [u32; 2])> = Vec::new();
+    found.clear();
     stack.clear();
     visited.start(mesh.triangles.len());
     visited.enter(t.0);
-    stack.push(t.0);
-    while let Some(tri) = stack.pop() {
+    let mut first = true;
+    while let Some((tri, entry, d_from, d_to)) = if first {
+        first = false;
+        Some((t.0, 0, from_portal(ids[0]), from_portal(ids[1])))
+    } else {
+        stack.pop()
+    } {
         let tv = mesh.triangles[tri as usize];
+        let entry = usize::from(entry);
+        // Squared distances of the vertices entry, entry + 1, entry + 2 (mod 3).
+        let far = from_portal(tv[(entry + 2) % 3]);
+        let ends = [d_from, d_to, far];
+        // The start triangle measures all three edges; the others skip their entry.
         for k in 0..3 {
+            let step = (k + 3 - entry) % 3;
+            if step == 0 && tri != t.0 {
+                continue;
+            }
             let (a_id, b_id) = (tv[k], tv[(k + 1) % 3]);
-            let d2 = segments_distance_squared(pos(a_id), pos(b_id), p, q);
+            let (a, b) = (pos(a_id), pos(b_id));
+            let d2 = ends[step]
+                .min(ends[(step + 1) % 3])
+                .min(distance_squared_to_segment(p, a, b))
+                .min(distance_squared_to_segment(q, a, b));
             if d2 >= nearest[NEAR_WALLS - 1] {
                 continue;
             }
@@ -630,19 +665,27 @@ fn near_walls_of(
                 continue;
             }
             let nb = mesh.neighbors[tri as usize][k];
-            if nb != NONE && visited.enter(nb) {
-                stack.push(nb);
+            if nb == NONE || !visited.enter(nb) {
+                continue;
             }
+            let Some(back) = (0..3).find(|&j| mesh.neighbors[nb as usize][j] == tri) else {
+                continue;
+            };
+            // The shared edge runs b -> a in the neighbour.
+            stack.push((nb, back as u8, ends[(step + 1) % 3], ends[step]));
         }
     }
     let reach2 = nearest[NEAR_WALLS - 1];
-    let mut list: Vec<NearWall> = found
-        .into_iter()
-        .filter(|&(d2, _)| d2 < reach2)
-        .map(|(d2, ends)| NearWall { d2, ends })
+    let mut walls: Vec<NearWall> = found
+        .iter()
+        .filter(|&&(d2, _)| d2 < reach2)
+        .map(|&(d2, ends)| NearWall { d2, ends })
         .collect();
-    list.sort_by(|x, y| x.d2.total_cmp(&y.d2));
-    (list, reach2)
+    walls.sort_by(|x, y| x.d2.total_cmp(&y.d2));
+    NearList {
+        walls: walls.into_boxed_slice(),
+        reach2,
+    }
 }
 
 /// The open interval of `s` where `p + s u` (`u` a unit vector) lies nearer than `r` to

@@ -87,8 +87,11 @@ impl Corridors {
                 links.push((k, a, b));
             }
         }
-        // Widest first; ties in a fixed order, so the tree is the same on any run.
-        links.sort_unstable_by(|x, y| y.0.total_cmp(&x.0).then((x.1, x.2).cmp(&(y.1, y.2))));
+        // Widest first; ties in a fixed order, so the tree is the same on any run: one
+        // integer per link, the key's total order reversed above the two portals.
+        links.sort_unstable_by_key(|&(k, a, b)| {
+            (u128::from(!total_order_bits(k)) << 64) | (u128::from(a) << 32) | u128::from(b)
+        });
         let mut parent = vec![NONE; portals];
         // Union-find over nodes: each set's representative is its tree root.
         let mut set: Vec<u32> = (0..portals as u32).collect();
@@ -183,6 +186,17 @@ impl Corridors {
     }
 }
 
+/// `k`'s bits as an integer whose order is `f32::total_cmp`'s.
+fn total_order_bits(k: f32) -> u32 {
+    let bits = k.to_bits();
+    // Negative values: flip every bit (larger magnitude first); others: the sign bit.
+    if bits >> 31 == 1 {
+        !bits
+    } else {
+        bits | 1 << 31
+    }
+}
+
 /// The key of the portal from vertex `u` to vertex `v`: the search lets a disc of
 /// radius `r` cross it iff `key >= 2r`.
 fn portal_key(mesh: &NavMesh, u: u32, v: u32) -> f32 {
@@ -212,6 +226,32 @@ mod tests {
         crate::mesh::test_worlds::quad_room(rng, count, 0.0..29.0, 0.3..4.0, |rng| {
             rng.gen_range(-1.0..1.0f32)
         })
+    }
+
+    /// The integer order of keys is `f32::total_cmp`'s.
+    #[test]
+    fn key_bits_sort_like_total_cmp() {
+        let keys = [
+            f32::NEG_INFINITY,
+            -3.5,
+            -1e-30,
+            -0.0,
+            0.0,
+            1e-30,
+            0.25,
+            2.0,
+            7e8,
+            f32::INFINITY,
+        ];
+        for x in keys {
+            for y in keys {
+                assert_eq!(
+                    super::total_order_bits(x).cmp(&super::total_order_bits(y)),
+                    x.total_cmp(&y),
+                    "{x} vs {y}"
+                );
+            }
+        }
     }
 
     /// The index agrees with the search it stands in for: on random worlds and radii,
