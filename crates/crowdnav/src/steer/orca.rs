@@ -161,25 +161,28 @@ impl Orca {
 
         let mut result = Vec2::ZERO;
         if max_speed > 0.0 && agent.position.is_finite() && agent.velocity.is_finite() {
-            self.wall_half_planes(ctx, max_speed, &mut scratch.planes);
+            if !ctx.walls.is_empty() {
+                self.wall_half_planes(ctx, max_speed, &mut scratch.planes);
+            }
             let hard_count = scratch.planes.len();
-            select_neighbors(
-                ctx,
-                self.params.neighbor_dist,
-                self.params.max_neighbors,
-                &mut scratch.nearest,
-            );
-            let agent_preferred = clamp_speed(agent.preferred_velocity, agent.max_speed);
-            for &(_, index) in &scratch.nearest {
-                let plane = half_plane_disc(
-                    &agent,
-                    &ctx.neighbors[index],
-                    self.params.time_horizon,
-                    ctx.dt,
-                    agent_preferred,
+            // Per agent, not per neighbour: the horizon's inverse. (`preferred` is the
+            // preferred velocity clamped to the top speed: `max_speed` is the agent's
+            // own here, finite and positive.)
+            let inv_tau = 1.0 / self.params.time_horizon.max(MIN_TIME);
+            if !self.neighbor_half_planes_in_order(ctx, inv_tau, preferred, &mut scratch.planes) {
+                scratch.planes.truncate(hard_count);
+                select_neighbors(
+                    ctx,
+                    self.params.neighbor_dist,
+                    self.params.max_neighbors,
+                    &mut scratch.nearest,
                 );
-                if is_finite(&plane) {
-                    scratch.planes.push(plane);
+                for &(_, index) in &scratch.nearest {
+                    let plane =
+                        half_plane_disc(&agent, &ctx.neighbors[index], inv_tau, ctx.dt, preferred);
+                    if is_finite(&plane) {
+                        scratch.planes.push(plane);
+                    }
                 }
             }
             result = solve_velocity(
@@ -200,6 +203,49 @@ impl Orca {
             debug.push("final", Vec2::ZERO, velocity);
         }
         velocity
+    }
+
+    /// The half-planes of the nearest `max_neighbors` neighbours within `neighbor_dist`,
+    /// appended to `planes` in one pass, when the neighbours in range come nearest
+    /// first (as a world hands them over): then they are the first `max_neighbors` in
+    /// range, in the order [`select_neighbors`] would give. Returns `false`, with
+    /// `planes` partly filled, when they do not come in that order.
+    fn neighbor_half_planes_in_order(
+        &self,
+        ctx: &SteerContext<'_>,
+        inv_tau: f32,
+        preferred: Vec2,
+        planes: &mut Vec<HalfPlane>,
+    ) -> bool {
+        let agent = &ctx.agent;
+        let range = self.params.neighbor_dist.max(0.0);
+        let range_squared = range * range;
+        let mut room = self.params.max_neighbors;
+        planes.reserve(room.min(ctx.neighbors.len()));
+        // The distances kept are below the range, so not NaN, and squares, so not -0:
+        // `<` orders them as `total_cmp` does, and equal ones keep their index order.
+        let mut previous = 0.0f32;
+        for neighbor in ctx.neighbors {
+            let distance_squared = neighbor.position.distance_squared(agent.position);
+            let in_range = distance_squared < range_squared;
+            if !in_range {
+                continue;
+            }
+            if distance_squared < previous {
+                return false;
+            }
+            previous = distance_squared;
+            if room == 0 {
+                // Only checking that the rest would not be nearer.
+                continue;
+            }
+            room -= 1;
+            let plane = half_plane_disc(agent, neighbor, inv_tau, ctx.dt, preferred);
+            if is_finite(&plane) {
+                planes.push(plane);
+            }
+        }
+        true
     }
 
     /// The hard half-planes of the walls in range, appended to `planes`.
@@ -243,8 +289,12 @@ impl Steering for Orca {
     }
 }
 
+/// Whether every number of `plane` is finite: `x · 0` is 0 for finite `x` and NaN for
+/// infinite or NaN `x`, so one comparison checks all four.
+#[inline(always)]
 fn is_finite(plane: &HalfPlane) -> bool {
-    plane.point.is_finite() && plane.direction.is_finite()
+    let zero = (plane.point + plane.direction) * 0.0 + (plane.point - plane.direction) * 0.0;
+    zero.x + zero.y == 0.0
 }
 
 /// The indices of the nearest `max_neighbors` neighbours whose centres lie within
@@ -295,15 +345,18 @@ pub fn orca_half_plane_disc(
     dt: f32,
 ) -> HalfPlane {
     let preferred = clamp_speed(agent.preferred_velocity, agent.max_speed);
-    half_plane_disc(agent, neighbor, time_horizon, dt, preferred)
+    let inv_tau = 1.0 / time_horizon.max(MIN_TIME);
+    half_plane_disc(agent, neighbor, inv_tau, dt, preferred)
 }
 
-/// [`orca_half_plane_disc`] given the agent's preferred velocity clamped to its top
-/// speed (computed once per agent, not once per neighbour).
+/// [`orca_half_plane_disc`] given `inv_tau = 1 / max(time_horizon, MIN_TIME)` and the
+/// agent's preferred velocity clamped to its top speed (both computed once per agent,
+/// not once per neighbour).
+#[inline(always)]
 fn half_plane_disc(
     agent: &SteerAgent,
     neighbor: &Neighbor,
-    time_horizon: f32,
+    inv_tau: f32,
     dt: f32,
     preferred: Vec2,
 ) -> HalfPlane {
@@ -315,65 +368,105 @@ fn half_plane_disc(
         NeighborKind::Obstacle => 1.0,
     };
     let distance_squared = relative_position.length_squared();
-    // Needed only by the head-on cases and by overlaps (so not computed up front).
-    let axis = || relative_position.try_normalize();
-
+    // Also when the distance is NaN.
+    let apart = distance_squared > radius * radius;
+    if !apart {
+        return overlapping_half_plane(agent, neighbor, radius, share, dt, preferred);
+    }
+    let boundary = closest_on_disc_velocity_obstacle(
+        relative_position,
+        distance_squared,
+        radius,
+        inv_tau,
+        relative_velocity,
+    );
+    let u = boundary.point - relative_velocity;
+    let plane = HalfPlane::from_point_normal(agent.velocity + u * share, boundary.normal);
     // Head-on cases are turned to the right only when the half-plane binds, i.e. the
     // preferred velocity lies outside it; a neighbour that is no threat keeps its
     // exact half-plane.
-    let binds = |point: Vec2, normal: Vec2| {
-        let u = point - relative_velocity;
-        !HalfPlane::from_point_normal(agent.velocity + u * share, normal).contains(preferred)
+    if boundary.piece != Piece::Arc || plane.contains(preferred) {
+        return plane;
+    }
+    head_on_half_plane(
+        agent,
+        relative_position,
+        relative_velocity,
+        radius,
+        share,
+        inv_tau,
+        boundary.normal,
+    )
+    .unwrap_or(plane)
+}
+
+/// [`half_plane_disc`] when the cut-off arc binds: its normal turned to the right when
+/// it lies near the axis (see the module docs); `None` for coincident centres.
+#[cold]
+#[inline(never)]
+fn head_on_half_plane(
+    agent: &SteerAgent,
+    relative_position: Vec2,
+    relative_velocity: Vec2,
+    radius: f32,
+    share: f32,
+    inv_tau: f32,
+    normal: Vec2,
+) -> Option<HalfPlane> {
+    let axis = relative_position.try_normalize()?;
+    // Keep the turned normal on the near arc: no further from the axis than the tangent
+    // points.
+    let distance = relative_position.length_squared().sqrt();
+    let arc_half_angle = (radius / distance).clamp(-1.0, 1.0).acos();
+    let normal = bias_head_on(normal, axis, arc_half_angle);
+    let center = relative_position * inv_tau;
+    let u = center + normal * (radius * inv_tau) - relative_velocity;
+    Some(HalfPlane::from_point_normal(
+        agent.velocity + u * share,
+        normal,
+    ))
+}
+
+/// [`half_plane_disc`] for discs that already overlap (or whose distance is NaN): leave
+/// the disc of radius `radius / dt` around `relative_position / dt`, i.e. separate
+/// within one step.
+#[cold]
+#[inline(never)]
+fn overlapping_half_plane(
+    agent: &SteerAgent,
+    neighbor: &Neighbor,
+    radius: f32,
+    share: f32,
+    dt: f32,
+    preferred: Vec2,
+) -> HalfPlane {
+    let relative_position = neighbor.position - agent.position;
+    let relative_velocity = agent.velocity - neighbor.velocity;
+    let axis = relative_position.try_normalize();
+    let inv_dt = 1.0 / dt.max(MIN_TIME);
+    let center = relative_position * inv_dt;
+    let normal = (relative_velocity - center)
+        .try_normalize()
+        .or_else(|| axis.map(|axis| -axis))
+        .or_else(|| {
+            // Coincident and at rest relative to each other: split by the preferred
+            // velocities (antisymmetric between the two agents), else any way.
+            (-(agent.preferred_velocity - neighbor.preferred_velocity).perp()).try_normalize()
+        })
+        .unwrap_or(Vec2::X);
+    let scaled_radius = radius * inv_dt;
+    let plane_for = |normal: Vec2| {
+        let u = center + normal * scaled_radius - relative_velocity;
+        HalfPlane::from_point_normal(agent.velocity + u * share, normal)
     };
-    let (point, normal) = if distance_squared > radius * radius {
-        let inv_tau = 1.0 / time_horizon.max(MIN_TIME);
-        let boundary = closest_on_disc_velocity_obstacle(
-            relative_position,
-            radius,
-            inv_tau,
-            relative_velocity,
-        );
-        let head_on = || match boundary.piece {
-            Piece::Arc if binds(boundary.point, boundary.normal) => axis(),
-            _ => None,
-        };
-        match head_on() {
-            Some(axis) => {
-                // Keep the turned normal on the near arc: no further from the axis than
-                // the tangent points.
-                let arc_half_angle = (radius / distance_squared.sqrt()).clamp(-1.0, 1.0).acos();
-                let normal = bias_head_on(boundary.normal, axis, arc_half_angle);
-                let center = relative_position * inv_tau;
-                (center + normal * (radius * inv_tau), normal)
-            }
-            None => (boundary.point, boundary.normal),
+    let plane = plane_for(normal);
+    match axis {
+        // Head-on: turned to the right when it binds (see the module docs).
+        Some(axis) if !plane.contains(preferred) => {
+            plane_for(bias_head_on(normal, axis, SYMMETRY_BIAS))
         }
-    } else {
-        // Already overlapping: leave the disc of radius `radius / dt` around
-        // `relative_position / dt`, i.e. separate within one step.
-        let axis = axis();
-        let inv_dt = 1.0 / dt.max(MIN_TIME);
-        let center = relative_position * inv_dt;
-        let normal = (relative_velocity - center)
-            .try_normalize()
-            .or_else(|| axis.map(|axis| -axis))
-            .or_else(|| {
-                // Coincident and at rest relative to each other: split by the preferred
-                // velocities (antisymmetric between the two agents), else any way.
-                (-(agent.preferred_velocity - neighbor.preferred_velocity).perp()).try_normalize()
-            })
-            .unwrap_or(Vec2::X);
-        let scaled_radius = radius * inv_dt;
-        let normal = match axis {
-            Some(axis) if binds(center + normal * scaled_radius, normal) => {
-                bias_head_on(normal, axis, SYMMETRY_BIAS)
-            }
-            _ => normal,
-        };
-        (center + normal * scaled_radius, normal)
-    };
-    let u = point - relative_velocity;
-    HalfPlane::from_point_normal(agent.velocity + u * share, normal)
+        _ => plane,
+    }
 }
 
 /// Turns a normal lying within [`SYMMETRY_BIAS`] of the axis (either way) to exactly
@@ -563,44 +656,55 @@ fn closest_on_velocity_obstacle(a: Vec2, b: Vec2, radius: f32, inv_tau: f32, v: 
     best.1
 }
 
-/// [`closest_on_velocity_obstacle`] for a disc around `center` (further than `radius`
-/// from the origin), the hot case: RVO2's closed form. The cut-off arc is nearest when
-/// `v` lies beyond it, seen from the origin; otherwise the leg on `v`'s side (the right
-/// one on a tie), with `v` projected on it.
-fn closest_on_disc_velocity_obstacle(center: Vec2, radius: f32, inv_tau: f32, v: Vec2) -> Boundary {
-    let scaled_center = center * inv_tau;
-    let w = v - scaled_center;
-    let w_length_squared = w.length_squared();
-    let along = w.dot(center);
-    if along < 0.0 && along * along > radius * radius * w_length_squared {
-        if let Some(normal) = w.try_normalize() {
+/// [`closest_on_velocity_obstacle`] for a disc around `center` (at `distance_squared`
+/// from the origin, more than `radius²`), the hot case: RVO2's closed form, one square
+/// root and one division. The cut-off arc is nearest when `v` lies beyond it, seen from
+/// the origin; otherwise the leg on `v`'s side (the right one on a tie), with `v`
+/// projected on it (clamped to the leg's start).
+#[inline(always)]
+fn closest_on_disc_velocity_obstacle(
+    center: Vec2,
+    distance_squared: f32,
+    radius: f32,
+    inv_tau: f32,
+    v: Vec2,
+) -> Boundary {
+    // Written on scalars: this runs once per neighbour of every agent.
+    let (cx, cy) = (center.x, center.y);
+    let radius_squared = radius * radius;
+    let (wx, wy) = (v.x - cx * inv_tau, v.y - cy * inv_tau);
+    let along = wx * cx + wy * cy;
+    if along < 0.0 && along * along > radius_squared * (wx * wx + wy * wy) {
+        if let Some(normal) = Vec2::new(wx, wy).try_normalize() {
             return Boundary {
-                point: scaled_center + normal * (radius * inv_tau),
+                point: center * inv_tau + normal * (radius * inv_tau),
                 normal,
                 piece: Piece::Arc,
             };
         }
     }
-    let distance_squared = center.length_squared();
-    let leg = (distance_squared - radius * radius).max(0.0).sqrt();
-    // The tangent's direction is `(centre rotated by the tangent angle) / distance²`,
-    // a unit vector; normalising it directly spares the division.
-    let tangent = |direction: Vec2| Tangent {
-        direction: direction.normalize_or_zero(),
-        length: leg,
-    };
-    if center.perp_dot(w) > 0.0 {
-        let direction = Vec2::new(
-            center.x * leg - center.y * radius,
-            center.x * radius + center.y * leg,
-        );
-        leg_candidate(tangent(direction), inv_tau, v, Piece::LeftLeg).1
-    } else {
-        let direction = Vec2::new(
-            center.x * leg + center.y * radius,
-            -center.x * radius + center.y * leg,
-        );
-        leg_candidate(tangent(direction), inv_tau, v, Piece::RightLeg).1
+    let leg = (distance_squared - radius_squared).max(0.0).sqrt();
+    // The tangent's direction is the centre rotated by the tangent angle (cosine
+    // `leg / distance`, sine `radius / distance`) and scaled by `1 / distance`: a unit
+    // vector once divided by `distance²`. Outside the cone lies counter-clockwise of
+    // the left leg, clockwise of the right.
+    let inv_distance_squared = 1.0 / distance_squared;
+    let left = cx * wy - cy * wx > 0.0;
+    let signed_radius = if left { radius } else { -radius };
+    let dx = (cx * leg - cy * signed_radius) * inv_distance_squared;
+    let dy = (cx * signed_radius + cy * leg) * inv_distance_squared;
+    // The leg starts at `direction · leg / τ`; `v` is projected on it.
+    let start = leg * inv_tau;
+    let along = (v.x * dx + v.y * dy - start).max(0.0) + start;
+    let (nx, ny) = if left { (-dy, dx) } else { (dy, -dx) };
+    Boundary {
+        point: Vec2::new(dx * along, dy * along),
+        normal: Vec2::new(nx, ny),
+        piece: if left {
+            Piece::LeftLeg
+        } else {
+            Piece::RightLeg
+        },
     }
 }
 

@@ -198,13 +198,37 @@ pub struct World {
 /// neighbours of every agent, so it pays to keep it small and in one array).
 #[derive(Clone, Copy, Debug, Default)]
 struct Seen {
+    position: Vec2,
     velocity: Vec2,
     preferred_velocity: Vec2,
     radius: f32,
-    /// Has arrived once (and not been given a new goal since).
-    has_arrived: bool,
-    /// Rests at its goal now.
-    resting: bool,
+    /// Right of way: 2 for an agent on its way that never arrived, 1 for one that has
+    /// arrived once (and not been given a new goal since) and walks back, 0 for one
+    /// resting at its goal. An agent gives way to every neighbour of higher rank.
+    rank: u8,
+}
+
+impl Seen {
+    fn of(a: &Agent) -> Seen {
+        Seen {
+            position: a.position,
+            velocity: a.velocity,
+            preferred_velocity: a.preferred_velocity,
+            radius: a.radius,
+            rank: right_of_way(a),
+        }
+    }
+}
+
+/// [`Seen::rank`] of an agent.
+fn right_of_way(a: &Agent) -> u8 {
+    if a.is_arrived() {
+        0
+    } else if a.arrived_at.is_some() {
+        1
+    } else {
+        2
+    }
 }
 
 /// One agent's share of the step's measurements: deepest penetration, smallest gap,
@@ -688,19 +712,12 @@ impl World {
     /// Phase: every agent's new velocity from the old state, in parallel.
     fn steer(&mut self, dt: f32) {
         self.seen.clear();
-        self.seen.par_extend(self.agents.par_iter().map(|a| Seen {
-            velocity: a.velocity,
-            preferred_velocity: a.preferred_velocity,
-            radius: a.radius,
-            has_arrived: a.arrived_at.is_some(),
-            resting: a.is_arrived(),
-        }));
+        self.seen.par_extend(self.agents.par_iter().map(Seen::of));
         self.neighbor_reach.resize(self.agents.len(), 0.0);
         // Neighbours move towards each other at most twice as far as the fastest.
         let margin = 2.0 * self.moved;
         let agents = &self.agents;
         let seen = &self.seen;
-        let positions = &self.positions;
         let obstacles = &self.obstacles;
         let grid = &self.grid;
         let walls = &self.walls;
@@ -717,23 +734,19 @@ impl World {
         let steer_with_scratch =
             |s: &mut SteerScratch, i: usize, reach: &mut f32, debug: Option<&mut SteerDebug>| {
                 let a = &agents[i];
-                *reach = gather_neighbors(
-                    i,
-                    a,
-                    *reach + margin,
-                    (seen, positions, obstacles, grid),
-                    &params,
-                    s,
-                );
+                *reach =
+                    gather_neighbors(i, a, *reach + margin, (seen, obstacles, grid), &params, s);
                 let reach = params.wall_dist + a.radius;
-                wall_grid.walls_near(a.position, reach, &mut s.wall_ids);
                 s.walls.clear();
-                s.walls.extend(
-                    s.wall_ids
-                        .iter()
-                        .map(|&w| walls[w as usize])
-                        .filter(|w| w.distance_squared(a.position) <= reach * reach),
-                );
+                if !walls.is_empty() {
+                    wall_grid.walls_near(a.position, reach, &mut s.wall_ids);
+                    s.walls.extend(
+                        s.wall_ids
+                            .iter()
+                            .map(|&w| walls[w as usize])
+                            .filter(|w| w.distance_squared(a.position) <= reach * reach),
+                    );
+                }
                 let ctx = SteerContext {
                     agent: SteerAgent {
                         position: a.position,
@@ -1102,7 +1115,7 @@ fn gather_neighbors(
     i: usize,
     a: &Agent,
     hint: f32,
-    (seen, positions, obstacles, grid): (&[Seen], &[Vec2], &[MovingObstacle], &PointGrid),
+    (seen, obstacles, grid): (&[Seen], &[MovingObstacle], &PointGrid),
     params: &WorldParams,
     s: &mut SteerScratch,
 ) -> f32 {
@@ -1110,8 +1123,9 @@ fn gather_neighbors(
     // An agent resting at its goal yields to one on its way (or on its way back): it
     // sees the passer-by moving as it wants to, not as it is blocked, and makes way;
     // pushed off its goal, it walks back, still yielding to agents on their way.
-    let resting = a.is_arrived();
-    let has_arrived = a.arrived_at.is_some();
+    // (A passer-by that never arrived has right of way over every agent that has,
+    // resting or walking back; one walking back over those resting.)
+    let rank = right_of_way(a);
     // Keys (squared distance, index) sorted; obstacles are indexed `u32::MAX - j`.
     let k = params.max_neighbors;
     grid.nearest_hinted(a.position, range, k, i as u32, hint, &mut s.neighbors);
@@ -1129,34 +1143,33 @@ fn gather_neighbors(
         }
     }
     s.sorted.clear();
-    s.sorted.extend(s.neighbors.iter().map(|&(_, j)| {
-        if let Some(b) = seen.get(j as usize) {
-            // A passer-by that never arrived has right of way over every agent that
-            // has (resting, or walking back); one walking back over those resting.
-            let gives_way = (has_arrived && !b.has_arrived) || (resting && !b.resting);
-            let velocity = if gives_way {
-                b.preferred_velocity
-            } else {
-                b.velocity
-            };
-            Neighbor {
-                position: positions[j as usize],
-                velocity,
+    s.sorted.reserve(s.neighbors.len());
+    for &(_, j) in &s.neighbors {
+        let neighbor = match seen.get(j as usize) {
+            Some(b) => Neighbor {
+                position: b.position,
+                velocity: if b.rank > rank {
+                    b.preferred_velocity
+                } else {
+                    b.velocity
+                },
                 radius: b.radius,
                 preferred_velocity: b.preferred_velocity,
                 kind: NeighborKind::Agent,
+            },
+            None => {
+                let o = &obstacles[(u32::MAX - j) as usize];
+                Neighbor {
+                    position: o.position,
+                    velocity: o.velocity,
+                    radius: o.radius,
+                    preferred_velocity: o.velocity,
+                    kind: NeighborKind::Obstacle,
+                }
             }
-        } else {
-            let o = &obstacles[(u32::MAX - j) as usize];
-            Neighbor {
-                position: o.position,
-                velocity: o.velocity,
-                radius: o.radius,
-                preferred_velocity: o.velocity,
-                kind: NeighborKind::Obstacle,
-            }
-        }
-    }));
+        };
+        s.sorted.push(neighbor);
+    }
     reach
 }
 
