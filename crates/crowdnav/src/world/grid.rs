@@ -487,12 +487,42 @@ impl PointGrid {
             // Every cell overlapping the square within `h`, row by row; items beyond
             // the seed were turned away: only `k` within it, and nearer than anything
             // unseen, make the answer.
+            // The items within it are gathered unsorted, then the `k` nearest picked
+            // and sorted (cheaper than keeping them sorted as they come, row by row);
+            // more than `SEED_KEYS` of them give up (the search from scratch answers).
             let (x0, y0) = layout.coords(p - Vec2::splat(h));
             let (x1, y1) = layout.coords(p + Vec2::splat(h));
+            let h2 = h * h;
+            let mut within = [0u64; SEED_KEYS];
+            let mut len = 0;
             for y in y0..=y1 {
                 let (a, b) = self.row_slots(y, x0, x1);
-                consider(a, b, best);
+                for (&i, &q) in self.items[a..b].iter().zip(&self.sorted[a..b]) {
+                    let d2 = p.distance_squared(q);
+                    // (A NaN fails the test.)
+                    if d2 <= h2 && i != skip {
+                        let Some(slot) = within.get_mut(len) else {
+                            return false;
+                        };
+                        *slot = key_of(d2, i);
+                        len += 1;
+                    }
+                }
             }
+            let k = best.keys.len();
+            if len < k {
+                return false;
+            }
+            let within = &mut within[..len];
+            if len > 2 * k {
+                within.select_nth_unstable(k - 1);
+                within[..k].sort_unstable();
+            } else {
+                // (A few more than `k`: one small sort beats selecting first.)
+                within.sort_unstable();
+            }
+            best.keys.copy_from_slice(&within[..k]);
+            best.len = k;
             let reach = reach_outside((x0, x1), (y0, y1));
             return match best.last() {
                 Some(d2) => best.is_full() && reach > 0.0 && d2 < reach * reach,
@@ -541,6 +571,10 @@ impl PointGrid {
         true
     }
 }
+
+/// Most items within the seed that [`PointGrid::search`] gathers before it gives up on
+/// the seed.
+const SEED_KEYS: usize = 64;
 
 /// Turns counts into running sums from `offset`: `x[i]` becomes `offset + x[0] + … +
 /// x[i]`.
