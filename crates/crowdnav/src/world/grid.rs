@@ -385,27 +385,107 @@ impl PointGrid {
             return;
         }
         if hint > 0.0 && hint < range {
-            if self.search(p, range, k, skip, Some(hint), out) {
+            if self.seeded(p, range, k, skip, hint, out) {
                 return;
             }
             out.clear();
         }
-        self.search(p, range, k, skip, None, out);
+        self.search(p, range, k, skip, out);
     }
 
-    /// The search behind [`Self::nearest_hinted`] (its arguments checked): ring by
-    /// ring from `p`'s cell; or, with a `seed` (a radius), only the cells overlapping
-    /// the square within `seed` and the items within `seed`, returning whether that
-    /// found all `k` (then they are the answer).
-    fn search(
+    /// The search with a seed (a radius `h`, `k` at least 1): only the cells
+    /// overlapping the square within `h`, and the items within `h`, into `out`;
+    /// returns whether that found the answer (else `out` is left as it was).
+    fn seeded(
         &self,
         p: Vec2,
         range: f32,
         k: usize,
         skip: u32,
-        seed: Option<f32>,
+        h: f32,
         out: &mut Vec<(f32, u32)>,
     ) -> bool {
+        let layout = &self.layout;
+        // Every cell overlapping the square within `h`, row by row; items beyond
+        // the seed were turned away: only `k` within it, and nearer than anything
+        // unseen, make the answer.
+        // The items within it are gathered unsorted, then the `k` nearest picked
+        // and sorted (cheaper than keeping them sorted as they come, row by row);
+        // more than `SEED_KEYS` of them give up (the search from scratch answers).
+        let (x0, y0) = layout.coords(p - Vec2::splat(h));
+        let (x1, y1) = layout.coords(p + Vec2::splat(h));
+        let h2 = h * h;
+        let mut within = [0u64; SEED_KEYS];
+        let mut len = 0;
+        for y in y0..=y1 {
+            let (a, b) = self.row_slots(y, x0, x1);
+            for (&i, &q) in self.items[a..b].iter().zip(&self.sorted[a..b]) {
+                let d2 = p.distance_squared(q);
+                // (A NaN fails the test.)
+                if d2 <= h2 && i != skip {
+                    let Some(slot) = within.get_mut(len) else {
+                        return false;
+                    };
+                    *slot = key_of(d2, i);
+                    len += 1;
+                }
+            }
+        }
+        if len < k {
+            return false;
+        }
+        let within = &mut within[..len];
+        if len > 2 * k {
+            within.select_nth_unstable(k - 1);
+            within[..k].sort_unstable();
+        } else {
+            // (A few more than `k`: one small sort beats selecting first.)
+            within.sort_unstable();
+        }
+        let reach = self.reach_outside(p, layout.slack(p, range), (x0, x1), (y0, y1));
+        let last = f32::from_bits((within[k - 1] >> 32) as u32);
+        if !(reach > 0.0 && last < reach * reach) {
+            return false;
+        }
+        out.extend(
+            within[..k]
+                .iter()
+                .map(|&key| (f32::from_bits((key >> 32) as u32), key as u32)),
+        );
+        true
+    }
+
+    /// How far every point outside the cells `x0..=x1 × y0..=y1` lies from `p`, at
+    /// least (less `slack`).
+    fn reach_outside(
+        &self,
+        p: Vec2,
+        slack: f32,
+        (x0, x1): (usize, usize),
+        (y0, y1): (usize, usize),
+    ) -> f32 {
+        let layout = &self.layout;
+        let lo = layout.origin + Vec2::new(x0 as f32, y0 as f32) * layout.cell;
+        let hi = layout.origin + Vec2::new((x1 + 1) as f32, (y1 + 1) as f32) * layout.cell;
+        let mut reach = f32::INFINITY;
+        if x0 > 0 {
+            reach = reach.min(p.x - lo.x);
+        }
+        if y0 > 0 {
+            reach = reach.min(p.y - lo.y);
+        }
+        if x1 + 1 < layout.cols {
+            reach = reach.min(hi.x - p.x);
+        }
+        if y1 + 1 < layout.rows {
+            reach = reach.min(hi.y - p.y);
+        }
+        reach - slack
+    }
+
+    /// The search behind [`Self::nearest_hinted`] (its arguments checked): ring by
+    /// ring from `p`'s cell.
+    fn search(&self, p: Vec2, range: f32, k: usize, skip: u32, out: &mut Vec<(f32, u32)>) -> bool {
         // The best so far as keys `(d² bits) << 32 | index`, sorted: squared distances
         // are never negative, so their bits order as they do, and a key orders as the
         // pair `(d², index)`.
@@ -420,10 +500,10 @@ impl PointGrid {
         let mut best = Best {
             keys,
             len: 0,
-            // Until `k` are known, anything within the seed (or the range) enters.
-            bound: key_of(seed.map_or(range * range, |h| h * h), u32::MAX),
+            // Until `k` are known, anything within the range enters.
+            bound: key_of(range * range, u32::MAX),
         };
-        let found = self.search_keys(p, range, skip, seed, &mut best);
+        let found = self.search_keys(p, range, skip, &mut best);
         out.clear();
         out.extend(
             best.keys[..best.len]
@@ -434,14 +514,7 @@ impl PointGrid {
     }
 
     /// [`Self::search`] into `best`.
-    fn search_keys(
-        &self,
-        p: Vec2,
-        range: f32,
-        skip: u32,
-        seed: Option<f32>,
-        best: &mut Best<'_>,
-    ) -> bool {
+    fn search_keys(&self, p: Vec2, range: f32, skip: u32, best: &mut Best<'_>) -> bool {
         let layout = &self.layout;
         let (cx, cy) = layout.coords(p);
         let (cols, rows) = (layout.cols, layout.rows);
@@ -463,72 +536,7 @@ impl PointGrid {
                 }
             }
         };
-        // How far every point outside the cells `x0..=x1 × y0..=y1` lies from `p`, at
-        // least.
-        let reach_outside = |(x0, x1): (usize, usize), (y0, y1): (usize, usize)| {
-            let lo = layout.origin + Vec2::new(x0 as f32, y0 as f32) * layout.cell;
-            let hi = layout.origin + Vec2::new((x1 + 1) as f32, (y1 + 1) as f32) * layout.cell;
-            let mut reach = f32::INFINITY;
-            if x0 > 0 {
-                reach = reach.min(p.x - lo.x);
-            }
-            if y0 > 0 {
-                reach = reach.min(p.y - lo.y);
-            }
-            if x1 + 1 < cols {
-                reach = reach.min(hi.x - p.x);
-            }
-            if y1 + 1 < rows {
-                reach = reach.min(hi.y - p.y);
-            }
-            reach - slack
-        };
-        if let Some(h) = seed {
-            // Every cell overlapping the square within `h`, row by row; items beyond
-            // the seed were turned away: only `k` within it, and nearer than anything
-            // unseen, make the answer.
-            // The items within it are gathered unsorted, then the `k` nearest picked
-            // and sorted (cheaper than keeping them sorted as they come, row by row);
-            // more than `SEED_KEYS` of them give up (the search from scratch answers).
-            let (x0, y0) = layout.coords(p - Vec2::splat(h));
-            let (x1, y1) = layout.coords(p + Vec2::splat(h));
-            let h2 = h * h;
-            let mut within = [0u64; SEED_KEYS];
-            let mut len = 0;
-            for y in y0..=y1 {
-                let (a, b) = self.row_slots(y, x0, x1);
-                for (&i, &q) in self.items[a..b].iter().zip(&self.sorted[a..b]) {
-                    let d2 = p.distance_squared(q);
-                    // (A NaN fails the test.)
-                    if d2 <= h2 && i != skip {
-                        let Some(slot) = within.get_mut(len) else {
-                            return false;
-                        };
-                        *slot = key_of(d2, i);
-                        len += 1;
-                    }
-                }
-            }
-            let k = best.keys.len();
-            if len < k {
-                return false;
-            }
-            let within = &mut within[..len];
-            if len > 2 * k {
-                within.select_nth_unstable(k - 1);
-                within[..k].sort_unstable();
-            } else {
-                // (A few more than `k`: one small sort beats selecting first.)
-                within.sort_unstable();
-            }
-            best.keys.copy_from_slice(&within[..k]);
-            best.len = k;
-            let reach = reach_outside((x0, x1), (y0, y1));
-            return match best.last() {
-                Some(d2) => best.is_full() && reach > 0.0 && d2 < reach * reach,
-                None => false,
-            };
-        }
+        let reach_outside = |xs, ys| self.reach_outside(p, slack, xs, ys);
         let last_ring = cx.max(cols - 1 - cx).max(cy).max(rows - 1 - cy);
         for r in 0..=last_ring {
             let (x0, x1) = (cx.saturating_sub(r), (cx + r).min(cols - 1));
@@ -574,7 +582,7 @@ impl PointGrid {
 
 /// Most items within the seed that [`PointGrid::search`] gathers before it gives up on
 /// the seed.
-const SEED_KEYS: usize = 64;
+const SEED_KEYS: usize = 48;
 
 /// Turns counts into running sums from `offset`: `x[i]` becomes `offset + x[0] + … +
 /// x[i]`.
