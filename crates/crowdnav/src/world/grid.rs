@@ -1,12 +1,14 @@
 //! Uniform grids: one over points (agents, moving obstacles) rebuilt every step, one
 //! over wall segments built once.
 //!
-//! Both are a counting sort of items into cells ([`Cells`]): two flat arrays, reused
-//! from step to step by the point grid, so rebuilding it allocates nothing once the
-//! crowd's size is stable.
+//! Both are a counting sort of items into cells: flat arrays, reused from step to step
+//! by the point grid, so rebuilding it allocates nothing once the crowd's size is
+//! stable (beyond a few thousand points its parallel running sum allocates a few
+//! block totals).
 
 use crate::geom::Segment;
 use glam::Vec2;
+use rayon::prelude::*;
 
 /// Largest number of cells a grid gets; beyond it cells grow instead.
 const MAX_CELLS: usize = 1 << 22;
@@ -78,11 +80,6 @@ impl Cells {
         (cx, cy)
     }
 
-    fn index(&self, p: Vec2) -> usize {
-        let (cx, cy) = self.coords(p);
-        cy * self.cols + cx
-    }
-
     fn cell_box(&self, cx: usize, cy: usize) -> (Vec2, Vec2) {
         let lo = self.origin + Vec2::new(cx as f32, cy as f32) * self.cell;
         (lo, lo + Vec2::splat(self.cell))
@@ -118,16 +115,89 @@ impl Cells {
 
 /// A uniform grid over points, rebuilt each step.
 ///
-/// Besides the item indices sorted by cell, it keeps a copy of the points in the same
-/// order, so that a query scans contiguous memory and never touches the caller's
-/// (usually much larger) records.
+/// A counting sort of the points into cells; besides the item indices sorted by cell,
+/// it keeps a copy of the points in the same order, so that a query scans contiguous
+/// memory and never touches the caller's (usually much larger) records.
 #[derive(Clone, Debug, Default)]
 pub struct PointGrid {
-    /// Item indices sorted by cell, then by index.
-    cells: Cells,
-    /// `points[items[s]]` for every slot `s`: the points in cell order.
+    layout: Layout,
+    /// The slots of cell `c` are `starts[c]..starts[c + 1]` (cells row by row).
+    starts: Vec<u32>,
+    /// Per slot: its point's index (increasing within a cell).
+    items: Vec<u32>,
+    /// Per slot: its point (`points[items[s]]`).
     sorted: Vec<Vec2>,
+    /// Scratch of `rebuild`: per point its cell.
     cell_of: Vec<u32>,
+}
+
+/// Where a point grid's cells lie.
+#[derive(Clone, Copy, Debug, Default)]
+struct Layout {
+    origin: Vec2,
+    cell: f32,
+    cols: usize,
+    rows: usize,
+}
+
+impl Layout {
+    /// Cells of about `cell` metres over the box `lo..hi` of `n` points: larger when
+    /// they would be more than `n · CELLS_PER_POINT + MIN_POINT_CELLS` (or
+    /// [`MAX_CELLS`]).
+    fn new(lo: Vec2, hi: Vec2, cell: f32, n: usize) -> Layout {
+        let (lo, hi) = if lo.is_finite() && hi.is_finite() {
+            (lo, hi)
+        } else {
+            (Vec2::ZERO, Vec2::ZERO)
+        };
+        let mut cell = if cell.is_finite() && cell > 0.0 {
+            cell
+        } else {
+            1.0
+        };
+        let extent = (hi - lo).max(Vec2::splat(1e-3));
+        let limit = n
+            .saturating_mul(CELLS_PER_POINT)
+            .saturating_add(MIN_POINT_CELLS)
+            .min(MAX_CELLS);
+        let lines = |length: f32, cell: f32| ((length / cell) as usize).saturating_add(1);
+        let count = |cell: f32| lines(extent.x, cell).saturating_mul(lines(extent.y, cell));
+        if count(cell) > limit {
+            // The side that gives about `limit` square cells, grown a little at a time
+            // while rounding (or a thin box) leaves too many.
+            cell = cell.max((extent.x * extent.y / limit as f32).sqrt());
+            while count(cell) > limit {
+                cell *= 1.25;
+            }
+        }
+        Layout {
+            origin: lo,
+            cell,
+            cols: lines(extent.x, cell),
+            rows: lines(extent.y, cell),
+        }
+    }
+
+    /// The cell of `p` (clamped into the grid; a NaN coordinate gives 0).
+    fn coords(&self, p: Vec2) -> (usize, usize) {
+        (self.column(p.x), self.row(p.y))
+    }
+
+    fn column(&self, x: f32) -> usize {
+        (((x - self.origin.x) / self.cell).max(0.0) as usize).min(self.cols.saturating_sub(1))
+    }
+
+    fn row(&self, y: f32) -> usize {
+        (((y - self.origin.y) / self.cell).max(0.0) as usize).min(self.rows.saturating_sub(1))
+    }
+
+    /// How much a query widens its disc so that rounding (of the query, and of the
+    /// placing of points in cells) never hides a point inside it: a few units in the
+    /// last place of every number involved.
+    fn slack(&self, p: Vec2, range: f32) -> f32 {
+        self.cell * 1e-4
+            + 1e-6 * (range + self.cell + p.abs().max_element() + self.origin.abs().max_element())
+    }
 }
 
 /// Cells a point grid may lay per point (plus [`MIN_POINT_CELLS`]): beyond it cells
@@ -139,64 +209,130 @@ const CELLS_PER_POINT: usize = 32;
 /// Cells a point grid may always lay, however few its points.
 const MIN_POINT_CELLS: usize = 1 << 12;
 
+/// Points from which a rebuild runs its per-point passes in parallel.
+const PARALLEL_POINTS: usize = 4096;
+
+/// Cells per block of the parallel running sum.
+const SUM_BLOCK: usize = 1 << 15;
+
 impl PointGrid {
     /// Rebuilds the grid over `points` with cells of about `cell` metres (larger when
     /// the points are few for the box they span: at most about 32 cells per point).
     pub fn rebuild(&mut self, points: &[Vec2], cell: f32) {
-        let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
-        for &p in points {
-            lo = lo.min(p);
-            hi = hi.max(p);
-        }
-        let cells = &mut self.cells;
-        let limit = points
-            .len()
-            .saturating_mul(CELLS_PER_POINT)
-            .saturating_add(MIN_POINT_CELLS);
-        cells.layout_within(lo, hi, cell, limit);
-        // Counts at `starts[c]`, summed up to each cell's end; then every cell is
-        // filled back to front from its end, the last item first, so that items keep
-        // increasing index within a cell and `starts[c]` ends at the cell's start.
+        let n = points.len();
+        let parallel = n >= PARALLEL_POINTS;
+        let bounds = |(lo, hi): (Vec2, Vec2), (a, b): (Vec2, Vec2)| (lo.min(a), hi.max(b));
+        let empty = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+        // (Minimum and maximum are exact: the same box on any thread count.)
+        let (lo, hi) = if parallel {
+            points.par_iter().map(|&p| (p, p)).reduce(|| empty, bounds)
+        } else {
+            points.iter().map(|&p| (p, p)).fold(empty, bounds)
+        };
+        let layout = Layout::new(lo, hi, cell, n);
+        self.layout = layout;
+        let cell_of = |&p: &Vec2| {
+            let (x, y) = layout.coords(p);
+            (y * layout.cols + x) as u32
+        };
         self.cell_of.clear();
-        for &p in points {
-            let c = cells.index(p);
-            self.cell_of.push(c as u32);
-            cells.starts[c] += 1;
+        if parallel {
+            self.cell_of.par_extend(points.par_iter().map(cell_of));
+        } else {
+            self.cell_of.extend(points.iter().map(cell_of));
         }
-        let count = cells.cols * cells.rows;
-        for c in 1..count {
-            cells.starts[c] += cells.starts[c - 1];
+        // Counts per cell, summed up to each cell's end; then every cell is filled
+        // back to front from its end, the last point first, so that items keep
+        // increasing index within a cell and `starts[c]` ends at the cell's start.
+        let starts = &mut self.starts;
+        starts.clear();
+        starts.resize(layout.cols * layout.rows + 1, 0);
+        for &c in &self.cell_of {
+            starts[c as usize] += 1;
         }
-        cells.starts[count] = points.len() as u32;
-        cells.items.clear();
-        cells.items.resize(points.len(), 0);
+        if parallel && starts.len() > 2 * SUM_BLOCK {
+            // Each block's total, the totals summed in order, each block summed from
+            // its offset: integers, so the same on any thread count.
+            let mut offsets: Vec<u32> = starts
+                .par_chunks(SUM_BLOCK)
+                .map(|b| b.iter().sum())
+                .collect();
+            let mut sum = 0;
+            for o in &mut offsets {
+                let total = *o;
+                *o = sum;
+                sum += total;
+            }
+            starts
+                .par_chunks_mut(SUM_BLOCK)
+                .zip(offsets.par_iter())
+                .for_each(|(block, &offset)| running_sum(block, offset));
+        } else {
+            running_sum(starts, 0);
+        }
+        self.items.clear();
+        self.items.resize(n, 0);
         self.sorted.clear();
-        self.sorted.resize(points.len(), Vec2::ZERO);
+        self.sorted.resize(n, Vec2::ZERO);
         for (i, (&c, &p)) in self.cell_of.iter().zip(points).enumerate().rev() {
-            let slot = &mut cells.starts[c as usize];
+            let slot = &mut starts[c as usize];
             *slot -= 1;
-            cells.items[*slot as usize] = i as u32;
+            self.items[*slot as usize] = i as u32;
             self.sorted[*slot as usize] = p;
+        }
+    }
+
+    /// The slots `a..b` of the points of row `y` in columns `x0..=x1`.
+    fn row_slots(&self, y: usize, x0: usize, x1: usize) -> (usize, usize) {
+        let row = y * self.layout.cols;
+        (
+            self.starts[row + x0] as usize,
+            self.starts[row + x1 + 1] as usize,
+        )
+    }
+
+    /// Calls `f(a, b)` with the slots of the cells overlapping the square of
+    /// half-width `range` around `p`, one row at a time, rows in order.
+    fn for_each_slots_near(&self, p: Vec2, range: f32, mut f: impl FnMut(usize, usize)) {
+        let layout = &self.layout;
+        if layout.rows == 0 || self.items.is_empty() || !p.is_finite() {
+            return;
+        }
+        let range = if range.is_finite() {
+            range.max(0.0)
+        } else {
+            0.0
+        };
+        let (x0, y0) = layout.coords(p - Vec2::splat(range));
+        let (x1, y1) = layout.coords(p + Vec2::splat(range));
+        for y in y0..=y1 {
+            let (a, b) = self.row_slots(y, x0, x1);
+            f(a, b);
         }
     }
 
     /// Calls `f(i)` for every item whose cell overlaps the square of half-width `range`
     /// around `p` (a superset of the items within `range`), cell by cell in row order.
     pub fn for_each_near(&self, p: Vec2, range: f32, mut f: impl FnMut(u32)) {
-        self.cells.for_each_row_near(p, range, |items| {
-            for &i in items {
+        self.for_each_slots_near(p, range, |a, b| {
+            for &i in &self.items[a..b] {
                 f(i);
             }
         });
     }
 
     /// Calls `f(i, d²)` for every item `i` within `range` of `p` (`d²` its squared
-    /// distance, at most `range²`), cell by cell in row order: [`Self::for_each_near`]
-    /// filtered, reading the grid's own copy of the points.
+    /// distance, at most `range²`), cell by cell in row order, reading the grid's own
+    /// copy of the points.
     pub fn for_each_within(&self, p: Vec2, range: f32, mut f: impl FnMut(u32, f32)) {
+        let range = if range.is_finite() {
+            range.max(0.0)
+        } else {
+            0.0
+        };
         let range_squared = range * range;
-        self.cells.for_each_slots_near(p, range, |a, b| {
-            for (&i, &q) in self.cells.items[a..b].iter().zip(&self.sorted[a..b]) {
+        self.for_each_slots_near(p, range, |a, b| {
+            for (&i, &q) in self.items[a..b].iter().zip(&self.sorted[a..b]) {
                 let d2 = p.distance_squared(q);
                 if d2 <= range_squared {
                     f(i, d2);
@@ -245,31 +381,111 @@ impl PointGrid {
         out: &mut Vec<(f32, u32)>,
     ) {
         out.clear();
-        if k == 0 || self.cells.cols == 0 || !p.is_finite() || range.is_nan() || range < 0.0 {
+        if k == 0 || self.items.is_empty() || !p.is_finite() || range.is_nan() || range < 0.0 {
             return;
         }
         if hint > 0.0 && hint < range {
-            if self.search(p, range, k, skip, Some(hint), out) {
+            if self.seeded(p, range, k, skip, hint, out) {
                 return;
             }
             out.clear();
         }
-        self.search(p, range, k, skip, None, out);
+        self.search(p, range, k, skip, out);
     }
 
-    /// The search behind [`Self::nearest_hinted`] (its arguments checked): ring by
-    /// ring from `p`'s cell; or, with a `seed` (a radius), only the cells overlapping
-    /// the square within `seed` and the items within `seed`, returning whether that
-    /// found all `k` (then they are the answer).
-    fn search(
+    /// The search with a seed (a radius `h`, `k` at least 1): only the cells
+    /// overlapping the square within `h`, and the items within `h`, into `out`;
+    /// returns whether that found the answer (else `out` is left as it was).
+    fn seeded(
         &self,
         p: Vec2,
         range: f32,
         k: usize,
         skip: u32,
-        seed: Option<f32>,
+        h: f32,
         out: &mut Vec<(f32, u32)>,
     ) -> bool {
+        let layout = &self.layout;
+        // Every cell overlapping the square within `h`, row by row; items beyond
+        // the seed were turned away: only `k` within it, and nearer than anything
+        // unseen, make the answer.
+        // The items within it are gathered unsorted, then the `k` nearest picked
+        // and sorted (cheaper than keeping them sorted as they come, row by row);
+        // more than `SEED_KEYS` of them give up (the search from scratch answers).
+        let (x0, y0) = layout.coords(p - Vec2::splat(h));
+        let (x1, y1) = layout.coords(p + Vec2::splat(h));
+        let h2 = h * h;
+        let mut within = [0u64; SEED_KEYS];
+        let mut len = 0;
+        for y in y0..=y1 {
+            let (a, b) = self.row_slots(y, x0, x1);
+            for (&i, &q) in self.items[a..b].iter().zip(&self.sorted[a..b]) {
+                let d2 = p.distance_squared(q);
+                // (A NaN fails the test.)
+                if d2 <= h2 && i != skip {
+                    let Some(slot) = within.get_mut(len) else {
+                        return false;
+                    };
+                    *slot = key_of(d2, i);
+                    len += 1;
+                }
+            }
+        }
+        if len < k {
+            return false;
+        }
+        let within = &mut within[..len];
+        if len > 2 * k {
+            within.select_nth_unstable(k - 1);
+            within[..k].sort_unstable();
+        } else {
+            // (A few more than `k`: one small sort beats selecting first.)
+            within.sort_unstable();
+        }
+        let reach = self.reach_outside(p, layout.slack(p, range), (x0, x1), (y0, y1));
+        let last = f32::from_bits((within[k - 1] >> 32) as u32);
+        if !(reach > 0.0 && last < reach * reach) {
+            return false;
+        }
+        out.extend(
+            within[..k]
+                .iter()
+                .map(|&key| (f32::from_bits((key >> 32) as u32), key as u32)),
+        );
+        true
+    }
+
+    /// How far every point outside the cells `x0..=x1 × y0..=y1` lies from `p`, at
+    /// least (less `slack`).
+    fn reach_outside(
+        &self,
+        p: Vec2,
+        slack: f32,
+        (x0, x1): (usize, usize),
+        (y0, y1): (usize, usize),
+    ) -> f32 {
+        let layout = &self.layout;
+        let lo = layout.origin + Vec2::new(x0 as f32, y0 as f32) * layout.cell;
+        let hi = layout.origin + Vec2::new((x1 + 1) as f32, (y1 + 1) as f32) * layout.cell;
+        let mut reach = f32::INFINITY;
+        if x0 > 0 {
+            reach = reach.min(p.x - lo.x);
+        }
+        if y0 > 0 {
+            reach = reach.min(p.y - lo.y);
+        }
+        if x1 + 1 < layout.cols {
+            reach = reach.min(hi.x - p.x);
+        }
+        if y1 + 1 < layout.rows {
+            reach = reach.min(hi.y - p.y);
+        }
+        reach - slack
+    }
+
+    /// The search behind [`Self::nearest_hinted`] (its arguments checked): ring by
+    /// ring from `p`'s cell.
+    fn search(&self, p: Vec2, range: f32, k: usize, skip: u32, out: &mut Vec<(f32, u32)>) -> bool {
         // The best so far as keys `(d² bits) << 32 | index`, sorted: squared distances
         // are never negative, so their bits order as they do, and a key orders as the
         // pair `(d², index)`.
@@ -284,10 +500,10 @@ impl PointGrid {
         let mut best = Best {
             keys,
             len: 0,
-            // Until `k` are known, anything within the seed (or the range) enters.
-            bound: key_of(seed.map_or(range * range, |h| h * h), u32::MAX),
+            // Until `k` are known, anything within the range enters.
+            bound: key_of(range * range, u32::MAX),
         };
-        let found = self.search_keys(p, range, skip, seed, &mut best);
+        let found = self.search_keys(p, range, skip, &mut best);
         out.clear();
         out.extend(
             best.keys[..best.len]
@@ -298,77 +514,36 @@ impl PointGrid {
     }
 
     /// [`Self::search`] into `best`.
-    fn search_keys(
-        &self,
-        p: Vec2,
-        range: f32,
-        skip: u32,
-        seed: Option<f32>,
-        best: &mut Best<'_>,
-    ) -> bool {
-        let cells = &self.cells;
-        let (cx, cy) = cells.coords(p);
-        let (cols, rows) = (cells.cols, cells.rows);
+    fn search_keys(&self, p: Vec2, range: f32, skip: u32, best: &mut Best<'_>) -> bool {
+        let layout = &self.layout;
+        let (cx, cy) = layout.coords(p);
+        let (cols, rows) = (layout.cols, layout.rows);
         // The cell layout's own rounding may put a point on the far side of a cell
         // boundary by an ulp: a ring counts as reaching only this much less than its
         // exact distance.
-        let slack = cells.cell * 1e-4 + range * 1e-6;
+        let slack = layout.slack(p, range);
         let consider = |a: usize, b: usize, best: &mut Best<'_>| {
-            for (&i, &q) in cells.items[a..b].iter().zip(&self.sorted[a..b]) {
-                // (A NaN's bits lie above every bound.)
-                let key = key_of(p.distance_squared(q), i);
-                if key <= best.bound && i != skip {
-                    best.insert(key);
+            let mut bound_d2 = best.bound_d2();
+            for (&i, &q) in self.items[a..b].iter().zip(&self.sorted[a..b]) {
+                let d2 = p.distance_squared(q);
+                // (A NaN fails the test.)
+                if d2 <= bound_d2 {
+                    let key = key_of(d2, i);
+                    if key <= best.bound && i != skip {
+                        best.insert(key);
+                        bound_d2 = best.bound_d2();
+                    }
                 }
             }
         };
-        // How far every point outside the cells `x0..=x1 × y0..=y1` lies from `p`, at
-        // least.
-        let reach_outside = |(x0, x1): (usize, usize), (y0, y1): (usize, usize)| {
-            let (lo, _) = cells.cell_box(x0, y0);
-            let (_, hi) = cells.cell_box(x1, y1);
-            let mut reach = f32::INFINITY;
-            if x0 > 0 {
-                reach = reach.min(p.x - lo.x);
-            }
-            if y0 > 0 {
-                reach = reach.min(p.y - lo.y);
-            }
-            if x1 + 1 < cols {
-                reach = reach.min(hi.x - p.x);
-            }
-            if y1 + 1 < rows {
-                reach = reach.min(hi.y - p.y);
-            }
-            reach - slack
-        };
-        if let Some(h) = seed {
-            // Every cell overlapping the square within `h`, row by row; items beyond
-            // the seed were turned away: only `k` within it, and nearer than anything
-            // unseen, make the answer.
-            let (x0, y0) = cells.coords(p - Vec2::splat(h));
-            let (x1, y1) = cells.coords(p + Vec2::splat(h));
-            for y in y0..=y1 {
-                let row = y * cols;
-                consider(
-                    cells.starts[row + x0] as usize,
-                    cells.starts[row + x1 + 1] as usize,
-                    best,
-                );
-            }
-            let reach = reach_outside((x0, x1), (y0, y1));
-            return match best.last() {
-                Some(d2) => best.is_full() && reach > 0.0 && d2 < reach * reach,
-                None => false,
-            };
-        }
+        let reach_outside = |xs, ys| self.reach_outside(p, slack, xs, ys);
         let last_ring = cx.max(cols - 1 - cx).max(cy).max(rows - 1 - cy);
         for r in 0..=last_ring {
             let (x0, x1) = (cx.saturating_sub(r), (cx + r).min(cols - 1));
             let (y0, y1) = (cy.saturating_sub(r), (cy + r).min(rows - 1));
             if r == 0 {
                 let c = cy * cols + cx;
-                consider(cells.starts[c] as usize, cells.starts[c + 1] as usize, best);
+                consider(self.starts[c] as usize, self.starts[c + 1] as usize, best);
             } else {
                 // Rows at the ring's top and bottom in full, the sides' two cells between.
                 for y in [cy.checked_sub(r), Some(cy + r)]
@@ -376,24 +551,16 @@ impl PointGrid {
                     .flatten()
                     .filter(|&y| y < rows)
                 {
-                    let row = y * cols;
-                    consider(
-                        cells.starts[row + x0] as usize,
-                        cells.starts[row + x1 + 1] as usize,
-                        best,
-                    );
+                    let (a, b) = self.row_slots(y, x0, x1);
+                    consider(a, b, best);
                 }
                 for y in (cy.saturating_sub(r - 1))..=((cy + r - 1).min(rows - 1)) {
-                    let row = y * cols;
                     for x in [cx.checked_sub(r), Some(cx + r).filter(|&x| x < cols)]
                         .into_iter()
                         .flatten()
                     {
-                        consider(
-                            cells.starts[row + x] as usize,
-                            cells.starts[row + x + 1] as usize,
-                            best,
-                        );
+                        let (a, b) = self.row_slots(y, x, x);
+                        consider(a, b, best);
                     }
                 }
             }
@@ -413,7 +580,22 @@ impl PointGrid {
     }
 }
 
-/// Neighbour counts up to which [`PointGrid::search`] keeps its keys on the stack.
+/// Most items within the seed that [`PointGrid::search`] gathers before it gives up on
+/// the seed.
+const SEED_KEYS: usize = 48;
+
+/// Turns counts into running sums from `offset`: `x[i]` becomes `offset + x[0] + … +
+/// x[i]`.
+fn running_sum(x: &mut [u32], offset: u32) {
+    let mut sum = offset;
+    for v in x {
+        sum += *v;
+        *v = sum;
+    }
+}
+
+/// Neighbour counts up to which [`PointGrid::search`] keeps its keys on the
+/// stack.
 const KEYS_ON_STACK: usize = 32;
 
 /// The search key of item `i` at squared distance `d2` (not negative): orders as
@@ -439,6 +621,11 @@ impl Best<'_> {
     fn last(&self) -> Option<f32> {
         let key = *self.keys[..self.len].last()?;
         Some(f32::from_bits((key >> 32) as u32))
+    }
+
+    /// The largest squared distance that may still enter.
+    fn bound_d2(&self) -> f32 {
+        f32::from_bits((self.bound >> 32) as u32)
     }
 
     /// Inserts `key` (at most `bound`, not kept yet), dropping the largest when full.
@@ -657,7 +844,7 @@ mod tests {
             .collect();
         let mut grid = PointGrid::default();
         grid.rebuild(&points, 1.0);
-        let cells = grid.cells.cols * grid.cells.rows;
+        let cells = grid.layout.cols * grid.layout.rows;
         assert!(
             cells <= CELLS_PER_POINT * 100 + MIN_POINT_CELLS,
             "{cells} cells"

@@ -171,6 +171,9 @@ pub struct World {
     neighbor_reach: Vec<f32>,
     /// How far the furthest agent moved in the last `integrate`, metres.
     moved: f32,
+    /// The smallest and largest agent radius (`INFINITY` and 0 without agents), found
+    /// at the start of each step.
+    radii: (f32, f32),
     time: f64,
     steps: u64,
     epoch_time: f64,
@@ -294,6 +297,7 @@ impl World {
             seen: Vec::new(),
             neighbor_reach: Vec::new(),
             moved: 0.0,
+            radii: (f32::INFINITY, 0.0),
             time: 0.0,
             steps: 0,
             epoch_time: 0.0,
@@ -567,6 +571,10 @@ impl World {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(WorldError::InvalidStep(dt));
         }
+        self.radii = self.agents.par_iter().map(|a| (a.radius, a.radius)).reduce(
+            || (f32::INFINITY, 0.0),
+            |(lo, hi), (a, b)| (lo.min(a), hi.max(b)),
+        );
         self.plan_paths();
         self.update_preferred_velocities(dt);
         if !self.grid_fresh {
@@ -606,11 +614,14 @@ impl World {
         let replan = self.params.replan_distance;
         self.update_goal_positions();
         let goals = &self.goals;
-        for (a, &g) in self.agents.iter_mut().zip(goals) {
-            if !matches!(a.goal, Goal::Point(_)) && a.planned_goal.distance(g) > replan {
-                a.needs_plan = true;
-            }
-        }
+        self.agents
+            .par_iter_mut()
+            .zip(goals.par_iter())
+            .for_each(|(a, &g)| {
+                if !matches!(a.goal, Goal::Point(_)) && a.planned_goal.distance(g) > replan {
+                    a.needs_plan = true;
+                }
+            });
         let mesh = self.mesh.as_ref();
         self.agents
             .par_iter_mut()
@@ -703,7 +714,7 @@ impl World {
         self.positions.clear();
         self.positions
             .par_extend(self.agents.par_iter().map(|a| a.position));
-        let max_r = self.agents.iter().map(|a| a.radius).fold(0.0f32, f32::max);
+        let max_r = self.radii.1;
         let cell = (2.5 * max_r).max(self.params.neighbor_dist / 8.0).max(0.1);
         self.grid.rebuild(&self.positions, cell);
         self.grid_fresh = true;
@@ -789,15 +800,20 @@ impl World {
     /// Phase: move every agent with its new velocity. Returns how far the furthest
     /// moved, metres.
     fn integrate(&mut self, dt: f32) -> f32 {
-        let mut moved = 0.0f32;
-        for (a, &v) in self.agents.iter_mut().zip(&self.new_velocities) {
-            let step = v.length() * dt;
-            a.avoidance_velocity = v;
-            a.velocity = v;
-            a.position += v * dt;
-            a.travelled += f64::from(step);
-            moved = moved.max(step);
-        }
+        // (A maximum is exact: the same on any thread count.)
+        let moved = self
+            .agents
+            .par_iter_mut()
+            .zip(self.new_velocities.par_iter())
+            .map(|(a, &v)| {
+                let step = v.length() * dt;
+                a.avoidance_velocity = v;
+                a.velocity = v;
+                a.position += v * dt;
+                a.travelled += f64::from(step);
+                step
+            })
+            .reduce(|| 0.0f32, f32::max);
         // `moved` bounds each move up to rounding; a relative margin covers that.
         moved * (1.0 + 1e-4) + 1e-6
     }
@@ -824,7 +840,7 @@ impl World {
                 .iter()
                 .map(|o| Body::immovable(o.position, o.velocity, o.radius)),
         );
-        let max_r = self.agents.iter().map(|a| a.radius).fold(0.0f32, f32::max);
+        let (min_r, max_r) = self.radii;
         self.find_candidates(max_r, moved);
         self.resolver.set_params(self.params.collide);
         self.resolver.resolve(
@@ -837,19 +853,18 @@ impl World {
         // How far depenetration moved anyone: a pair that ends within `radius + max_r`
         // of each other started it within `radius + max_r + 2 pushed`, which the
         // candidates cover while `2 pushed` is within the smaller radius.
-        let mut pushed = 0.0f32;
-        for (a, b) in self.agents.iter_mut().zip(&self.bodies) {
-            let d = a.position.distance(b.position);
-            pushed = pushed.max(d);
-            a.travelled += f64::from(d);
-            a.position = b.position;
-            a.velocity = b.velocity;
-        }
-        let min_r = self
+        let pushed = self
             .agents
-            .iter()
-            .map(|a| a.radius)
-            .fold(f32::INFINITY, f32::min);
+            .par_iter_mut()
+            .zip(self.bodies.par_iter())
+            .map(|(a, b)| {
+                let d = a.position.distance(b.position);
+                a.travelled += f64::from(d);
+                a.position = b.position;
+                a.velocity = b.velocity;
+                d
+            })
+            .reduce(|| 0.0f32, f32::max);
         self.candidates_cover_measure = 2.0 * pushed <= min_r;
         for e in &self.events {
             let radius = self.bodies[e.body as usize].radius;
@@ -958,7 +973,7 @@ impl World {
         let agents = &self.agents;
         let seen = &self.seen;
         let grid = &self.grid;
-        let max_r = agents.iter().map(|a| a.radius).fold(0.0f32, f32::max);
+        let max_r = self.radii.1;
         let n = agents.len();
         let (positions, candidates) = (&self.positions, &self.candidates);
         let from_candidates = self.candidates_cover_measure;
