@@ -241,7 +241,7 @@ fn corner_width(
             continue;
         }
         let nv = mesh.triangles[nb as usize];
-        let Some(back) = (0..3).find(|&k| mesh.neighbors[nb as usize][k] == tri) else {
+        let Some(back) = mesh.edge_toward(nb, tri) else {
             continue;
         };
         // A triangle seen through one edge need not be entered through another: its
@@ -543,8 +543,7 @@ impl NearWalls {
                 if mesh.is_wall(tid, e) || nb == NONE || (t as u32) > nb {
                     continue;
                 }
-                let Some(back) = (0..3).find(|&k| mesh.neighbors[nb as usize][k] == t as u32)
-                else {
+                let Some(back) = mesh.edge_toward(nb, t as u32) else {
                     continue;
                 };
                 let id = side.len() as u32;

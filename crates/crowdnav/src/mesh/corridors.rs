@@ -61,8 +61,7 @@ impl Corridors {
                 if nb == NONE || !mesh.is_walkable(TriangleId(nb)) {
                     continue;
                 }
-                let Some(back) = (0..3).find(|&k| mesh.neighbors[nb as usize][k] == t as u32)
-                else {
+                let Some(back) = mesh.edge_toward(nb, t as u32) else {
                     continue;
                 };
                 let id = key.len() as u32;

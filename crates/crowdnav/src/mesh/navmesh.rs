@@ -87,6 +87,13 @@ pub enum Location {
 }
 
 impl NavMesh {
+    /// The edge of triangle `t` shared with triangle `other` (`None` when they are not
+    /// neighbours).
+    pub(crate) fn edge_toward(&self, t: u32, other: u32) -> Option<usize> {
+        let n = self.neighbors.get(t as usize)?;
+        (0..3).find(|&k| n[k] == other)
+    }
+
     /// Vertex positions.
     pub fn vertices(&self) -> &[Vec2] {
         &self.vertices
@@ -217,7 +224,7 @@ impl NavMesh {
                     );
                     continue;
                 };
-                let back = (0..3).find(|&k| self.neighbors[nb.index()][k] == t.0);
+                let back = self.edge_toward(nb.0, t.0);
                 let back = back.unwrap_or_else(|| panic!("{nb:?} does not link back to {t:?}"));
                 let [u, v] = [
                     self.triangles[t.index()][e],

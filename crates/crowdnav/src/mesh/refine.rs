@@ -86,7 +86,7 @@ fn split_wall(mesh: &mut NavMesh, s: &Split) -> Option<Vec<u32>> {
         None
     } else {
         let u = u as usize;
-        let k = (0..3).find(|&k| mesh.neighbors[u][k] == s.triangle)?;
+        let k = mesh.edge_toward(u as u32, s.triangle)?;
         let sv = mesh.triangles[u][(k + 2) % 3];
         if !ccw(pos(q), x, pos(sv)) || !ccw(x, pos(p), pos(sv)) {
             return None;
@@ -151,7 +151,7 @@ fn legalize(mesh: &mut NavMesh, x: u32, mut suspect: Vec<(u32, usize)>, changed:
             continue;
         }
         let ui = u as usize;
-        let Some(k) = (0..3).find(|&k| mesh.neighbors[ui][k] == t) else {
+        let Some(k) = mesh.edge_toward(ui as u32, t) else {
             continue;
         };
         let (a, b) = (tv[e], tv[(e + 1) % 3]);

@@ -651,8 +651,7 @@ impl<'m> Search<'m> {
                     continue;
                 };
                 let t = TriangleId(self.scratch.links[index as usize].tri);
-                let Some(entry) = (0..3).find(|&k| self.mesh.neighbors[t.index()][k] == from)
-                else {
+                let Some(entry) = self.mesh.edge_toward(t.0, from) else {
                     continue;
                 };
                 let mut children: [Option<Open>; 2] = [None, None];
@@ -702,7 +701,7 @@ impl<'m> Search<'m> {
         // A triangle other than the goal's that this agent cannot leave again (its
         // gates are too narrow) is a dead end too.
         if next != tg {
-            let back = (0..3).find(|&k| mesh.neighbors[next.index()][k] == t.0)?;
+            let back = mesh.edge_toward(next.0, t.0)?;
             let onward = |k: usize| mesh.can_cross(next, back, k, self.radius);
             if !onward((back + 1) % 3) && !onward((back + 2) % 3) {
                 return None;

@@ -35,33 +35,11 @@ impl Cells {
     /// [`Self::layout`] with at most about `limit` cells (never more than
     /// [`MAX_CELLS`]).
     fn layout_within(&mut self, lo: Vec2, hi: Vec2, cell: f32, limit: usize) {
-        let limit = limit.min(MAX_CELLS);
-        let (lo, hi) = if lo.is_finite() && hi.is_finite() {
-            (lo, hi)
-        } else {
-            (Vec2::ZERO, Vec2::ZERO)
-        };
-        let mut cell = if cell.is_finite() && cell > 0.0 {
-            cell
-        } else {
-            1.0
-        };
-        let extent = (hi - lo).max(Vec2::splat(1e-3));
-        let count = |cell: f32| {
-            ((extent.x / cell) as usize + 1).saturating_mul((extent.y / cell) as usize + 1)
-        };
-        if count(cell) > limit {
-            // The side that gives about `limit` square cells, grown a little at a time
-            // while rounding (or a thin box) leaves too many.
-            cell = cell.max((extent.x * extent.y / limit as f32).sqrt());
-            while count(cell) > limit {
-                cell *= 1.25;
-            }
-        }
-        self.origin = lo;
-        self.cell = cell;
-        self.cols = (extent.x / cell) as usize + 1;
-        self.rows = (extent.y / cell) as usize + 1;
+        let fit = Layout::fit(lo, hi, cell, limit);
+        self.origin = fit.origin;
+        self.cell = fit.cell;
+        self.cols = fit.cols;
+        self.rows = fit.rows;
         self.starts.clear();
         self.starts.resize(self.cols * self.rows + 1, 0);
     }
@@ -145,6 +123,16 @@ impl Layout {
     /// they would be more than `n · CELLS_PER_POINT + MIN_POINT_CELLS` (or
     /// [`MAX_CELLS`]).
     fn new(lo: Vec2, hi: Vec2, cell: f32, n: usize) -> Layout {
+        let limit = n
+            .saturating_mul(CELLS_PER_POINT)
+            .saturating_add(MIN_POINT_CELLS);
+        Layout::fit(lo, hi, cell, limit)
+    }
+
+    /// Cells of about `cell` metres over the box `lo..hi`, larger when they would be
+    /// more than `limit` (or [`MAX_CELLS`]); a non-finite box or cell size is replaced
+    /// by a small one.
+    fn fit(lo: Vec2, hi: Vec2, cell: f32, limit: usize) -> Layout {
         let (lo, hi) = if lo.is_finite() && hi.is_finite() {
             (lo, hi)
         } else {
@@ -156,10 +144,7 @@ impl Layout {
             1.0
         };
         let extent = (hi - lo).max(Vec2::splat(1e-3));
-        let limit = n
-            .saturating_mul(CELLS_PER_POINT)
-            .saturating_add(MIN_POINT_CELLS)
-            .min(MAX_CELLS);
+        let limit = limit.min(MAX_CELLS);
         let lines = |length: f32, cell: f32| ((length / cell) as usize).saturating_add(1);
         let count = |cell: f32| lines(extent.x, cell).saturating_mul(lines(extent.y, cell));
         if count(cell) > limit {
