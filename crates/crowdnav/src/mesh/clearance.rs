@@ -529,29 +529,7 @@ thread_local! {
 impl NearWalls {
     /// The portals of `mesh`, numbered, their lists not yet computed.
     pub(crate) fn new(mesh: &NavMesh) -> NearWalls {
-        let n = mesh.triangles.len();
-        let mut portal = vec![[NONE; 3]; n];
-        let mut side = Vec::new();
-        for t in 0..n {
-            let tid = TriangleId(t as u32);
-            if !mesh.is_walkable(tid) {
-                continue;
-            }
-            for e in 0..3 {
-                let nb = mesh.neighbors[t][e];
-                // Each portal once, from its lower-numbered side.
-                if mesh.is_wall(tid, e) || nb == NONE || (t as u32) > nb {
-                    continue;
-                }
-                let Some(back) = mesh.edge_toward(nb, t as u32) else {
-                    continue;
-                };
-                let id = side.len() as u32;
-                portal[t][e] = id;
-                portal[nb as usize][back] = id;
-                side.push((3 * t + e) as u32);
-            }
-        }
+        let (portal, side) = mesh.number_portals();
         let lists = side.iter().map(|_| OnceLock::new()).collect();
         NearWalls {
             portal,

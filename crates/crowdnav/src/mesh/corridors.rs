@@ -43,33 +43,16 @@ pub(crate) struct Corridors {
 impl Corridors {
     /// The index of `mesh`, whose widths are measured.
     pub(crate) fn new(mesh: &NavMesh) -> Corridors {
-        let n = mesh.triangles.len();
-        let mut leaf = vec![[NONE; 3]; n];
-        let mut key: Vec<f32> = Vec::new();
-        // Portals: each open edge between walkable triangles, once.
-        for t in 0..n {
-            let tid = TriangleId(t as u32);
-            if !mesh.is_walkable(tid) {
-                continue;
-            }
-            let ids = mesh.triangles[t];
-            for e in 0..3 {
-                if mesh.is_wall(tid, e) || leaf[t][e] != NONE {
-                    continue;
-                }
-                let nb = mesh.neighbors[t][e];
-                if nb == NONE || !mesh.is_walkable(TriangleId(nb)) {
-                    continue;
-                }
-                let Some(back) = mesh.edge_toward(nb, t as u32) else {
-                    continue;
-                };
-                let id = key.len() as u32;
-                leaf[t][e] = id;
-                leaf[nb as usize][back] = id;
-                key.push(portal_key(mesh, ids[e], ids[(e + 1) % 3]));
-            }
-        }
+        let (leaf, side) = mesh.number_portals();
+        // Leaves: the portals, keyed by their width.
+        let mut key: Vec<f32> = side
+            .iter()
+            .map(|&s| {
+                let (t, e) = (s as usize / 3, s as usize % 3);
+                let ids = mesh.triangles[t];
+                portal_key(mesh, ids[e], ids[(e + 1) % 3])
+            })
+            .collect();
         let portals = key.len();
         // Links: the two portals meeting at each corner of a walkable triangle.
         let mut links: Vec<(f32, u32, u32)> = Vec::with_capacity(3 * portals);

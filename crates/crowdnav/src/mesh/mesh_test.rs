@@ -1,4 +1,5 @@
 use super::clearance::corner_width_brute_force;
+use super::navmesh::NONE;
 use super::*;
 use glam::Vec2;
 use rand::{Rng, SeedableRng};
@@ -371,4 +372,53 @@ fn location_agrees_with_the_winding_number_on_random_worlds() {
         };
         assert!((mesh.walkable_area() - area_by_sampling).abs() < 300.0);
     }
+}
+
+/// Every open edge between two walkable triangles gets one portal number, seen from
+/// both sides, and no other edge gets one; an edge between a walkable and a blocked
+/// triangle is always a wall.
+#[test]
+fn portals_are_the_open_edges_between_walkable_triangles() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 0x9047);
+    let mut portals = 0;
+    for _ in 0..10 {
+        let mesh = NavMesh::from_level(&random_level(&mut rng)).expect("random level builds");
+        let (number, side) = mesh.number_portals();
+        let mut seen = vec![0u32; side.len()];
+        for t in 0..mesh.triangles.len() {
+            let tid = TriangleId(t as u32);
+            for e in 0..3 {
+                let nb = mesh.neighbors[t][e];
+                let open_between_walkable = mesh.is_walkable(tid)
+                    && nb != NONE
+                    && mesh.is_walkable(TriangleId(nb))
+                    && !mesh.is_wall(tid, e);
+                if mesh.is_walkable(tid) && nb != NONE && !mesh.is_walkable(TriangleId(nb)) {
+                    assert!(
+                        mesh.is_wall(tid, e),
+                        "triangle {t} edge {e} borders a blocked one openly"
+                    );
+                }
+                let id = number[t][e];
+                assert_eq!(id != NONE, open_between_walkable, "triangle {t} edge {e}");
+                if id != NONE {
+                    seen[id as usize] += 1;
+                    let back = mesh.edge_toward(nb, t as u32).expect("neighbours");
+                    assert_eq!(number[nb as usize][back], id);
+                    let s = side[id as usize] as usize;
+                    assert_eq!(
+                        s / 3,
+                        t.min(nb as usize),
+                        "numbered from its lower triangle"
+                    );
+                }
+            }
+        }
+        assert!(
+            seen.iter().all(|&c| c == 2),
+            "each portal seen from both sides"
+        );
+        portals += side.len();
+    }
+    assert!(portals > 300, "only {portals} portals");
 }

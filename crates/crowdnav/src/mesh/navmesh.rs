@@ -94,6 +94,40 @@ impl NavMesh {
         (0..3).find(|&k| n[k] == other)
     }
 
+    /// The portals, numbered: each open edge (not a wall) between two walkable
+    /// triangles once, in the order of its lower-numbered triangle and edge. Returns,
+    /// per triangle and edge, the portal's number or `NONE`, and per portal the
+    /// directed edge `3 * t + e` from its lower-numbered triangle `t`.
+    pub(crate) fn number_portals(&self) -> (Vec<[u32; 3]>, Vec<u32>) {
+        let n = self.triangles.len();
+        let mut number = vec![[NONE; 3]; n];
+        let mut side = Vec::new();
+        for t in 0..n {
+            let tid = TriangleId(t as u32);
+            if !self.is_walkable(tid) {
+                continue;
+            }
+            for e in 0..3 {
+                let nb = self.neighbors[t][e];
+                if self.is_wall(tid, e)
+                    || nb == NONE
+                    || (t as u32) > nb
+                    || !self.is_walkable(TriangleId(nb))
+                {
+                    continue;
+                }
+                let Some(back) = self.edge_toward(nb, t as u32) else {
+                    continue;
+                };
+                let id = side.len() as u32;
+                number[t][e] = id;
+                number[nb as usize][back] = id;
+                side.push((3 * t + e) as u32);
+            }
+        }
+        (number, side)
+    }
+
     /// Vertex positions.
     pub fn vertices(&self) -> &[Vec2] {
         &self.vertices
