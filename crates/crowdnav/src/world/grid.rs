@@ -255,9 +255,8 @@ impl PointGrid {
         } else {
             running_sum(starts, 0);
         }
-        self.items.clear();
+        // (Every slot is written below: resizing without clearing spares zeroing it.)
         self.items.resize(n, 0);
-        self.sorted.clear();
         self.sorted.resize(n, Vec2::ZERO);
         for (i, (&c, &p)) in self.cell_of.iter().zip(points).enumerate().rev() {
             let slot = &mut starts[c as usize];
@@ -365,22 +364,44 @@ impl PointGrid {
         hint: f32,
         out: &mut Vec<(f32, u32)>,
     ) {
+        let mut keys = Vec::new();
+        self.nearest_keys(p, range, k, skip, hint, &mut keys);
         out.clear();
+        out.extend(
+            keys.iter()
+                .map(|&key| (key_distance_squared(key), key as u32)),
+        );
+    }
+
+    /// [`Self::nearest_hinted`] as search keys ([`key_of`]: they order as the pairs
+    /// `(d², index)` do) into `keys`, which is also the search's scratch: reused from
+    /// call to call, it spares the conversion and allocates nothing once grown.
+    pub(crate) fn nearest_keys(
+        &self,
+        p: Vec2,
+        range: f32,
+        k: usize,
+        skip: u32,
+        hint: f32,
+        keys: &mut Vec<u64>,
+    ) {
+        keys.clear();
         if k == 0 || self.items.is_empty() || !p.is_finite() || range.is_nan() || range < 0.0 {
             return;
         }
         if hint > 0.0 && hint < range {
-            if self.seeded(p, range, k, skip, hint, out) {
+            if self.seeded(p, range, k, skip, hint, keys) {
                 return;
             }
-            out.clear();
+            keys.clear();
         }
-        self.search(p, range, k, skip, out);
+        self.search(p, range, k, skip, keys);
     }
 
     /// The search with a seed (a radius `h`, `k` at least 1): only the cells
-    /// overlapping the square within `h`, and the items within `h`, into `out`;
-    /// returns whether that found the answer (else `out` is left as it was).
+    /// overlapping the square within `h`, and the items within `h`, into `keys`
+    /// (empty at the call); returns whether that found the answer (else `keys` holds
+    /// scratch).
     fn seeded(
         &self,
         p: Vec2,
@@ -388,7 +409,7 @@ impl PointGrid {
         k: usize,
         skip: u32,
         h: f32,
-        out: &mut Vec<(f32, u32)>,
+        keys: &mut Vec<u64>,
     ) -> bool {
         let layout = &self.layout;
         // Every cell overlapping the square within `h`, row by row; items beyond
@@ -400,26 +421,25 @@ impl PointGrid {
         let (x0, y0) = layout.coords(p - Vec2::splat(h));
         let (x1, y1) = layout.coords(p + Vec2::splat(h));
         let h2 = h * h;
-        let mut within = [0u64; SEED_KEYS];
-        let mut len = 0;
+        keys.reserve(SEED_KEYS);
         for y in y0..=y1 {
             let (a, b) = self.row_slots(y, x0, x1);
             for (&i, &q) in self.items[a..b].iter().zip(&self.sorted[a..b]) {
                 let d2 = p.distance_squared(q);
                 // (A NaN fails the test.)
                 if d2 <= h2 && i != skip {
-                    let Some(slot) = within.get_mut(len) else {
+                    if keys.len() == SEED_KEYS {
                         return false;
-                    };
-                    *slot = key_of(d2, i);
-                    len += 1;
+                    }
+                    keys.push(key_of(d2, i));
                 }
             }
         }
+        let len = keys.len();
         if len < k {
             return false;
         }
-        let within = &mut within[..len];
+        let within = &mut keys[..];
         if len > 2 * k {
             within.select_nth_unstable(k - 1);
             within[..k].sort_unstable();
@@ -432,11 +452,7 @@ impl PointGrid {
         if !(reach > 0.0 && last < reach * reach) {
             return false;
         }
-        out.extend(
-            within[..k]
-                .iter()
-                .map(|&key| (f32::from_bits((key >> 32) as u32), key as u32)),
-        );
+        keys.truncate(k);
         true
     }
 
@@ -470,7 +486,7 @@ impl PointGrid {
 
     /// The search behind [`Self::nearest_hinted`] (its arguments checked): ring by
     /// ring from `p`'s cell.
-    fn search(&self, p: Vec2, range: f32, k: usize, skip: u32, out: &mut Vec<(f32, u32)>) -> bool {
+    fn search(&self, p: Vec2, range: f32, k: usize, skip: u32, out: &mut Vec<u64>) -> bool {
         // The best so far as keys `(d² bits) << 32 | index`, sorted: squared distances
         // are never negative, so their bits order as they do, and a key orders as the
         // pair `(d², index)`.
@@ -490,11 +506,7 @@ impl PointGrid {
         };
         let found = self.search_keys(p, range, skip, &mut best);
         out.clear();
-        out.extend(
-            best.keys[..best.len]
-                .iter()
-                .map(|&key| (f32::from_bits((key >> 32) as u32), key as u32)),
-        );
+        out.extend_from_slice(&best.keys[..best.len]);
         found
     }
 
@@ -585,8 +597,13 @@ const KEYS_ON_STACK: usize = 32;
 
 /// The search key of item `i` at squared distance `d2` (not negative): orders as
 /// `(d2, i)`.
-fn key_of(d2: f32, i: u32) -> u64 {
+pub(crate) fn key_of(d2: f32, i: u32) -> u64 {
     (u64::from(d2.to_bits()) << 32) | u64::from(i)
+}
+
+/// The squared distance of a search key ([`key_of`]); its item is `key as u32`.
+pub(crate) fn key_distance_squared(key: u64) -> f32 {
+    f32::from_bits((key >> 32) as u32)
 }
 
 /// The `keys.len()` smallest keys seen so far, sorted, in `keys[..len]`.

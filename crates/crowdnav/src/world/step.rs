@@ -1,7 +1,7 @@
 //! [`World`] and its step, phase by phase.
 
 use super::agent::{Agent, AgentId, AgentParams, Goal, Motion, MovingObstacle, ObstacleId};
-use super::grid::{PointGrid, WallGrid};
+use super::grid::{key_distance_squared, key_of, PointGrid, WallGrid};
 use crate::collide::{Body, CollideParams, Collider, CollisionEvent, Resolver};
 use crate::geom::{closest_point_on_segment, Segment};
 use crate::mesh::{Location, NavMesh};
@@ -267,7 +267,9 @@ struct SeenCrowd<'a> {
 /// Per-thread scratch for the steering phase.
 #[derive(Default)]
 struct SteerScratch {
-    neighbors: Vec<(f32, u32)>,
+    /// The neighbours' search keys (squared distance and index, see
+    /// [`PointGrid::nearest_hinted`]), nearest first.
+    neighbors: Vec<u64>,
     sorted: Vec<Neighbor>,
     wall_ids: Vec<u32>,
     walls: Vec<Segment>,
@@ -1175,9 +1177,9 @@ fn gather_neighbors(
     let range = params.neighbor_dist;
     // Keys (squared distance, index) sorted; obstacles are indexed `u32::MAX - j`.
     let k = params.max_neighbors;
-    grid.nearest_hinted(a.position, range, k, i as u32, hint, &mut s.neighbors);
+    grid.nearest_keys(a.position, range, k, i as u32, hint, &mut s.neighbors);
     let reach = match s.neighbors.last() {
-        Some(&(d2, _)) if s.neighbors.len() == k => d2.sqrt(),
+        Some(&key) if s.neighbors.len() == k => key_distance_squared(key).sqrt(),
         _ => range,
     };
     s.sorted.clear();
@@ -1186,14 +1188,15 @@ fn gather_neighbors(
         // exactly the agents, so every index names one.)
         let all = seen.as_neighbors;
         s.sorted
-            .extend(s.neighbors.iter().map(|&(_, j)| all[j as usize]));
+            .extend(s.neighbors.iter().map(|&key| all[key as u32 as usize]));
         return reach;
     }
     for (j, o) in obstacles.iter().enumerate() {
         let d2 = a.position.distance_squared(o.position);
         let reach = range + o.radius;
+        // (A NaN fails the test; a squared distance is never negative.)
         if d2 <= reach * reach {
-            let key = (d2, u32::MAX - j as u32);
+            let key = key_of(d2, u32::MAX - j as u32);
             let at = s.neighbors.partition_point(|e| *e < key);
             s.neighbors.insert(at, key);
         }
@@ -1205,7 +1208,8 @@ fn gather_neighbors(
     // resting or walking back; one walking back over those resting.)
     let rank = right_of_way(a);
     s.sorted.reserve(s.neighbors.len());
-    for &(_, j) in &s.neighbors {
+    for &key in &s.neighbors {
+        let j = key as u32;
         let neighbor = match (seen.as_neighbors.get(j as usize), seen.all.get(j as usize)) {
             (Some(&n), Some(b)) => Neighbor {
                 velocity: if b.rank > rank {
