@@ -93,20 +93,27 @@ impl Cells {
 
 /// A uniform grid over points, rebuilt each step.
 ///
-/// A counting sort of the points into cells; besides the item indices sorted by cell,
-/// it keeps a copy of the points in the same order, so that a query scans contiguous
-/// memory and never touches the caller's (usually much larger) records.
+/// A counting sort of the points into cells; beside each item index sorted by cell it
+/// keeps a copy of its point, so that a query scans one contiguous array and never
+/// touches the caller's (usually much larger) records.
 #[derive(Clone, Debug, Default)]
 pub struct PointGrid {
     layout: Layout,
     /// The slots of cell `c` are `starts[c]..starts[c + 1]` (cells row by row).
     starts: Vec<u32>,
-    /// Per slot: its point's index (increasing within a cell).
-    items: Vec<u32>,
-    /// Per slot: its point (`points[items[s]]`).
-    sorted: Vec<Vec2>,
+    /// Per slot: its point and the point's index (increasing within a cell).
+    slots: Vec<Slot>,
     /// Scratch of `rebuild`: per point its cell.
     cell_of: Vec<u32>,
+}
+
+/// One item of a [`PointGrid`], where a query reads it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    /// The point (`points[index]`).
+    point: Vec2,
+    /// Its index.
+    index: u32,
 }
 
 /// Where a point grid's cells lie.
@@ -256,13 +263,14 @@ impl PointGrid {
             running_sum(starts, 0);
         }
         // (Every slot is written below: resizing without clearing spares zeroing it.)
-        self.items.resize(n, 0);
-        self.sorted.resize(n, Vec2::ZERO);
+        self.slots.resize(n, Slot::default());
         for (i, (&c, &p)) in self.cell_of.iter().zip(points).enumerate().rev() {
             let slot = &mut starts[c as usize];
             *slot -= 1;
-            self.items[*slot as usize] = i as u32;
-            self.sorted[*slot as usize] = p;
+            self.slots[*slot as usize] = Slot {
+                point: p,
+                index: i as u32,
+            };
         }
     }
 
@@ -279,7 +287,7 @@ impl PointGrid {
     /// half-width `range` around `p`, one row at a time, rows in order.
     fn for_each_slots_near(&self, p: Vec2, range: f32, mut f: impl FnMut(usize, usize)) {
         let layout = &self.layout;
-        if layout.rows == 0 || self.items.is_empty() || !p.is_finite() {
+        if layout.rows == 0 || self.slots.is_empty() || !p.is_finite() {
             return;
         }
         let range = if range.is_finite() {
@@ -299,8 +307,8 @@ impl PointGrid {
     /// around `p` (a superset of the items within `range`), cell by cell in row order.
     pub fn for_each_near(&self, p: Vec2, range: f32, mut f: impl FnMut(u32)) {
         self.for_each_slots_near(p, range, |a, b| {
-            for &i in &self.items[a..b] {
-                f(i);
+            for s in &self.slots[a..b] {
+                f(s.index);
             }
         });
     }
@@ -316,10 +324,10 @@ impl PointGrid {
         };
         let range_squared = range * range;
         self.for_each_slots_near(p, range, |a, b| {
-            for (&i, &q) in self.items[a..b].iter().zip(&self.sorted[a..b]) {
-                let d2 = p.distance_squared(q);
+            for s in &self.slots[a..b] {
+                let d2 = p.distance_squared(s.point);
                 if d2 <= range_squared {
-                    f(i, d2);
+                    f(s.index, d2);
                 }
             }
         });
@@ -386,7 +394,7 @@ impl PointGrid {
         keys: &mut Vec<u64>,
     ) {
         keys.clear();
-        if k == 0 || self.items.is_empty() || !p.is_finite() || range.is_nan() || range < 0.0 {
+        if k == 0 || self.slots.is_empty() || !p.is_finite() || range.is_nan() || range < 0.0 {
             return;
         }
         if hint > 0.0 && hint < range {
@@ -424,8 +432,8 @@ impl PointGrid {
         keys.reserve(SEED_KEYS);
         for y in y0..=y1 {
             let (a, b) = self.row_slots(y, x0, x1);
-            for (&i, &q) in self.items[a..b].iter().zip(&self.sorted[a..b]) {
-                let d2 = p.distance_squared(q);
+            for s in &self.slots[a..b] {
+                let (i, d2) = (s.index, p.distance_squared(s.point));
                 // (A NaN fails the test.)
                 if d2 <= h2 && i != skip {
                     if keys.len() == SEED_KEYS {
@@ -521,8 +529,8 @@ impl PointGrid {
         let slack = layout.slack(p, range);
         let consider = |a: usize, b: usize, best: &mut Best<'_>| {
             let mut bound_d2 = best.bound_d2();
-            for (&i, &q) in self.items[a..b].iter().zip(&self.sorted[a..b]) {
-                let d2 = p.distance_squared(q);
+            for s in &self.slots[a..b] {
+                let (i, d2) = (s.index, p.distance_squared(s.point));
                 // (A NaN fails the test.)
                 if d2 <= bound_d2 {
                     let key = key_of(d2, i);
