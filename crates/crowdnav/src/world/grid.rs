@@ -52,10 +52,8 @@ impl Cells {
     }
 
     fn coords(&self, p: Vec2) -> (usize, usize) {
-        let q = ((p - self.origin) / self.cell).max(Vec2::ZERO);
-        let cx = (q.x as usize).min(self.cols.saturating_sub(1));
-        let cy = (q.y as usize).min(self.rows.saturating_sub(1));
-        (cx, cy)
+        let q = (p - self.origin) / self.cell;
+        (cell_index(q.x, self.cols), cell_index(q.y, self.rows))
     }
 
     fn cell_box(&self, cx: usize, cy: usize) -> (Vec2, Vec2) {
@@ -176,11 +174,11 @@ impl Layout {
     }
 
     fn column(&self, x: f32) -> usize {
-        (((x - self.origin.x) / self.cell).max(0.0) as usize).min(self.cols.saturating_sub(1))
+        cell_index((x - self.origin.x) / self.cell, self.cols)
     }
 
     fn row(&self, y: f32) -> usize {
-        (((y - self.origin.y) / self.cell).max(0.0) as usize).min(self.rows.saturating_sub(1))
+        cell_index((y - self.origin.y) / self.cell, self.rows)
     }
 
     /// How much a query widens its disc so that rounding (of the query, and of the
@@ -190,6 +188,13 @@ impl Layout {
         self.cell * 1e-4
             + 1e-6 * (range + self.cell + p.abs().max_element() + self.origin.abs().max_element())
     }
+}
+
+/// The cell at `t` cell sizes from the origin along an axis of `count` cells, clamped
+/// into them (a NaN gives 0). (Through `u32`, which converts more cheaply than `usize`
+/// and clamps the same: no grid has `u32::MAX` cells along an axis.)
+fn cell_index(t: f32, count: usize) -> usize {
+    (t.max(0.0) as u32 as usize).min(count.saturating_sub(1))
 }
 
 /// Cells a point grid may lay per point (plus [`MIN_POINT_CELLS`]): beyond it cells
@@ -885,6 +890,30 @@ mod tests {
                 if w.distance(p) <= range {
                     assert!(out.binary_search(&(i as u32)).is_ok(), "wall {i} missing");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn cell_index_clamps_as_a_usize_conversion_would() {
+        for count in [0usize, 1, 7, 1 << 22] {
+            for t in [
+                f32::NAN,
+                f32::NEG_INFINITY,
+                -3.5,
+                -0.0,
+                0.0,
+                0.99,
+                1.0,
+                6.5,
+                7.0,
+                1e6,
+                4.3e9,
+                1e20,
+                f32::INFINITY,
+            ] {
+                let expected = (t.max(0.0) as usize).min(count.saturating_sub(1));
+                assert_eq!(cell_index(t, count), expected, "t {t}, count {count}");
             }
         }
     }
