@@ -52,10 +52,8 @@ impl Cells {
     }
 
     fn coords(&self, p: Vec2) -> (usize, usize) {
-        let q = ((p - self.origin) / self.cell).max(Vec2::ZERO);
-        let cx = (q.x as usize).min(self.cols.saturating_sub(1));
-        let cy = (q.y as usize).min(self.rows.saturating_sub(1));
-        (cx, cy)
+        let q = (p - self.origin) / self.cell;
+        (cell_index(q.x, self.cols), cell_index(q.y, self.rows))
     }
 
     fn cell_box(&self, cx: usize, cy: usize) -> (Vec2, Vec2) {
@@ -93,20 +91,27 @@ impl Cells {
 
 /// A uniform grid over points, rebuilt each step.
 ///
-/// A counting sort of the points into cells; besides the item indices sorted by cell,
-/// it keeps a copy of the points in the same order, so that a query scans contiguous
-/// memory and never touches the caller's (usually much larger) records.
+/// A counting sort of the points into cells; beside each item index sorted by cell it
+/// keeps a copy of its point, so that a query scans one contiguous array and never
+/// touches the caller's (usually much larger) records.
 #[derive(Clone, Debug, Default)]
 pub struct PointGrid {
     layout: Layout,
     /// The slots of cell `c` are `starts[c]..starts[c + 1]` (cells row by row).
     starts: Vec<u32>,
-    /// Per slot: its point's index (increasing within a cell).
-    items: Vec<u32>,
-    /// Per slot: its point (`points[items[s]]`).
-    sorted: Vec<Vec2>,
+    /// Per slot: its point and the point's index (increasing within a cell).
+    slots: Vec<Slot>,
     /// Scratch of `rebuild`: per point its cell.
     cell_of: Vec<u32>,
+}
+
+/// One item of a [`PointGrid`], where a query reads it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    /// The point (`points[index]`).
+    point: Vec2,
+    /// Its index.
+    index: u32,
 }
 
 /// Where a point grid's cells lie.
@@ -169,11 +174,11 @@ impl Layout {
     }
 
     fn column(&self, x: f32) -> usize {
-        (((x - self.origin.x) / self.cell).max(0.0) as usize).min(self.cols.saturating_sub(1))
+        cell_index((x - self.origin.x) / self.cell, self.cols)
     }
 
     fn row(&self, y: f32) -> usize {
-        (((y - self.origin.y) / self.cell).max(0.0) as usize).min(self.rows.saturating_sub(1))
+        cell_index((y - self.origin.y) / self.cell, self.rows)
     }
 
     /// How much a query widens its disc so that rounding (of the query, and of the
@@ -183,6 +188,13 @@ impl Layout {
         self.cell * 1e-4
             + 1e-6 * (range + self.cell + p.abs().max_element() + self.origin.abs().max_element())
     }
+}
+
+/// The cell at `t` cell sizes from the origin along an axis of `count` cells, clamped
+/// into them (a NaN gives 0). (Through `u32`, which converts more cheaply than `usize`
+/// and clamps the same: no grid has `u32::MAX` cells along an axis.)
+fn cell_index(t: f32, count: usize) -> usize {
+    (t.max(0.0) as u32 as usize).min(count.saturating_sub(1))
 }
 
 /// Cells a point grid may lay per point (plus [`MIN_POINT_CELLS`]): beyond it cells
@@ -255,15 +267,15 @@ impl PointGrid {
         } else {
             running_sum(starts, 0);
         }
-        self.items.clear();
-        self.items.resize(n, 0);
-        self.sorted.clear();
-        self.sorted.resize(n, Vec2::ZERO);
+        // (Every slot is written below: resizing without clearing spares zeroing it.)
+        self.slots.resize(n, Slot::default());
         for (i, (&c, &p)) in self.cell_of.iter().zip(points).enumerate().rev() {
             let slot = &mut starts[c as usize];
             *slot -= 1;
-            self.items[*slot as usize] = i as u32;
-            self.sorted[*slot as usize] = p;
+            self.slots[*slot as usize] = Slot {
+                point: p,
+                index: i as u32,
+            };
         }
     }
 
@@ -280,7 +292,7 @@ impl PointGrid {
     /// half-width `range` around `p`, one row at a time, rows in order.
     fn for_each_slots_near(&self, p: Vec2, range: f32, mut f: impl FnMut(usize, usize)) {
         let layout = &self.layout;
-        if layout.rows == 0 || self.items.is_empty() || !p.is_finite() {
+        if layout.rows == 0 || self.slots.is_empty() || !p.is_finite() {
             return;
         }
         let range = if range.is_finite() {
@@ -300,8 +312,8 @@ impl PointGrid {
     /// around `p` (a superset of the items within `range`), cell by cell in row order.
     pub fn for_each_near(&self, p: Vec2, range: f32, mut f: impl FnMut(u32)) {
         self.for_each_slots_near(p, range, |a, b| {
-            for &i in &self.items[a..b] {
-                f(i);
+            for s in &self.slots[a..b] {
+                f(s.index);
             }
         });
     }
@@ -317,10 +329,10 @@ impl PointGrid {
         };
         let range_squared = range * range;
         self.for_each_slots_near(p, range, |a, b| {
-            for (&i, &q) in self.items[a..b].iter().zip(&self.sorted[a..b]) {
-                let d2 = p.distance_squared(q);
+            for s in &self.slots[a..b] {
+                let d2 = p.distance_squared(s.point);
                 if d2 <= range_squared {
-                    f(i, d2);
+                    f(s.index, d2);
                 }
             }
         });
@@ -365,22 +377,44 @@ impl PointGrid {
         hint: f32,
         out: &mut Vec<(f32, u32)>,
     ) {
+        let mut keys = Vec::new();
+        self.nearest_keys(p, range, k, skip, hint, &mut keys);
         out.clear();
-        if k == 0 || self.items.is_empty() || !p.is_finite() || range.is_nan() || range < 0.0 {
+        out.extend(
+            keys.iter()
+                .map(|&key| (key_distance_squared(key), key as u32)),
+        );
+    }
+
+    /// [`Self::nearest_hinted`] as search keys ([`key_of`]: they order as the pairs
+    /// `(d², index)` do) into `keys`, which is also the search's scratch: reused from
+    /// call to call, it spares the conversion and allocates nothing once grown.
+    pub(crate) fn nearest_keys(
+        &self,
+        p: Vec2,
+        range: f32,
+        k: usize,
+        skip: u32,
+        hint: f32,
+        keys: &mut Vec<u64>,
+    ) {
+        keys.clear();
+        if k == 0 || self.slots.is_empty() || !p.is_finite() || range.is_nan() || range < 0.0 {
             return;
         }
         if hint > 0.0 && hint < range {
-            if self.seeded(p, range, k, skip, hint, out) {
+            if self.seeded(p, range, k, skip, hint, keys) {
                 return;
             }
-            out.clear();
+            keys.clear();
         }
-        self.search(p, range, k, skip, out);
+        self.search(p, range, k, skip, keys);
     }
 
     /// The search with a seed (a radius `h`, `k` at least 1): only the cells
-    /// overlapping the square within `h`, and the items within `h`, into `out`;
-    /// returns whether that found the answer (else `out` is left as it was).
+    /// overlapping the square within `h`, and the items within `h`, into `keys`
+    /// (empty at the call); returns whether that found the answer (else `keys` holds
+    /// scratch).
     fn seeded(
         &self,
         p: Vec2,
@@ -388,7 +422,7 @@ impl PointGrid {
         k: usize,
         skip: u32,
         h: f32,
-        out: &mut Vec<(f32, u32)>,
+        keys: &mut Vec<u64>,
     ) -> bool {
         let layout = &self.layout;
         // Every cell overlapping the square within `h`, row by row; items beyond
@@ -400,26 +434,25 @@ impl PointGrid {
         let (x0, y0) = layout.coords(p - Vec2::splat(h));
         let (x1, y1) = layout.coords(p + Vec2::splat(h));
         let h2 = h * h;
-        let mut within = [0u64; SEED_KEYS];
-        let mut len = 0;
+        keys.reserve(SEED_KEYS);
         for y in y0..=y1 {
             let (a, b) = self.row_slots(y, x0, x1);
-            for (&i, &q) in self.items[a..b].iter().zip(&self.sorted[a..b]) {
-                let d2 = p.distance_squared(q);
+            for s in &self.slots[a..b] {
+                let (i, d2) = (s.index, p.distance_squared(s.point));
                 // (A NaN fails the test.)
                 if d2 <= h2 && i != skip {
-                    let Some(slot) = within.get_mut(len) else {
+                    if keys.len() == SEED_KEYS {
                         return false;
-                    };
-                    *slot = key_of(d2, i);
-                    len += 1;
+                    }
+                    keys.push(key_of(d2, i));
                 }
             }
         }
+        let len = keys.len();
         if len < k {
             return false;
         }
-        let within = &mut within[..len];
+        let within = &mut keys[..];
         if len > 2 * k {
             within.select_nth_unstable(k - 1);
             within[..k].sort_unstable();
@@ -432,11 +465,7 @@ impl PointGrid {
         if !(reach > 0.0 && last < reach * reach) {
             return false;
         }
-        out.extend(
-            within[..k]
-                .iter()
-                .map(|&key| (f32::from_bits((key >> 32) as u32), key as u32)),
-        );
+        keys.truncate(k);
         true
     }
 
@@ -470,7 +499,7 @@ impl PointGrid {
 
     /// The search behind [`Self::nearest_hinted`] (its arguments checked): ring by
     /// ring from `p`'s cell.
-    fn search(&self, p: Vec2, range: f32, k: usize, skip: u32, out: &mut Vec<(f32, u32)>) -> bool {
+    fn search(&self, p: Vec2, range: f32, k: usize, skip: u32, out: &mut Vec<u64>) -> bool {
         // The best so far as keys `(d² bits) << 32 | index`, sorted: squared distances
         // are never negative, so their bits order as they do, and a key orders as the
         // pair `(d², index)`.
@@ -490,11 +519,7 @@ impl PointGrid {
         };
         let found = self.search_keys(p, range, skip, &mut best);
         out.clear();
-        out.extend(
-            best.keys[..best.len]
-                .iter()
-                .map(|&key| (f32::from_bits((key >> 32) as u32), key as u32)),
-        );
+        out.extend_from_slice(&best.keys[..best.len]);
         found
     }
 
@@ -509,8 +534,8 @@ impl PointGrid {
         let slack = layout.slack(p, range);
         let consider = |a: usize, b: usize, best: &mut Best<'_>| {
             let mut bound_d2 = best.bound_d2();
-            for (&i, &q) in self.items[a..b].iter().zip(&self.sorted[a..b]) {
-                let d2 = p.distance_squared(q);
+            for s in &self.slots[a..b] {
+                let (i, d2) = (s.index, p.distance_squared(s.point));
                 // (A NaN fails the test.)
                 if d2 <= bound_d2 {
                     let key = key_of(d2, i);
@@ -585,8 +610,13 @@ const KEYS_ON_STACK: usize = 32;
 
 /// The search key of item `i` at squared distance `d2` (not negative): orders as
 /// `(d2, i)`.
-fn key_of(d2: f32, i: u32) -> u64 {
+pub(crate) fn key_of(d2: f32, i: u32) -> u64 {
     (u64::from(d2.to_bits()) << 32) | u64::from(i)
+}
+
+/// The squared distance of a search key ([`key_of`]); its item is `key as u32`.
+pub(crate) fn key_distance_squared(key: u64) -> f32 {
+    f32::from_bits((key >> 32) as u32)
 }
 
 /// The `keys.len()` smallest keys seen so far, sorted, in `keys[..len]`.
@@ -860,6 +890,30 @@ mod tests {
                 if w.distance(p) <= range {
                     assert!(out.binary_search(&(i as u32)).is_ok(), "wall {i} missing");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn cell_index_clamps_as_a_usize_conversion_would() {
+        for count in [0usize, 1, 7, 1 << 22] {
+            for t in [
+                f32::NAN,
+                f32::NEG_INFINITY,
+                -3.5,
+                -0.0,
+                0.0,
+                0.99,
+                1.0,
+                6.5,
+                7.0,
+                1e6,
+                4.3e9,
+                1e20,
+                f32::INFINITY,
+            ] {
+                let expected = (t.max(0.0) as usize).min(count.saturating_sub(1));
+                assert_eq!(cell_index(t, count), expected, "t {t}, count {count}");
             }
         }
     }

@@ -1,7 +1,7 @@
 //! [`World`] and its step, phase by phase.
 
 use super::agent::{Agent, AgentId, AgentParams, Goal, Motion, MovingObstacle, ObstacleId};
-use super::grid::{PointGrid, WallGrid};
+use super::grid::{key_distance_squared, key_of, PointGrid, WallGrid};
 use crate::collide::{Body, CollideParams, Collider, CollisionEvent, Resolver};
 use crate::geom::{closest_point_on_segment, Segment};
 use crate::mesh::{Location, NavMesh};
@@ -166,6 +166,10 @@ pub struct World {
     positions: Vec<Vec2>,
     /// What every agent's neighbours see of it this step, in agent order.
     seen: Vec<Seen>,
+    /// Every agent as a [`Neighbor`] with its current velocity, in agent order: what
+    /// the steering phase copies whole for each neighbour (an agent of higher rank
+    /// then gets its preferred velocity instead, read from `seen`).
+    seen_as_neighbors: Vec<Neighbor>,
     /// Per agent, how far its furthest neighbour was at the last step (a hint for the
     /// next search, which starts there; it never changes the answer).
     neighbor_reach: Vec<f32>,
@@ -197,12 +201,11 @@ pub struct World {
     figures: Vec<PairFigures>,
 }
 
-/// An agent as its neighbours see it when they steer: a compact copy (read for ten
-/// neighbours of every agent, so it pays to keep it small and in one array).
+/// What else of an agent its neighbours may need when they steer, beside its
+/// [`Neighbor`] record: a compact copy (read for ten neighbours of every agent, so it
+/// pays to keep it small and in one array).
 #[derive(Clone, Copy, Debug, Default)]
 struct Seen {
-    position: Vec2,
-    velocity: Vec2,
     preferred_velocity: Vec2,
     radius: f32,
     /// Right of way: 2 for an agent on its way that never arrived, 1 for one that has
@@ -214,8 +217,6 @@ struct Seen {
 impl Seen {
     fn of(a: &Agent) -> Seen {
         Seen {
-            position: a.position,
-            velocity: a.velocity,
             preferred_velocity: a.preferred_velocity,
             radius: a.radius,
             rank: right_of_way(a),
@@ -251,10 +252,24 @@ struct Candidates {
     walls: Vec<u32>,
 }
 
+/// The whole crowd as the steering phase sees it this step.
+#[derive(Clone, Copy)]
+struct SeenCrowd<'a> {
+    /// Every agent's record, in agent order.
+    all: &'a [Seen],
+    /// Every agent as a neighbour with its current velocity, in agent order.
+    as_neighbors: &'a [Neighbor],
+    /// Whether every agent has the same rank (then none is seen with its preferred
+    /// velocity).
+    one_rank: bool,
+}
+
 /// Per-thread scratch for the steering phase.
 #[derive(Default)]
 struct SteerScratch {
-    neighbors: Vec<(f32, u32)>,
+    /// The neighbours' search keys (squared distance and index, see
+    /// [`PointGrid::nearest_hinted`]), nearest first.
+    neighbors: Vec<u64>,
     sorted: Vec<Neighbor>,
     wall_ids: Vec<u32>,
     walls: Vec<Segment>,
@@ -295,6 +310,7 @@ impl World {
             grid_fresh: false,
             positions: Vec::new(),
             seen: Vec::new(),
+            seen_as_neighbors: Vec::new(),
             neighbor_reach: Vec::new(),
             moved: 0.0,
             radii: (f32::INFINITY, 0.0),
@@ -722,13 +738,37 @@ impl World {
 
     /// Phase: every agent's new velocity from the old state, in parallel.
     fn steer(&mut self, dt: f32) {
-        self.seen.clear();
-        self.seen.par_extend(self.agents.par_iter().map(Seen::of));
+        self.agents
+            .par_iter()
+            .map(|a| {
+                let neighbor = Neighbor {
+                    position: a.position,
+                    velocity: a.velocity,
+                    radius: a.radius,
+                    preferred_velocity: a.preferred_velocity,
+                    kind: NeighborKind::Agent,
+                };
+                (Seen::of(a), neighbor)
+            })
+            .unzip_into_vecs(&mut self.seen, &mut self.seen_as_neighbors);
+        // (A minimum and a maximum are exact: the same on any thread count.)
+        let (low, high) = self
+            .seen
+            .par_iter()
+            .map(|b| (b.rank, b.rank))
+            .reduce(|| (u8::MAX, 0), |(lo, hi), (a, b)| (lo.min(a), hi.max(b)));
+        // When every agent has the same right of way, none sees another with its
+        // preferred velocity.
+        let one_rank = low >= high;
         self.neighbor_reach.resize(self.agents.len(), 0.0);
         // Neighbours move towards each other at most twice as far as the fastest.
         let margin = 2.0 * self.moved;
         let agents = &self.agents;
-        let seen = &self.seen;
+        let seen = SeenCrowd {
+            all: &self.seen,
+            as_neighbors: &self.seen_as_neighbors,
+            one_rank,
+        };
         let obstacles = &self.obstacles;
         let grid = &self.grid;
         let walls = &self.walls;
@@ -1130,50 +1170,59 @@ fn gather_neighbors(
     i: usize,
     a: &Agent,
     hint: f32,
-    (seen, obstacles, grid): (&[Seen], &[MovingObstacle], &PointGrid),
+    (seen, obstacles, grid): (SeenCrowd<'_>, &[MovingObstacle], &PointGrid),
     params: &WorldParams,
     s: &mut SteerScratch,
 ) -> f32 {
     let range = params.neighbor_dist;
+    // Keys (squared distance, index) sorted; obstacles are indexed `u32::MAX - j`.
+    let k = params.max_neighbors;
+    grid.nearest_keys(a.position, range, k, i as u32, hint, &mut s.neighbors);
+    let reach = match s.neighbors.last() {
+        Some(&key) if s.neighbors.len() == k => key_distance_squared(key).sqrt(),
+        _ => range,
+    };
+    s.sorted.clear();
+    if obstacles.is_empty() && seen.one_rank {
+        // Agents only, each seen as it is: whole records copied. (The grid holds
+        // exactly the agents, so every index names one.)
+        let all = seen.as_neighbors;
+        s.sorted
+            .extend(s.neighbors.iter().map(|&key| all[key as u32 as usize]));
+        return reach;
+    }
+    for (j, o) in obstacles.iter().enumerate() {
+        let d2 = a.position.distance_squared(o.position);
+        let reach = range + o.radius;
+        // (A NaN fails the test; a squared distance is never negative.)
+        if d2 <= reach * reach {
+            let key = key_of(d2, u32::MAX - j as u32);
+            let at = s.neighbors.partition_point(|e| *e < key);
+            s.neighbors.insert(at, key);
+        }
+    }
     // An agent resting at its goal yields to one on its way (or on its way back): it
     // sees the passer-by moving as it wants to, not as it is blocked, and makes way;
     // pushed off its goal, it walks back, still yielding to agents on their way.
     // (A passer-by that never arrived has right of way over every agent that has,
     // resting or walking back; one walking back over those resting.)
     let rank = right_of_way(a);
-    // Keys (squared distance, index) sorted; obstacles are indexed `u32::MAX - j`.
-    let k = params.max_neighbors;
-    grid.nearest_hinted(a.position, range, k, i as u32, hint, &mut s.neighbors);
-    let reach = match s.neighbors.last() {
-        Some(&(d2, _)) if s.neighbors.len() == k => d2.sqrt(),
-        _ => range,
-    };
-    for (j, o) in obstacles.iter().enumerate() {
-        let d2 = a.position.distance_squared(o.position);
-        let reach = range + o.radius;
-        if d2 <= reach * reach {
-            let key = (d2, u32::MAX - j as u32);
-            let at = s.neighbors.partition_point(|e| *e < key);
-            s.neighbors.insert(at, key);
-        }
-    }
-    s.sorted.clear();
     s.sorted.reserve(s.neighbors.len());
-    for &(_, j) in &s.neighbors {
-        let neighbor = match seen.get(j as usize) {
-            Some(b) => Neighbor {
-                position: b.position,
+    for &key in &s.neighbors {
+        let j = key as u32;
+        let neighbor = match (seen.as_neighbors.get(j as usize), seen.all.get(j as usize)) {
+            (Some(&n), Some(b)) => Neighbor {
                 velocity: if b.rank > rank {
                     b.preferred_velocity
                 } else {
-                    b.velocity
+                    n.velocity
                 },
-                radius: b.radius,
-                preferred_velocity: b.preferred_velocity,
-                kind: NeighborKind::Agent,
+                ..n
             },
-            None => {
-                let o = &obstacles[(u32::MAX - j) as usize];
+            _ => {
+                let Some(o) = obstacles.get((u32::MAX - j) as usize) else {
+                    continue;
+                };
                 Neighbor {
                     position: o.position,
                     velocity: o.velocity,
