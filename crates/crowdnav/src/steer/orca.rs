@@ -462,8 +462,15 @@ fn head_on_half_plane(
     // Keep the turned normal on the near arc: no further from the axis than the tangent
     // points.
     let distance = relative_position.length_squared().sqrt();
-    let arc_half_angle = (radius / distance).clamp(-1.0, 1.0).acos();
-    let normal = bias_head_on(normal, axis, arc_half_angle);
+    let cos_arc_half_angle = (radius / distance).clamp(-1.0, 1.0);
+    // The arc cosine is needed only when the tangent points lie nearer the axis than
+    // the bias, i.e. for discs almost touching: `acos(c) >= SYMMETRY_BIAS` exactly when
+    // `c < BIAS_ROTATION.x`.
+    let normal = if cos_arc_half_angle < BIAS_ROTATION.x {
+        bias_head_on(normal, axis, SYMMETRY_BIAS)
+    } else {
+        bias_head_on(normal, axis, cos_arc_half_angle.acos())
+    };
     let center = relative_position * inv_tau;
     let u = center + normal * (radius * inv_tau) - relative_velocity;
     Some(HalfPlane::from_point_normal(
@@ -523,8 +530,17 @@ fn bias_head_on(normal: Vec2, axis: Vec2, max_angle: f32) -> Vec2 {
         return normal;
     }
     let base = if normal.dot(axis) >= 0.0 { axis } else { -axis };
-    Vec2::from_angle(SYMMETRY_BIAS.min(max_angle).max(0.0)).rotate(base)
+    let angle = SYMMETRY_BIAS.min(max_angle).max(0.0);
+    let rotation = if angle == SYMMETRY_BIAS {
+        BIAS_ROTATION
+    } else {
+        Vec2::from_angle(angle)
+    };
+    rotation.rotate(base)
 }
+
+/// `Vec2::from_angle(SYMMETRY_BIAS)`: its cosine and sine, correctly rounded.
+const BIAS_ROTATION: Vec2 = Vec2::new(f32::from_bits(0x3f7f_ae19), f32::from_bits(0x3d4c_b6f5));
 
 /// Whether the unit `normal` lies within [`SYMMETRY_BIAS`] of the line of the unit
 /// `axis` (either way): the normals [`bias_head_on`] turns.

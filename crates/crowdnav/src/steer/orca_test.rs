@@ -788,3 +788,15 @@ fn positive_finite_test_agrees_with_normalising() {
         assert_eq!(is_positive_finite(x), normalises, "{x:e}");
     }
 }
+
+#[test]
+fn bias_rotation_is_the_rounded_cosine_and_sine_of_the_bias() {
+    let angle = f64::from(SYMMETRY_BIAS);
+    assert_eq!(BIAS_ROTATION.x, angle.cos() as f32);
+    assert_eq!(BIAS_ROTATION.y, angle.sin() as f32);
+    // The head-on turn skips the arc cosine below this cosine: the angle is then at
+    // least the bias.
+    let below = f32::from_bits(BIAS_ROTATION.x.to_bits() - 1);
+    assert!(below.acos() >= SYMMETRY_BIAS);
+    assert!(BIAS_ROTATION.x.acos() <= SYMMETRY_BIAS * (1.0 + 1e-3));
+}
