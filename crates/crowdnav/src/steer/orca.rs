@@ -756,6 +756,23 @@ fn closest_on_disc_velocity_obstacle(
             };
         }
     }
+    leg_boundary(center, distance_squared, radius, inv_tau, v)
+}
+
+/// [`closest_on_disc_velocity_obstacle`] when `v` lies beside the cut-off arc: the
+/// leg on `v`'s side (the right one on a tie), with `v` projected on it (clamped to the
+/// leg's start). Kept out of line: in crowds moving together, the arc is nearest.
+#[inline(never)]
+fn leg_boundary(
+    center: Vec2,
+    distance_squared: f32,
+    radius: f32,
+    inv_tau: f32,
+    v: Vec2,
+) -> Boundary {
+    let (cx, cy) = (center.x, center.y);
+    let radius_squared = radius * radius;
+    let (wx, wy) = (v.x - cx * inv_tau, v.y - cy * inv_tau);
     let leg = (distance_squared - radius_squared).max(0.0).sqrt();
     // The tangent's direction is the centre rotated by the tangent angle (cosine
     // `leg / distance`, sine `radius / distance`) and scaled by `1 / distance`: a unit
