@@ -161,37 +161,56 @@ impl Orca {
 
         let mut result = Vec2::ZERO;
         if max_speed > 0.0 && agent.position.is_finite() && agent.velocity.is_finite() {
+            // Whether every half-plane kept so far admits `preferred`.
+            let mut admitted = true;
             if !ctx.walls.is_empty() {
-                self.wall_half_planes(ctx, max_speed, &mut scratch.planes);
+                admitted = self.wall_half_planes(ctx, max_speed, preferred, &mut scratch.planes);
             }
             let hard_count = scratch.planes.len();
             // Per agent, not per neighbour: the horizon's inverse. (`preferred` is the
             // preferred velocity clamped to the top speed: `max_speed` is the agent's
             // own here, finite and positive.)
             let inv_tau = 1.0 / self.params.time_horizon.max(MIN_TIME);
-            if !self.neighbor_half_planes_in_order(ctx, inv_tau, preferred, &mut scratch.planes) {
-                scratch.planes.truncate(hard_count);
-                select_neighbors(
-                    ctx,
-                    self.params.neighbor_dist,
-                    self.params.max_neighbors,
-                    &mut scratch.nearest,
-                );
-                for &(_, index) in &scratch.nearest {
-                    let plane =
-                        half_plane_disc(&agent, &ctx.neighbors[index], inv_tau, ctx.dt, preferred);
-                    if is_finite(&plane) {
-                        scratch.planes.push(plane);
+            match self.neighbor_half_planes_in_order(ctx, inv_tau, preferred, &mut scratch.planes) {
+                Some(neighbors_admit) => admitted &= neighbors_admit,
+                None => {
+                    scratch.planes.truncate(hard_count);
+                    select_neighbors(
+                        ctx,
+                        self.params.neighbor_dist,
+                        self.params.max_neighbors,
+                        &mut scratch.nearest,
+                    );
+                    for &(_, index) in &scratch.nearest {
+                        let (plane, admits) = half_plane_disc(
+                            &agent,
+                            &ctx.neighbors[index],
+                            inv_tau,
+                            ctx.dt,
+                            preferred,
+                        );
+                        if is_finite(&plane) {
+                            scratch.planes.push(plane);
+                            admitted &= admits;
+                        }
                     }
                 }
             }
-            result = solve_velocity(
-                &scratch.planes,
-                hard_count,
-                max_speed,
-                preferred,
-                &mut scratch.projected,
-            );
+            // The program's first candidate is `preferred` pulled onto the speed disc,
+            // which leaves it as it is when it lies within (no rounding): when every
+            // half-plane admits it, that candidate is the answer, bit for bit. Most
+            // agents of an unhurried crowd end here.
+            result = if admitted && preferred.length_squared() <= max_speed * max_speed {
+                preferred
+            } else {
+                solve_velocity(
+                    &scratch.planes,
+                    hard_count,
+                    max_speed,
+                    preferred,
+                    &mut scratch.projected,
+                )
+            };
         }
         let velocity = clamp_speed(result, max_speed);
 
@@ -208,15 +227,16 @@ impl Orca {
     /// The half-planes of the nearest `max_neighbors` neighbours within `neighbor_dist`,
     /// appended to `planes` in one pass, when the neighbours in range come nearest
     /// first (as a world hands them over): then they are the first `max_neighbors` in
-    /// range, in the order [`select_neighbors`] would give. Returns `false`, with
-    /// `planes` partly filled, when they do not come in that order.
+    /// range, in the order [`select_neighbors`] would give. Returns whether every
+    /// half-plane appended admits `preferred`; `None`, with `planes` partly filled, when
+    /// the neighbours do not come in that order.
     fn neighbor_half_planes_in_order(
         &self,
         ctx: &SteerContext<'_>,
         inv_tau: f32,
         preferred: Vec2,
         planes: &mut Vec<HalfPlane>,
-    ) -> bool {
+    ) -> Option<bool> {
         let agent = &ctx.agent;
         let range = self.params.neighbor_dist.max(0.0);
         let range_squared = range * range;
@@ -225,6 +245,7 @@ impl Orca {
         // The distances kept are below the range, so not NaN, and squares, so not -0:
         // `<` orders them as `total_cmp` does, and equal ones keep their index order.
         let mut previous = 0.0f32;
+        let mut admitted = true;
         for neighbor in ctx.neighbors {
             let distance_squared = neighbor.position.distance_squared(agent.position);
             let in_range = distance_squared < range_squared;
@@ -232,7 +253,7 @@ impl Orca {
                 continue;
             }
             if distance_squared < previous {
-                return false;
+                return None;
             }
             previous = distance_squared;
             if room == 0 {
@@ -240,24 +261,28 @@ impl Orca {
                 continue;
             }
             room -= 1;
-            let plane = half_plane_disc(agent, neighbor, inv_tau, ctx.dt, preferred);
+            let (plane, admits) = half_plane_disc(agent, neighbor, inv_tau, ctx.dt, preferred);
             if is_finite(&plane) {
                 planes.push(plane);
+                admitted &= admits;
             }
         }
-        true
+        Some(admitted)
     }
 
-    /// The hard half-planes of the walls in range, appended to `planes`.
+    /// The hard half-planes of the walls in range, appended to `planes`; returns whether
+    /// every one of them admits `preferred`.
     fn wall_half_planes(
         &self,
         ctx: &SteerContext<'_>,
         max_speed: f32,
+        preferred: Vec2,
         planes: &mut Vec<HalfPlane>,
-    ) {
+    ) -> bool {
         let agent = &ctx.agent;
         let range = self.params.time_horizon_obst.max(0.0) * max_speed + agent.radius.max(0.0);
         let range_squared = range * range;
+        let mut admitted = true;
         for wall in ctx.walls {
             let distance_squared = wall.distance_squared(agent.position);
             if distance_squared.is_nan() || distance_squared > range_squared {
@@ -268,9 +293,11 @@ impl Orca {
             {
                 if is_finite(&plane) {
                     planes.push(plane);
+                    admitted &= plane.contains(preferred);
                 }
             }
         }
+        admitted
     }
 }
 
@@ -293,8 +320,16 @@ impl Steering for Orca {
 /// infinite or NaN `x`, so one comparison checks all four.
 #[inline(always)]
 fn is_finite(plane: &HalfPlane) -> bool {
-    let zero = (plane.point + plane.direction) * 0.0 + (plane.point - plane.direction) * 0.0;
+    let zero = plane.point * 0.0 + plane.direction * 0.0;
     zero.x + zero.y == 0.0
+}
+
+/// Whether `x` is finite and greater than zero, in one integer comparison: the bits of
+/// such floats, less one, are below those of the largest finite float; zero wraps
+/// around, and negative numbers, infinity and NaN lie above.
+#[inline(always)]
+fn is_positive_finite(x: f32) -> bool {
+    x.to_bits().wrapping_sub(1) < f32::MAX.to_bits()
 }
 
 /// The indices of the nearest `max_neighbors` neighbours whose centres lie within
@@ -346,12 +381,12 @@ pub fn orca_half_plane_disc(
 ) -> HalfPlane {
     let preferred = clamp_speed(agent.preferred_velocity, agent.max_speed);
     let inv_tau = 1.0 / time_horizon.max(MIN_TIME);
-    half_plane_disc(agent, neighbor, inv_tau, dt, preferred)
+    half_plane_disc(agent, neighbor, inv_tau, dt, preferred).0
 }
 
 /// [`orca_half_plane_disc`] given `inv_tau = 1 / max(time_horizon, MIN_TIME)` and the
 /// agent's preferred velocity clamped to its top speed (both computed once per agent,
-/// not once per neighbour).
+/// not once per neighbour), with whether the half-plane admits that preferred velocity.
 #[inline(always)]
 fn half_plane_disc(
     agent: &SteerAgent,
@@ -359,7 +394,7 @@ fn half_plane_disc(
     inv_tau: f32,
     dt: f32,
     preferred: Vec2,
-) -> HalfPlane {
+) -> (HalfPlane, bool) {
     let relative_position = neighbor.position - agent.position;
     let relative_velocity = agent.velocity - neighbor.velocity;
     let radius = (agent.radius + neighbor.radius).max(0.0);
@@ -371,7 +406,8 @@ fn half_plane_disc(
     // Also when the distance is NaN.
     let apart = distance_squared > radius * radius;
     if !apart {
-        return overlapping_half_plane(agent, neighbor, radius, share, dt, preferred);
+        let plane = overlapping_half_plane(agent, neighbor, radius, share, dt, preferred);
+        return (plane, plane.contains(preferred));
     }
     let boundary = closest_on_disc_velocity_obstacle(
         relative_position,
@@ -385,10 +421,11 @@ fn half_plane_disc(
     // Head-on cases are turned to the right only when the half-plane binds, i.e. the
     // preferred velocity lies outside it; a neighbour that is no threat keeps its
     // exact half-plane.
-    if boundary.piece != Piece::Arc || plane.contains(preferred) {
-        return plane;
+    let admits = plane.contains(preferred);
+    if boundary.piece != Piece::Arc || admits {
+        return (plane, admits);
     }
-    head_on_half_plane(
+    match head_on_half_plane(
         agent,
         relative_position,
         relative_velocity,
@@ -396,12 +433,15 @@ fn half_plane_disc(
         share,
         inv_tau,
         boundary.normal,
-    )
-    .unwrap_or(plane)
+    ) {
+        Some(turned) => (turned, turned.contains(preferred)),
+        None => (plane, false),
+    }
 }
 
 /// [`half_plane_disc`] when the cut-off arc binds: its normal turned to the right when
-/// it lies near the axis (see the module docs); `None` for coincident centres.
+/// it lies near the axis (see the module docs); `None` when it is left as it is, or for
+/// coincident centres.
 #[cold]
 #[inline(never)]
 fn head_on_half_plane(
@@ -414,11 +454,23 @@ fn head_on_half_plane(
     normal: Vec2,
 ) -> Option<HalfPlane> {
     let axis = relative_position.try_normalize()?;
+    // Most binding arcs are not head-on: then the half-plane stays as it was built,
+    // without the arc cosine below.
+    if !near_axis(normal, axis) {
+        return None;
+    }
     // Keep the turned normal on the near arc: no further from the axis than the tangent
     // points.
     let distance = relative_position.length_squared().sqrt();
-    let arc_half_angle = (radius / distance).clamp(-1.0, 1.0).acos();
-    let normal = bias_head_on(normal, axis, arc_half_angle);
+    let cos_arc_half_angle = (radius / distance).clamp(-1.0, 1.0);
+    // The arc cosine is needed only when the tangent points lie nearer the axis than
+    // the bias, i.e. for discs almost touching: `acos(c) >= SYMMETRY_BIAS` exactly when
+    // `c < BIAS_ROTATION.x`.
+    let normal = if cos_arc_half_angle < BIAS_ROTATION.x {
+        bias_head_on(normal, axis, SYMMETRY_BIAS)
+    } else {
+        bias_head_on(normal, axis, cos_arc_half_angle.acos())
+    };
     let center = relative_position * inv_tau;
     let u = center + normal * (radius * inv_tau) - relative_velocity;
     Some(HalfPlane::from_point_normal(
@@ -474,11 +526,27 @@ fn overlapping_half_plane(
 /// agent's right when the normal points back at it. The same in every agent's frame:
 /// negating all inputs negates the result bit for bit.
 fn bias_head_on(normal: Vec2, axis: Vec2, max_angle: f32) -> Vec2 {
-    if normal.perp_dot(axis).abs() >= SYMMETRY_BIAS.sin() {
+    if !near_axis(normal, axis) {
         return normal;
     }
     let base = if normal.dot(axis) >= 0.0 { axis } else { -axis };
-    Vec2::from_angle(SYMMETRY_BIAS.min(max_angle).max(0.0)).rotate(base)
+    let angle = SYMMETRY_BIAS.min(max_angle).max(0.0);
+    let rotation = if angle == SYMMETRY_BIAS {
+        BIAS_ROTATION
+    } else {
+        Vec2::from_angle(angle)
+    };
+    rotation.rotate(base)
+}
+
+/// `Vec2::from_angle(SYMMETRY_BIAS)`: its cosine and sine, correctly rounded.
+const BIAS_ROTATION: Vec2 = Vec2::new(f32::from_bits(0x3f7f_ae19), f32::from_bits(0x3d4c_b6f5));
+
+/// Whether the unit `normal` lies within [`SYMMETRY_BIAS`] of the line of the unit
+/// `axis` (either way): the normals [`bias_head_on`] turns.
+#[inline(always)]
+fn near_axis(normal: Vec2, axis: Vec2) -> bool {
+    normal.perp_dot(axis).abs() < SYMMETRY_BIAS.sin()
 }
 
 /// The ORCA half-plane of a static wall for `agent`, or `None` when the wall's back
@@ -674,8 +742,13 @@ fn closest_on_disc_velocity_obstacle(
     let radius_squared = radius * radius;
     let (wx, wy) = (v.x - cx * inv_tau, v.y - cy * inv_tau);
     let along = wx * cx + wy * cy;
-    if along < 0.0 && along * along > radius_squared * (wx * wx + wy * wy) {
-        if let Some(normal) = Vec2::new(wx, wy).try_normalize() {
+    let w_squared = wx * wx + wy * wy;
+    if along < 0.0 && along * along > radius_squared * w_squared {
+        // `Vec2::try_normalize`, bit for bit: its inverse length is finite and positive
+        // exactly when the squared length is.
+        if is_positive_finite(w_squared) {
+            let inverse = 1.0 / w_squared.sqrt();
+            let normal = Vec2::new(wx * inverse, wy * inverse);
             return Boundary {
                 point: center * inv_tau + normal * (radius * inv_tau),
                 normal,
@@ -683,6 +756,23 @@ fn closest_on_disc_velocity_obstacle(
             };
         }
     }
+    leg_boundary(center, distance_squared, radius, inv_tau, v)
+}
+
+/// [`closest_on_disc_velocity_obstacle`] when `v` lies beside the cut-off arc: the
+/// leg on `v`'s side (the right one on a tie), with `v` projected on it (clamped to the
+/// leg's start). Kept out of line: in crowds moving together, the arc is nearest.
+#[inline(never)]
+fn leg_boundary(
+    center: Vec2,
+    distance_squared: f32,
+    radius: f32,
+    inv_tau: f32,
+    v: Vec2,
+) -> Boundary {
+    let (cx, cy) = (center.x, center.y);
+    let radius_squared = radius * radius;
+    let (wx, wy) = (v.x - cx * inv_tau, v.y - cy * inv_tau);
     let leg = (distance_squared - radius_squared).max(0.0).sqrt();
     // The tangent's direction is the centre rotated by the tangent angle (cosine
     // `leg / distance`, sine `radius / distance`) and scaled by `1 / distance`: a unit

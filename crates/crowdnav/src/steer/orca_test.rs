@@ -701,3 +701,102 @@ fn agent_slides_along_a_wall_made_of_pieces_without_snagging() {
     });
     assert!(bodies[0].position.x > 4.5, "{:?}", bodies[0]);
 }
+
+#[test]
+fn early_answer_matches_the_full_program_bit_for_bit() {
+    // When every half-plane admits the preferred velocity, `steer_with` answers without
+    // running the linear program: the answer must be the program's, bit for bit, and
+    // the scenes must reach both branches.
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED + 7);
+    let orca = Orca::default();
+    let mut scratch = OrcaScratch::new();
+    let mut projected = Vec::new();
+    let (mut admitted, mut solved) = (0, 0);
+    for round in 0..400 {
+        let (mut agent, mut neighbors, mut walls) = random_scene(&mut rng);
+        // In every other scene, nothing binds: no walls, and the neighbours move with
+        // the agent, which keeps its velocity (outside every velocity obstacle: the
+        // discs are apart). The other scenes keep their walls and conflicts.
+        if round % 2 == 0 {
+            walls.clear();
+            agent.preferred_velocity = agent.velocity;
+            for neighbor in &mut neighbors {
+                neighbor.position = agent.position + (neighbor.position - agent.position) * 2.0;
+                neighbor.velocity = agent.velocity;
+            }
+        }
+        let ctx = SteerContext {
+            agent,
+            neighbors: &neighbors,
+            walls: &walls,
+            dt: 0.1,
+        };
+        let fast = orca.steer_with(&ctx, &mut scratch, None);
+        let mut hard = Vec::new();
+        orca.wall_half_planes(&ctx, agent.max_speed, Vec2::ZERO, &mut hard);
+        let preferred = clamp_speed(agent.preferred_velocity, agent.max_speed);
+        let full = clamp_speed(
+            solve_velocity(
+                &scratch.planes,
+                hard.len(),
+                agent.max_speed,
+                preferred,
+                &mut projected,
+            ),
+            agent.max_speed,
+        );
+        assert_eq!(
+            fast.to_array().map(f32::to_bits),
+            full.to_array().map(f32::to_bits),
+            "{ctx:?}"
+        );
+        if scratch.planes.iter().all(|plane| plane.contains(preferred)) {
+            admitted += 1;
+        } else {
+            solved += 1;
+        }
+    }
+    assert!(
+        admitted > 50 && solved > 50,
+        "{admitted} admitted, {solved} solved"
+    );
+}
+
+#[test]
+fn positive_finite_test_agrees_with_normalising() {
+    // `is_positive_finite(|w|²)` stands for `Vec2::try_normalize(w).is_some()`.
+    let tiny = f32::from_bits(1);
+    for x in [
+        0.0,
+        -0.0,
+        tiny,
+        f32::MIN_POSITIVE,
+        1.0e-30,
+        0.5,
+        1.0,
+        3.0e38,
+        f32::MAX,
+        f32::INFINITY,
+        -tiny,
+        -1.0,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        -f32::NAN,
+    ] {
+        let inverse = 1.0 / x.sqrt();
+        let normalises = inverse.is_finite() && inverse > 0.0;
+        assert_eq!(is_positive_finite(x), normalises, "{x:e}");
+    }
+}
+
+#[test]
+fn bias_rotation_is_the_rounded_cosine_and_sine_of_the_bias() {
+    let angle = f64::from(SYMMETRY_BIAS);
+    assert_eq!(BIAS_ROTATION.x, angle.cos() as f32);
+    assert_eq!(BIAS_ROTATION.y, angle.sin() as f32);
+    // The head-on turn skips the arc cosine below this cosine: the angle is then at
+    // least the bias.
+    let below = f32::from_bits(BIAS_ROTATION.x.to_bits() - 1);
+    assert!(below.acos() >= SYMMETRY_BIAS);
+    assert!(BIAS_ROTATION.x.acos() <= SYMMETRY_BIAS * (1.0 + 1e-3));
+}
