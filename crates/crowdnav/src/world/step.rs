@@ -187,9 +187,11 @@ pub struct World {
     events: Vec<CollisionEvent>,
     record_debug: bool,
     debug: Vec<SteerDebug>,
-    goals: Vec<Vec2>,
-    arrive: Vec<f32>,
+    /// Per agent, where its goal is this step and how close it must come.
+    goals: Vec<GoalNow>,
     candidates: Vec<Candidates>,
+    /// Scratch of [`concat_in_order`].
+    concat_offsets: Vec<usize>,
     /// Whether `candidates` hold, for every agent, every higher-indexed agent that
     /// [`World::measure`] looks at (the collision phase found them and moved nobody far
     /// enough since to bring in another).
@@ -234,6 +236,14 @@ fn right_of_way(a: &Agent) -> u8 {
     }
 }
 
+/// Where an agent's goal is this step, and how close its centre must come to it to
+/// have arrived (the arrival tolerance, plus the contact distance of a chased body).
+#[derive(Clone, Copy, Debug)]
+struct GoalNow {
+    position: Vec2,
+    arrive: f32,
+}
+
 /// One agent's share of the step's measurements: deepest penetration, smallest gap,
 /// and how many pairs (with higher-indexed agents) overlap by more than 1 %.
 #[derive(Clone, Copy, Debug, Default)]
@@ -241,6 +251,53 @@ struct PairFigures {
     max_penetration: f32,
     min_separation: f32,
     overlapping: u32,
+}
+
+/// What [`World::measure`] reads to visit the pairs it measures.
+struct MeasurePairs<'w> {
+    agents: &'w [Agent],
+    seen: &'w [Seen],
+    grid: &'w PointGrid,
+    positions: &'w [Vec2],
+    candidates: &'w [Candidates],
+    /// Whether `candidates` cover every pair measured (see
+    /// `World::candidates_cover_measure`); otherwise the grid is searched.
+    from_candidates: bool,
+    max_r: f32,
+}
+
+impl MeasurePairs<'_> {
+    /// Calls `f(j, gap, overlapping)` for every agent `j > i` whose centre is within
+    /// `radius_i + max_r` of agent `i`'s: the gap between their edges (negative when they
+    /// overlap) and whether they overlap by more than 1 % of the smaller radius. The
+    /// order of the calls is not fixed (only extremes and counts are taken).
+    fn visit(&self, i: usize, mut f: impl FnMut(u32, f32, bool)) {
+        let a = &self.agents[i];
+        let mut pair = |j: u32, d2: f32| {
+            let radius = self.seen[j as usize].radius;
+            let gap = d2.sqrt() - a.radius - radius;
+            f(j, gap, -gap > 0.01 * a.radius.min(radius));
+        };
+        let range = a.radius + self.max_r;
+        if self.from_candidates {
+            let (n, range_squared) = (self.agents.len(), range * range);
+            let p = self.positions[i];
+            for &j in &self.candidates[i].bodies {
+                if (j as usize) < n {
+                    let d2 = p.distance_squared(self.positions[j as usize]);
+                    if d2 <= range_squared {
+                        pair(j, d2);
+                    }
+                }
+            }
+        } else {
+            self.grid.for_each_within(a.position, range, |j, d2| {
+                if j as usize > i {
+                    pair(j, d2);
+                }
+            });
+        }
+    }
 }
 
 /// One agent's collision candidates, kept from step to step so that their buffers are
@@ -315,8 +372,8 @@ impl World {
             record_debug: false,
             debug: Vec::new(),
             goals: Vec::new(),
-            arrive: Vec::new(),
             candidates: Vec::new(),
+            concat_offsets: Vec::new(),
             candidates_cover_measure: false,
             figures: Vec::new(),
         }
@@ -597,16 +654,30 @@ impl World {
         Ok(())
     }
 
-    /// Fills `self.goals` with where every agent's goal is now.
+    /// Fills `self.goals` with where every agent's goal is now and how close it must
+    /// come (nothing moves between [`World::plan_paths`], which calls this, and
+    /// [`World::update_preferred_velocities`], which reads it too).
     fn update_goal_positions(&mut self) {
         let (agents, obstacles) = (&self.agents, &self.obstacles);
+        let tolerance = self.params.arrival_tolerance;
         self.goals.clear();
-        self.goals
-            .par_extend(agents.par_iter().map(|a| match a.goal {
-                Goal::Point(p) => p,
-                Goal::Agent(b) => agents[b.index()].position,
-                Goal::Obstacle(o) => obstacles[o.index()].position,
-            }));
+        self.goals.par_extend(agents.par_iter().map(|a| {
+            let (position, contact) = match a.goal {
+                Goal::Point(p) => (p, 0.0),
+                Goal::Agent(b) => {
+                    let b = &agents[b.index()];
+                    (b.position, a.radius + b.radius)
+                }
+                Goal::Obstacle(o) => {
+                    let o = &obstacles[o.index()];
+                    (o.position, a.radius + o.radius)
+                }
+            };
+            GoalNow {
+                position,
+                arrive: contact + tolerance,
+            }
+        }));
     }
 
     /// Phase: plan paths for agents whose goal changed, moved, or who strayed.
@@ -614,20 +685,18 @@ impl World {
         let replan = self.params.replan_distance;
         self.update_goal_positions();
         let goals = &self.goals;
-        self.agents
-            .par_iter_mut()
-            .zip(goals.par_iter())
-            .for_each(|(a, &g)| {
-                if !matches!(a.goal, Goal::Point(_)) && a.planned_goal.distance(g) > replan {
-                    a.needs_plan = true;
-                }
-            });
         let mesh = self.mesh.as_ref();
         self.agents
             .par_iter_mut()
             .zip(goals.par_iter())
-            .filter(|(a, _)| a.needs_plan)
-            .for_each(|(a, &goal)| {
+            .for_each(|(a, g)| {
+                let goal = g.position;
+                if !matches!(a.goal, Goal::Point(_)) && a.planned_goal.distance(goal) > replan {
+                    a.needs_plan = true;
+                }
+                if !a.needs_plan {
+                    return;
+                }
                 let path = mesh.and_then(|m| plan(m, a.position, goal, a.radius));
                 a.waypoints.clear();
                 match &path {
@@ -655,28 +724,18 @@ impl World {
     }
 
     /// Phase: advance along the waypoints and set each preferred velocity.
+    /// Reads the goals [`World::plan_paths`] found.
     fn update_preferred_velocities(&mut self, dt: f32) {
-        let (agents, obstacles) = (&self.agents, &self.obstacles);
         let tolerance = self.params.arrival_tolerance;
-        // How close each agent's centre must come to its goal point to have arrived.
-        self.arrive.clear();
-        self.arrive.par_extend(agents.par_iter().map(|a| {
-            let contact = match a.goal {
-                Goal::Point(_) => 0.0,
-                Goal::Agent(b) => a.radius + agents[b.index()].radius,
-                Goal::Obstacle(o) => a.radius + obstacles[o.index()].radius,
-            };
-            contact + tolerance
-        }));
-        self.update_goal_positions();
-        let (arrive, goals) = (&self.arrive, &self.goals);
+        let goals = &self.goals;
         let slowdown = self.params.slowdown_time;
         let now = self.time;
         self.agents
             .par_iter_mut()
-            .zip(arrive.par_iter().zip(goals.par_iter()))
-            .for_each(|(a, (&arrive, &goal))| {
-                let goal = a.reachable_goal.unwrap_or(goal);
+            .zip(goals.par_iter())
+            .for_each(|(a, g)| {
+                let arrive = g.arrive;
+                let goal = a.reachable_goal.unwrap_or(g.position);
                 advance_waypoint(a);
                 let last = a.waypoints.len().saturating_sub(1);
                 let to_goal = goal.distance(a.position);
@@ -797,29 +856,44 @@ impl World {
         }
     }
 
-    /// Phase: move every agent with its new velocity. Returns how far the furthest
-    /// moved, metres.
+    /// Phase: move every agent with its new velocity and, when collisions are on,
+    /// make the agents the first bodies of [`World::collide`] in the same pass.
+    /// Returns how far the furthest moved, metres.
     fn integrate(&mut self, dt: f32) -> f32 {
-        // (A maximum is exact: the same on any thread count.)
-        let moved = self
+        // The largest step from the compact velocities: `sqrt` and `· dt` are monotonic,
+        // so this is the largest `|v| dt` bit for bit (a maximum is exact: the same on
+        // any thread count).
+        let fastest = self
+            .new_velocities
+            .par_iter()
+            .map(|v| v.length_squared())
+            .reduce(|| 0.0f32, f32::max);
+        let moved = fastest.sqrt() * dt;
+        let integrate = move |a: &mut Agent, v: Vec2| {
+            a.avoidance_velocity = v;
+            a.velocity = v;
+            a.position += v * dt;
+            a.travelled += f64::from(v.length() * dt);
+        };
+        let agents = self
             .agents
             .par_iter_mut()
-            .zip(self.new_velocities.par_iter())
-            .map(|(a, &v)| {
-                let step = v.length() * dt;
-                a.avoidance_velocity = v;
-                a.velocity = v;
-                a.position += v * dt;
-                a.travelled += f64::from(step);
-                step
-            })
-            .reduce(|| 0.0f32, f32::max);
+            .zip(self.new_velocities.par_iter());
+        self.bodies.clear();
+        if self.params.collisions {
+            self.bodies.par_extend(agents.map(|(a, &v)| {
+                integrate(a, v);
+                Body::new(a.position, a.velocity, a.radius, a.mass)
+            }));
+        } else {
+            agents.for_each(|(a, &v)| integrate(a, v));
+        }
         // `moved` bounds each move up to rounding; a relative margin covers that.
         moved * (1.0 + 1e-4) + 1e-6
     }
 
-    /// Phase: collision response. Agents and moving obstacles (immovable) become
-    /// bodies; candidate pairs come from the grid with a margin of the largest radius,
+    /// Phase: collision response. Agents (made bodies by [`World::integrate`]) and
+    /// moving obstacles (immovable) are the bodies; candidate pairs come from the grid with a margin of the largest radius,
     /// which bounds how far depenetration moves anyone in a step. The grid holds the
     /// agents' positions from before they moved, at most `moved` metres away.
     fn collide(&mut self, moved: f32) {
@@ -829,12 +903,7 @@ impl World {
         if !self.params.collisions {
             return;
         }
-        self.bodies.clear();
-        self.bodies.par_extend(
-            self.agents
-                .par_iter()
-                .map(|a| Body::new(a.position, a.velocity, a.radius, a.mass)),
-        );
+        self.bodies.truncate(self.agents.len());
         self.bodies.extend(
             self.obstacles
                 .iter()
@@ -920,17 +989,31 @@ impl World {
                     }
                 }
                 c.bodies.sort_unstable();
-                let reach = a.radius + max_r;
-                wall_grid.walls_near(a.position, reach, &mut c.walls);
-                c.walls
-                    .retain(|&w| walls[w as usize].distance_squared(a.position) <= reach * reach);
+                c.walls.clear();
+                if !walls.is_empty() {
+                    let reach = a.radius + max_r;
+                    wall_grid.walls_near(a.position, reach, &mut c.walls);
+                    c.walls.retain(|&w| {
+                        walls[w as usize].distance_squared(a.position) <= reach * reach
+                    });
+                }
             });
-        self.pairs.clear();
+        // Concatenated in agent order, in parallel.
+        let candidates = &self.candidates;
+        concat_in_order(
+            candidates,
+            |c| &c.bodies,
+            &mut self.concat_offsets,
+            &mut self.pairs,
+        );
         self.wall_pairs.clear();
-        for (i, c) in self.candidates.iter().enumerate() {
-            let i = i as u32;
-            self.pairs.extend(c.bodies.iter().map(|&j| (i, j)));
-            self.wall_pairs.extend(c.walls.iter().map(|&w| (i, w)));
+        if !walls.is_empty() {
+            concat_in_order(
+                candidates,
+                |c| &c.walls,
+                &mut self.concat_offsets,
+                &mut self.wall_pairs,
+            );
         }
     }
 
@@ -970,40 +1053,17 @@ impl World {
     /// Phase: overlap and separation figures after the step. Per agent in parallel,
     /// then in agent order; the overlapping pairs (rare) are listed in a second pass.
     fn measure(&mut self) {
-        let agents = &self.agents;
-        let seen = &self.seen;
-        let grid = &self.grid;
-        let max_r = self.radii.1;
-        let n = agents.len();
-        let (positions, candidates) = (&self.positions, &self.candidates);
-        let from_candidates = self.candidates_cover_measure;
-        let visit = |i: usize, f: &mut dyn FnMut(u32, f32, bool)| {
-            let a = &agents[i];
-            let mut pair = |j: u32, d2: f32| {
-                let radius = seen[j as usize].radius;
-                let gap = d2.sqrt() - a.radius - radius;
-                f(j, gap, -gap > 0.01 * a.radius.min(radius));
-            };
-            let range = a.radius + max_r;
-            if from_candidates {
-                // The same pairs as the grid gives (the order does not matter: only
-                // extremes and counts are taken).
-                let range_squared = range * range;
-                for &j in candidates[i].bodies.iter().filter(|&&j| (j as usize) < n) {
-                    let d2 = positions[i].distance_squared(positions[j as usize]);
-                    if d2 <= range_squared {
-                        pair(j, d2);
-                    }
-                }
-            } else {
-                grid.for_each_within(a.position, range, |j, d2| {
-                    if j as usize > i {
-                        pair(j, d2);
-                    }
-                });
-            }
+        let pairs = MeasurePairs {
+            agents: &self.agents,
+            seen: &self.seen,
+            grid: &self.grid,
+            positions: &self.positions,
+            candidates: &self.candidates,
+            from_candidates: self.candidates_cover_measure,
+            max_r: self.radii.1,
         };
-        self.figures.resize(agents.len(), PairFigures::default());
+        self.figures
+            .resize(pairs.agents.len(), PairFigures::default());
         self.figures
             .par_iter_mut()
             .enumerate()
@@ -1013,7 +1073,7 @@ impl World {
                     min_separation: f32::INFINITY,
                     overlapping: 0,
                 };
-                visit(i, &mut |_, gap, overlapping| {
+                pairs.visit(i, |_, gap, overlapping| {
                     fig.min_separation = fig.min_separation.min(gap);
                     fig.max_penetration = fig.max_penetration.max(-gap);
                     fig.overlapping += u32::from(overlapping);
@@ -1025,7 +1085,7 @@ impl World {
             m.max_penetration = m.max_penetration.max(fig.max_penetration);
             m.min_separation = m.min_separation.min(fig.min_separation);
             if fig.overlapping > 0 {
-                visit(i, &mut |j, _, overlapping| {
+                pairs.visit(i, |j, _, overlapping| {
                     if overlapping {
                         m.overlapping_pairs.insert((i as u32, j));
                     }
@@ -1033,6 +1093,54 @@ impl World {
             }
         }
     }
+}
+
+/// Fills `out` with `(i, x)` for every `x` of `list(&candidates[i])`, in the order of
+/// `i` then of the list, in parallel and without allocating once `out` and `offsets`
+/// (scratch) have grown.
+fn concat_in_order(
+    candidates: &[Candidates],
+    list: fn(&Candidates) -> &[u32],
+    offsets: &mut Vec<usize>,
+    out: &mut Vec<(u32, u32)>,
+) {
+    /// Lists filled by one task.
+    const GRAIN: usize = 2048;
+    fn fill(
+        candidates: &[Candidates],
+        first: usize,
+        offsets: &[usize],
+        list: fn(&Candidates) -> &[u32],
+        out: &mut [(u32, u32)],
+    ) {
+        if candidates.len() <= GRAIN {
+            let items = candidates.iter().enumerate().flat_map(|(k, c)| {
+                let i = (first + k) as u32;
+                list(c).iter().map(move |&x| (i, x))
+            });
+            for (slot, item) in out.iter_mut().zip(items) {
+                *slot = item;
+            }
+            return;
+        }
+        let mid = candidates.len() / 2;
+        let (lo, hi) = out.split_at_mut(offsets[first + mid] - offsets[first]);
+        let (left, right) = candidates.split_at(mid);
+        rayon::join(
+            || fill(left, first, offsets, list, lo),
+            || fill(right, first + mid, offsets, list, hi),
+        );
+    }
+    offsets.clear();
+    offsets.push(0);
+    let mut total = 0;
+    offsets.extend(candidates.iter().map(|c| {
+        total += list(c).len();
+        total
+    }));
+    out.clear();
+    out.resize(total, (0, 0));
+    fill(candidates, 0, offsets, list, out);
 }
 
 /// The path for an agent, or `None` (it then heads straight for the goal). A goal the
