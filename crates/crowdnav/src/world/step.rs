@@ -171,9 +171,12 @@ pub struct World {
     neighbor_reach: Vec<f32>,
     /// How far the furthest agent moved in the last `integrate`, metres.
     moved: f32,
-    /// The smallest and largest agent radius (`INFINITY` and 0 without agents), found
-    /// at the start of each step.
+    /// The smallest and largest agent radius (`INFINITY` and 0 without agents), kept
+    /// as agents are added (a radius never changes).
     radii: (f32, f32),
+    /// How many agents chase a body (an agent or a moving obstacle): only then are
+    /// goal positions gathered in a pass of their own.
+    chasers: usize,
     time: f64,
     steps: u64,
     epoch_time: f64,
@@ -355,6 +358,7 @@ impl World {
             neighbor_reach: Vec::new(),
             moved: 0.0,
             radii: (f32::INFINITY, 0.0),
+            chasers: 0,
             time: 0.0,
             steps: 0,
             epoch_time: 0.0,
@@ -407,6 +411,8 @@ impl World {
         }
         self.check_goal(index, p.goal)?;
         self.grid_fresh = false;
+        self.radii = (self.radii.0.min(p.radius), self.radii.1.max(p.radius));
+        self.chasers += usize::from(!matches!(p.goal, Goal::Point(_)));
         self.agents.push(Agent {
             id: AgentId(index as u32),
             position: p.position,
@@ -467,6 +473,8 @@ impl World {
     pub fn set_goal(&mut self, id: AgentId, goal: Goal) -> Result<(), WorldError> {
         self.check_goal(id.index(), goal)?;
         let a = &mut self.agents[id.index()];
+        let chases = |g: Goal| usize::from(!matches!(g, Goal::Point(_)));
+        self.chasers = self.chasers - chases(a.goal) + chases(goal);
         a.goal = goal;
         a.needs_plan = true;
         a.arrived_at = None;
@@ -628,12 +636,7 @@ impl World {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(WorldError::InvalidStep(dt));
         }
-        self.radii = self.agents.par_iter().map(|a| (a.radius, a.radius)).reduce(
-            || (f32::INFINITY, 0.0),
-            |(lo, hi), (a, b)| (lo.min(a), hi.max(b)),
-        );
-        self.plan_paths();
-        self.update_preferred_velocities(dt);
+        self.follow_paths(dt);
         if !self.grid_fresh {
             self.rebuild_grid();
         }
@@ -654,9 +657,8 @@ impl World {
         Ok(())
     }
 
-    /// Fills `self.goals` with where every agent's goal is now and how close it must
-    /// come (nothing moves between [`World::plan_paths`], which calls this, and
-    /// [`World::update_preferred_velocities`], which reads it too).
+    /// Fills `self.goals` with where every chased body is now (agents with a point
+    /// goal find theirs in [`goal_now`]).
     fn update_goal_positions(&mut self) {
         let (agents, obstacles) = (&self.agents, &self.obstacles);
         let tolerance = self.params.arrival_tolerance;
@@ -680,90 +682,24 @@ impl World {
         }));
     }
 
-    /// Phase: plan paths for agents whose goal changed, moved, or who strayed.
-    fn plan_paths(&mut self) {
-        let replan = self.params.replan_distance;
-        self.update_goal_positions();
+    /// Phase: every agent plans its path if its goal changed, moved, or it strayed
+    /// ([`plan_path`]), then sets its preferred velocity ([`prefer_velocity`]); one
+    /// pass, as each agent reads only itself and where its goal is.
+    fn follow_paths(&mut self, dt: f32) {
+        if self.chasers > 0 {
+            self.update_goal_positions();
+        } else {
+            self.goals.clear();
+        }
         let goals = &self.goals;
         let mesh = self.mesh.as_ref();
-        self.agents
-            .par_iter_mut()
-            .zip(goals.par_iter())
-            .for_each(|(a, g)| {
-                let goal = g.position;
-                if !matches!(a.goal, Goal::Point(_)) && a.planned_goal.distance(goal) > replan {
-                    a.needs_plan = true;
-                }
-                if !a.needs_plan {
-                    return;
-                }
-                let path = mesh.and_then(|m| plan(m, a.position, goal, a.radius));
-                a.waypoints.clear();
-                match &path {
-                    Some(p) => waypoints_of(p, &mut a.waypoints),
-                    None => a.waypoints.extend([a.position, goal]),
-                }
-                if a.shortest.is_none() {
-                    a.shortest = Some(match &path {
-                        Some(p) => p.length(),
-                        None => f64::from(a.position.distance(goal)),
-                    });
-                }
-                // A point goal out of reach was replaced by the nearest reachable point.
-                a.reachable_goal = match (a.goal, &path) {
-                    (Goal::Point(_), Some(p)) if p.goal().distance_squared(goal) > 1e-12 => {
-                        Some(p.goal())
-                    }
-                    _ => None,
-                };
-                a.path = path;
-                a.next_waypoint = 1;
-                a.planned_goal = goal;
-                a.needs_plan = false;
-            });
-    }
-
-    /// Phase: advance along the waypoints and set each preferred velocity.
-    /// Reads the goals [`World::plan_paths`] found.
-    fn update_preferred_velocities(&mut self, dt: f32) {
-        let tolerance = self.params.arrival_tolerance;
-        let goals = &self.goals;
-        let slowdown = self.params.slowdown_time;
+        let params = &self.params;
         let now = self.time;
-        self.agents
-            .par_iter_mut()
-            .zip(goals.par_iter())
-            .for_each(|(a, g)| {
-                let arrive = g.arrive;
-                let goal = a.reachable_goal.unwrap_or(g.position);
-                advance_waypoint(a);
-                let last = a.waypoints.len().saturating_sub(1);
-                let to_goal = goal.distance(a.position);
-                if to_goal <= arrive {
-                    a.preferred_velocity = Vec2::ZERO;
-                    if a.arrived_at.is_none() {
-                        a.arrived_at = Some(now);
-                    }
-                    a.collided = false;
-                    return;
-                }
-                let (target, dist) = if a.next_waypoint >= last {
-                    // Slow down towards the goal point itself (or the contact distance
-                    // of a chased body), so the arrival circle is entered, not crept at.
-                    (goal, to_goal - (arrive - tolerance))
-                } else {
-                    let w = a.waypoints[a.next_waypoint];
-                    (w, f32::INFINITY)
-                };
-                let dir = (target - a.position).normalize_or_zero();
-                // A moving goal is met at full speed; a fixed one is approached slowly.
-                let ease = match a.goal {
-                    Goal::Point(_) => dist / slowdown.max(1e-3),
-                    _ => f32::INFINITY,
-                };
-                let speed = a.pref_speed.min(ease).min(dist / dt).max(0.0);
-                a.preferred_velocity = dir * speed;
-            });
+        self.agents.par_iter_mut().enumerate().for_each(|(i, a)| {
+            let goal = goal_now(a, goals.get(i), params.arrival_tolerance);
+            plan_path(a, goal.position, mesh, params.replan_distance);
+            prefer_velocity(a, goal, params, now, dt);
+        });
     }
 
     /// Phase: the point grid over agents, for neighbour queries, collisions and
@@ -1141,6 +1077,91 @@ fn concat_in_order(
     out.clear();
     out.resize(total, (0, 0));
     fill(candidates, 0, offsets, list, out);
+}
+
+/// Where agent `a`'s goal is now and how close it must come: `chased` when goals were
+/// gathered (`World::update_goal_positions`), else its point goal with the arrival
+/// tolerance.
+fn goal_now(a: &Agent, chased: Option<&GoalNow>, tolerance: f32) -> GoalNow {
+    match (chased, a.goal) {
+        (Some(&g), _) => g,
+        (None, Goal::Point(position)) => GoalNow {
+            position,
+            arrive: tolerance,
+        },
+        // (Not reached: goals are gathered whenever an agent chases a body.)
+        (None, _) => GoalNow {
+            position: a.planned_goal,
+            arrive: tolerance,
+        },
+    }
+}
+
+/// Plans agent `a`'s path to `goal` if its goal moved more than `replan` metres since
+/// the last plan, or it needs one.
+fn plan_path(a: &mut Agent, goal: Vec2, mesh: Option<&NavMesh>, replan: f32) {
+    if !matches!(a.goal, Goal::Point(_)) && a.planned_goal.distance(goal) > replan {
+        a.needs_plan = true;
+    }
+    if !a.needs_plan {
+        return;
+    }
+    let path = mesh.and_then(|m| plan(m, a.position, goal, a.radius));
+    a.waypoints.clear();
+    match &path {
+        Some(p) => waypoints_of(p, &mut a.waypoints),
+        None => a.waypoints.extend([a.position, goal]),
+    }
+    if a.shortest.is_none() {
+        a.shortest = Some(match &path {
+            Some(p) => p.length(),
+            None => f64::from(a.position.distance(goal)),
+        });
+    }
+    // A point goal out of reach was replaced by the nearest reachable point.
+    a.reachable_goal = match (a.goal, &path) {
+        (Goal::Point(_), Some(p)) if p.goal().distance_squared(goal) > 1e-12 => Some(p.goal()),
+        _ => None,
+    };
+    a.path = path;
+    a.next_waypoint = 1;
+    a.planned_goal = goal;
+    a.needs_plan = false;
+}
+
+/// Advances agent `a` along its waypoints and sets its preferred velocity towards
+/// `goal`; marks its arrival (time `now`).
+fn prefer_velocity(a: &mut Agent, goal: GoalNow, params: &WorldParams, now: f64, dt: f32) {
+    let (tolerance, slowdown) = (params.arrival_tolerance, params.slowdown_time);
+    let arrive = goal.arrive;
+    let goal = a.reachable_goal.unwrap_or(goal.position);
+    advance_waypoint(a);
+    let last = a.waypoints.len().saturating_sub(1);
+    let to_goal = goal.distance(a.position);
+    if to_goal <= arrive {
+        a.preferred_velocity = Vec2::ZERO;
+        if a.arrived_at.is_none() {
+            a.arrived_at = Some(now);
+        }
+        a.collided = false;
+        return;
+    }
+    let (target, dist) = if a.next_waypoint >= last {
+        // Slow down towards the goal point itself (or the contact distance of a chased
+        // body), so the arrival circle is entered, not crept at.
+        (goal, to_goal - (arrive - tolerance))
+    } else {
+        let w = a.waypoints[a.next_waypoint];
+        (w, f32::INFINITY)
+    };
+    let dir = (target - a.position).normalize_or_zero();
+    // A moving goal is met at full speed; a fixed one is approached slowly.
+    let ease = match a.goal {
+        Goal::Point(_) => dist / slowdown.max(1e-3),
+        _ => f32::INFINITY,
+    };
+    let speed = a.pref_speed.min(ease).min(dist / dt).max(0.0);
+    a.preferred_velocity = dir * speed;
 }
 
 /// The path for an agent, or `None` (it then heads straight for the goal). A goal the
