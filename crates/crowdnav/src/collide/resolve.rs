@@ -565,6 +565,17 @@ impl Resolver {
         summary
     }
 
+    /// Whether the last call had a constraint (a candidate pair or wall) on body
+    /// `body`. A body without one was left exactly as it was, so a caller copying
+    /// results back may skip it. `false` for a body out of range.
+    pub fn constrained(&self, body: usize) -> bool {
+        let starts = &self.sweeps.starts;
+        match (starts.get(body), starts.get(body + 1)) {
+            (Some(first), Some(end)) => end > first,
+            _ => false,
+        }
+    }
+
     /// [`Self::resolve`] for spheres in 3D (no walls).
     ///
     /// # Panics

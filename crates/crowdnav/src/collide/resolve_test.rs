@@ -647,3 +647,23 @@ fn skipping_unmoved_pairs_gives_the_bits_of_full_sweeps() {
     }
     assert!(summary.max_penetration_ratio <= 0.005, "{summary:?}");
 }
+
+#[test]
+fn constrained_names_exactly_the_bodies_with_candidates_and_the_rest_stay_put() {
+    let mut bodies = vec![
+        body(0.0, 0.0, 1.0, 0.0, 0.5, 1.0),
+        body(0.8, 0.0, -1.0, 0.0, 0.5, 1.0),
+        body(10.0, 0.0, 1.0, 0.0, 0.5, 1.0),
+        body(0.0, 5.0, 0.0, 1.0, 0.5, 1.0),
+    ];
+    let before = bodies.clone();
+    let walls = [Segment::new(v2(-5.0, 5.3), v2(5.0, 5.3))];
+    let mut resolver = Resolver::new(CollideParams::default());
+    let mut events = Vec::new();
+    resolver.resolve(&mut bodies, &[(0, 1)], &walls, &[(3, 0)], &mut events);
+    assert!(resolver.constrained(0) && resolver.constrained(1) && resolver.constrained(3));
+    assert!(!resolver.constrained(2));
+    assert!(!resolver.constrained(4), "out of range");
+    assert_ne!(bodies[0], before[0]);
+    assert_eq!(bodies[2], before[2]);
+}

@@ -258,7 +258,6 @@ struct PairFigures {
 
 /// What [`World::measure`] reads to visit the pairs it measures.
 struct MeasurePairs<'w> {
-    agents: &'w [Agent],
     seen: &'w [Seen],
     grid: &'w PointGrid,
     positions: &'w [Vec2],
@@ -275,16 +274,16 @@ impl MeasurePairs<'_> {
     /// overlap) and whether they overlap by more than 1 % of the smaller radius. The
     /// order of the calls is not fixed (only extremes and counts are taken).
     fn visit(&self, i: usize, mut f: impl FnMut(u32, f32, bool)) {
-        let a = &self.agents[i];
+        // (Radii and positions from the compact arrays, not the agents' records.)
+        let (p, own) = (self.positions[i], self.seen[i].radius);
         let mut pair = |j: u32, d2: f32| {
             let radius = self.seen[j as usize].radius;
-            let gap = d2.sqrt() - a.radius - radius;
-            f(j, gap, -gap > 0.01 * a.radius.min(radius));
+            let gap = d2.sqrt() - own - radius;
+            f(j, gap, -gap > 0.01 * own.min(radius));
         };
-        let range = a.radius + self.max_r;
+        let range = own + self.max_r;
         if self.from_candidates {
-            let (n, range_squared) = (self.agents.len(), range * range);
-            let p = self.positions[i];
+            let (n, range_squared) = (self.positions.len(), range * range);
             for &j in &self.candidates[i].bodies {
                 if (j as usize) < n {
                     let d2 = p.distance_squared(self.positions[j as usize]);
@@ -294,7 +293,7 @@ impl MeasurePairs<'_> {
                 }
             }
         } else {
-            self.grid.for_each_within(a.position, range, |j, d2| {
+            self.grid.for_each_within(p, range, |j, d2| {
                 if j as usize > i {
                     pair(j, d2);
                 }
@@ -858,11 +857,18 @@ impl World {
         // How far depenetration moved anyone: a pair that ends within `radius + max_r`
         // of each other started it within `radius + max_r + 2 pushed`, which the
         // candidates cover while `2 pushed` is within the smaller radius.
+        // Agents without a candidate were left as they were: their records are not
+        // touched (a pass over every agent's record costs memory bandwidth at scale).
+        let resolver = &self.resolver;
         let pushed = self
             .agents
             .par_iter_mut()
             .zip(self.bodies.par_iter())
-            .map(|(a, b)| {
+            .enumerate()
+            .map(|(i, (a, b))| {
+                if !resolver.constrained(i) {
+                    return 0.0;
+                }
                 let d = a.position.distance(b.position);
                 a.travelled += f64::from(d);
                 a.position = b.position;
@@ -990,7 +996,6 @@ impl World {
     /// then in agent order; the overlapping pairs (rare) are listed in a second pass.
     fn measure(&mut self) {
         let pairs = MeasurePairs {
-            agents: &self.agents,
             seen: &self.seen,
             grid: &self.grid,
             positions: &self.positions,
@@ -999,7 +1004,7 @@ impl World {
             max_r: self.radii.1,
         };
         self.figures
-            .resize(pairs.agents.len(), PairFigures::default());
+            .resize(pairs.positions.len(), PairFigures::default());
         self.figures
             .par_iter_mut()
             .enumerate()
