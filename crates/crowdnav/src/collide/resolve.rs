@@ -692,6 +692,7 @@ impl Resolver {
                 }
                 corrected
             } else {
+                scratch.link(pairs, walls.candidates());
                 scratch.queue_moved(number);
                 let mut corrected = false;
                 while let Some(Reverse(c)) = scratch.queue.pop() {
@@ -747,6 +748,11 @@ struct SweepScratch {
     /// Per body, its constraints (increasing) in `links[starts[b]..starts[b + 1]]`.
     starts: Vec<u32>,
     links: Vec<u32>,
+    /// Whether `links` is filled for this call (only a second sweep needs it: most
+    /// calls end after the first).
+    linked: bool,
+    /// Scratch of [`Self::link`]: per body, where its next link goes.
+    cursor: Vec<u32>,
     /// Per body, the last sweep that moved it (0: none).
     moved_in: Vec<u32>,
     /// The bodies the last sweep moved, then those this sweep moves.
@@ -762,36 +768,26 @@ struct SweepScratch {
 }
 
 impl SweepScratch {
-    /// Links every body to its constraints and clears the marks.
+    /// Counts every body's constraints and clears the marks; the links themselves are
+    /// made by [`Self::link`] when a second sweep needs them.
     fn prepare(&mut self, bodies: usize, pairs: &[(u32, u32)], walls: &[(u32, u32)]) {
         let constraints = pairs.len() + walls.len();
-        let ends = |c: usize| constraint_bodies(pairs, walls, c);
         self.starts.clear();
         self.starts.resize(bodies + 1, 0);
-        for c in 0..constraints {
-            let (a, b) = ends(c);
+        // As `constraint_bodies`: a pair of a body with itself counts once.
+        for &(a, b) in pairs {
             self.starts[a as usize + 1] += 1;
-            if let Some(b) = b {
+            if b != a {
                 self.starts[b as usize + 1] += 1;
             }
+        }
+        for &(a, _) in walls {
+            self.starts[a as usize + 1] += 1;
         }
         for b in 0..bodies {
             self.starts[b + 1] += self.starts[b];
         }
-        self.links.clear();
-        self.links.resize(self.starts[bodies] as usize, 0);
-        // Filled in constraint order through a moving cursor per body (`moved_in`,
-        // borrowed for the purpose), so each body's list is increasing.
-        self.moved_in.clear();
-        self.moved_in.extend_from_slice(&self.starts[..bodies]);
-        for c in 0..constraints {
-            let (a, b) = ends(c);
-            for x in [Some(a), b].into_iter().flatten() {
-                let at = &mut self.moved_in[x as usize];
-                self.links[*at as usize] = c as u32;
-                *at += 1;
-            }
-        }
+        self.linked = false;
         self.moved_in.clear();
         self.moved_in.resize(bodies, 0);
         self.moved_last.clear();
@@ -801,6 +797,29 @@ impl SweepScratch {
         self.queue.clear();
         self.overlaps.clear();
         self.overlaps.resize(constraints, (0.0, 0.0));
+    }
+
+    /// Links every body to its constraints (once per call).
+    fn link(&mut self, pairs: &[(u32, u32)], walls: &[(u32, u32)]) {
+        if self.linked {
+            return;
+        }
+        self.linked = true;
+        let bodies = self.starts.len().saturating_sub(1);
+        self.links.clear();
+        self.links.resize(self.starts[bodies] as usize, 0);
+        // Filled in constraint order through a moving cursor per body, so each body's
+        // list is increasing.
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.starts[..bodies]);
+        for c in 0..pairs.len() + walls.len() {
+            let (a, b) = constraint_bodies(pairs, walls, c);
+            for x in [Some(a), b].into_iter().flatten() {
+                let at = &mut self.cursor[x as usize];
+                self.links[*at as usize] = c as u32;
+                *at += 1;
+            }
+        }
     }
 
     /// Sweep `number` starts: queues the constraints of the bodies the last one moved.
