@@ -303,6 +303,9 @@ pub struct Resolver {
     params: CollideParams,
     /// Scratch: each body's inverse mass.
     inverse_mass: Vec<f32>,
+    /// Scratch, per body pair: not touching (or not movable) at detection, so the first
+    /// depenetration sweep can skip it while neither body has moved.
+    apart: Vec<bool>,
     /// Scratch: the depenetration sweeps' bookkeeping.
     sweeps: SweepScratch,
     /// Scratch: per wall candidate, its body's anchor when in front of the wall.
@@ -466,6 +469,7 @@ impl Resolver {
         Self {
             params,
             inverse_mass: Vec::new(),
+            apart: Vec::new(),
             sweeps: SweepScratch::default(),
             wall_starts: Vec::new(),
             wall_anchors: Vec::new(),
@@ -621,7 +625,10 @@ impl Resolver {
         let mut summary = ResolveSummary::default();
 
         // 1. Contacts and impulses.
-        for &(i, j) in pairs {
+        let apart = &mut self.apart;
+        apart.clear();
+        apart.resize(pairs.len(), true);
+        for (c, &(i, j)) in pairs.iter().enumerate() {
             let (a, b) = (i as usize, j as usize);
             let (wa, wb) = (inverse[a], inverse[b]);
             if a == b || wa + wb <= 0.0 {
@@ -632,6 +639,7 @@ impl Resolver {
             else {
                 continue;
             };
+            apart[c] = false;
             let normal_speed = (bb.velocity() - ba.velocity()).dot(hit.normal);
             let impulse = normal_impulse(normal_speed, wa, wb, params.restitution);
             if impulse > 0.0 {
@@ -685,6 +693,12 @@ impl Resolver {
             let corrected = if number == 1 {
                 let mut corrected = false;
                 for c in 0..constraints {
+                    // A pair found apart at detection, neither of whose bodies moved
+                    // since (positions change only here), is still apart: the sweep
+                    // would find nothing (its overlap is recorded as 0 already).
+                    if apart.get(c) == Some(&true) && scratch.unmoved(pairs[c]) {
+                        continue;
+                    }
                     if sweep.constraint(bodies, walls, c, true) {
                         corrected = true;
                         scratch.moved(pairs, walls.candidates(), c, number, false);
@@ -820,6 +834,11 @@ impl SweepScratch {
                 *at += 1;
             }
         }
+    }
+
+    /// Whether neither body of `pair` has moved in any sweep yet.
+    fn unmoved(&self, (a, b): (u32, u32)) -> bool {
+        self.moved_in[a as usize] == 0 && self.moved_in[b as usize] == 0
     }
 
     /// Sweep `number` starts: queues the constraints of the bodies the last one moved.

@@ -667,3 +667,22 @@ fn constrained_names_exactly_the_bodies_with_candidates_and_the_rest_stay_put() 
     assert_ne!(bodies[0], before[0]);
     assert_eq!(bodies[2], before[2]);
 }
+
+#[test]
+fn a_pair_apart_at_detection_is_still_separated_once_a_neighbour_pushes_into_it() {
+    // 0 and 1 overlap by 0.4; 1 and 2 are 0.05 apart until 0 pushes 1 into 2 in the
+    // first sweep (the pair (1, 2) comes after (0, 1)).
+    let mut bodies = vec![
+        body(0.0, 0.0, 0.0, 0.0, 0.5, 1.0),
+        body(0.6, 0.0, 0.0, 0.0, 0.5, 1.0),
+        body(1.65, 0.0, 0.0, 0.0, 0.5, 1.0),
+    ];
+    // One sweep only: the first sweep itself must look at (1, 2) again.
+    let params = CollideParams::default().with_max_iterations(1);
+    let mut resolver = Resolver::new(params);
+    resolver.resolve(&mut bodies, &[(0, 1), (1, 2)], &[], &[], &mut Vec::new());
+    assert!(bodies[2].position.x > 1.65, "{bodies:?}");
+    // (1, 2) is the last pair the sweep corrects: it is left clear.
+    let gap = bodies[1].position.distance(bodies[2].position) - 1.0;
+    assert!(gap >= -params.tolerance * 0.5 - 1e-6, "{gap}");
+}
