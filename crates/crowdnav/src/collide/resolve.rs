@@ -303,6 +303,9 @@ pub struct Resolver {
     params: CollideParams,
     /// Scratch: each body's inverse mass.
     inverse_mass: Vec<f32>,
+    /// Scratch, per body pair: not touching (or not movable) at detection, so the first
+    /// depenetration sweep can skip it while neither body has moved.
+    apart: Vec<bool>,
     /// Scratch: the depenetration sweeps' bookkeeping.
     sweeps: SweepScratch,
     /// Scratch: per wall candidate, its body's anchor when in front of the wall.
@@ -466,6 +469,7 @@ impl Resolver {
         Self {
             params,
             inverse_mass: Vec::new(),
+            apart: Vec::new(),
             sweeps: SweepScratch::default(),
             wall_starts: Vec::new(),
             wall_anchors: Vec::new(),
@@ -565,6 +569,17 @@ impl Resolver {
         summary
     }
 
+    /// Whether the last call had a constraint (a candidate pair or wall) on body
+    /// `body`. A body without one was left exactly as it was, so a caller copying
+    /// results back may skip it. `false` for a body out of range.
+    pub fn constrained(&self, body: usize) -> bool {
+        let starts = &self.sweeps.starts;
+        match (starts.get(body), starts.get(body + 1)) {
+            (Some(first), Some(end)) => end > first,
+            _ => false,
+        }
+    }
+
     /// [`Self::resolve`] for spheres in 3D (no walls).
     ///
     /// # Panics
@@ -610,7 +625,10 @@ impl Resolver {
         let mut summary = ResolveSummary::default();
 
         // 1. Contacts and impulses.
-        for &(i, j) in pairs {
+        let apart = &mut self.apart;
+        apart.clear();
+        apart.resize(pairs.len(), true);
+        for (c, &(i, j)) in pairs.iter().enumerate() {
             let (a, b) = (i as usize, j as usize);
             let (wa, wb) = (inverse[a], inverse[b]);
             if a == b || wa + wb <= 0.0 {
@@ -621,6 +639,7 @@ impl Resolver {
             else {
                 continue;
             };
+            apart[c] = false;
             let normal_speed = (bb.velocity() - ba.velocity()).dot(hit.normal);
             let impulse = normal_impulse(normal_speed, wa, wb, params.restitution);
             if impulse > 0.0 {
@@ -674,6 +693,12 @@ impl Resolver {
             let corrected = if number == 1 {
                 let mut corrected = false;
                 for c in 0..constraints {
+                    // A pair found apart at detection, neither of whose bodies moved
+                    // since (positions change only here), is still apart: the sweep
+                    // would find nothing (its overlap is recorded as 0 already).
+                    if apart.get(c) == Some(&true) && scratch.unmoved(pairs[c]) {
+                        continue;
+                    }
                     if sweep.constraint(bodies, walls, c, true) {
                         corrected = true;
                         scratch.moved(pairs, walls.candidates(), c, number, false);
@@ -681,6 +706,7 @@ impl Resolver {
                 }
                 corrected
             } else {
+                scratch.link(pairs, walls.candidates());
                 scratch.queue_moved(number);
                 let mut corrected = false;
                 while let Some(Reverse(c)) = scratch.queue.pop() {
@@ -736,6 +762,11 @@ struct SweepScratch {
     /// Per body, its constraints (increasing) in `links[starts[b]..starts[b + 1]]`.
     starts: Vec<u32>,
     links: Vec<u32>,
+    /// Whether `links` is filled for this call (only a second sweep needs it: most
+    /// calls end after the first).
+    linked: bool,
+    /// Scratch of [`Self::link`]: per body, where its next link goes.
+    cursor: Vec<u32>,
     /// Per body, the last sweep that moved it (0: none).
     moved_in: Vec<u32>,
     /// The bodies the last sweep moved, then those this sweep moves.
@@ -751,36 +782,26 @@ struct SweepScratch {
 }
 
 impl SweepScratch {
-    /// Links every body to its constraints and clears the marks.
+    /// Counts every body's constraints and clears the marks; the links themselves are
+    /// made by [`Self::link`] when a second sweep needs them.
     fn prepare(&mut self, bodies: usize, pairs: &[(u32, u32)], walls: &[(u32, u32)]) {
         let constraints = pairs.len() + walls.len();
-        let ends = |c: usize| constraint_bodies(pairs, walls, c);
         self.starts.clear();
         self.starts.resize(bodies + 1, 0);
-        for c in 0..constraints {
-            let (a, b) = ends(c);
+        // As `constraint_bodies`: a pair of a body with itself counts once.
+        for &(a, b) in pairs {
             self.starts[a as usize + 1] += 1;
-            if let Some(b) = b {
+            if b != a {
                 self.starts[b as usize + 1] += 1;
             }
+        }
+        for &(a, _) in walls {
+            self.starts[a as usize + 1] += 1;
         }
         for b in 0..bodies {
             self.starts[b + 1] += self.starts[b];
         }
-        self.links.clear();
-        self.links.resize(self.starts[bodies] as usize, 0);
-        // Filled in constraint order through a moving cursor per body (`moved_in`,
-        // borrowed for the purpose), so each body's list is increasing.
-        self.moved_in.clear();
-        self.moved_in.extend_from_slice(&self.starts[..bodies]);
-        for c in 0..constraints {
-            let (a, b) = ends(c);
-            for x in [Some(a), b].into_iter().flatten() {
-                let at = &mut self.moved_in[x as usize];
-                self.links[*at as usize] = c as u32;
-                *at += 1;
-            }
-        }
+        self.linked = false;
         self.moved_in.clear();
         self.moved_in.resize(bodies, 0);
         self.moved_last.clear();
@@ -790,6 +811,34 @@ impl SweepScratch {
         self.queue.clear();
         self.overlaps.clear();
         self.overlaps.resize(constraints, (0.0, 0.0));
+    }
+
+    /// Links every body to its constraints (once per call).
+    fn link(&mut self, pairs: &[(u32, u32)], walls: &[(u32, u32)]) {
+        if self.linked {
+            return;
+        }
+        self.linked = true;
+        let bodies = self.starts.len().saturating_sub(1);
+        self.links.clear();
+        self.links.resize(self.starts[bodies] as usize, 0);
+        // Filled in constraint order through a moving cursor per body, so each body's
+        // list is increasing.
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.starts[..bodies]);
+        for c in 0..pairs.len() + walls.len() {
+            let (a, b) = constraint_bodies(pairs, walls, c);
+            for x in [Some(a), b].into_iter().flatten() {
+                let at = &mut self.cursor[x as usize];
+                self.links[*at as usize] = c as u32;
+                *at += 1;
+            }
+        }
+    }
+
+    /// Whether neither body of `pair` has moved in any sweep yet.
+    fn unmoved(&self, (a, b): (u32, u32)) -> bool {
+        self.moved_in[a as usize] == 0 && self.moved_in[b as usize] == 0
     }
 
     /// Sweep `number` starts: queues the constraints of the bodies the last one moved.

@@ -647,3 +647,42 @@ fn skipping_unmoved_pairs_gives_the_bits_of_full_sweeps() {
     }
     assert!(summary.max_penetration_ratio <= 0.005, "{summary:?}");
 }
+
+#[test]
+fn constrained_names_exactly_the_bodies_with_candidates_and_the_rest_stay_put() {
+    let mut bodies = vec![
+        body(0.0, 0.0, 1.0, 0.0, 0.5, 1.0),
+        body(0.8, 0.0, -1.0, 0.0, 0.5, 1.0),
+        body(10.0, 0.0, 1.0, 0.0, 0.5, 1.0),
+        body(0.0, 5.0, 0.0, 1.0, 0.5, 1.0),
+    ];
+    let before = bodies.clone();
+    let walls = [Segment::new(v2(-5.0, 5.3), v2(5.0, 5.3))];
+    let mut resolver = Resolver::new(CollideParams::default());
+    let mut events = Vec::new();
+    resolver.resolve(&mut bodies, &[(0, 1)], &walls, &[(3, 0)], &mut events);
+    assert!(resolver.constrained(0) && resolver.constrained(1) && resolver.constrained(3));
+    assert!(!resolver.constrained(2));
+    assert!(!resolver.constrained(4), "out of range");
+    assert_ne!(bodies[0], before[0]);
+    assert_eq!(bodies[2], before[2]);
+}
+
+#[test]
+fn a_pair_apart_at_detection_is_still_separated_once_a_neighbour_pushes_into_it() {
+    // 0 and 1 overlap by 0.4; 1 and 2 are 0.05 apart until 0 pushes 1 into 2 in the
+    // first sweep (the pair (1, 2) comes after (0, 1)).
+    let mut bodies = vec![
+        body(0.0, 0.0, 0.0, 0.0, 0.5, 1.0),
+        body(0.6, 0.0, 0.0, 0.0, 0.5, 1.0),
+        body(1.65, 0.0, 0.0, 0.0, 0.5, 1.0),
+    ];
+    // One sweep only: the first sweep itself must look at (1, 2) again.
+    let params = CollideParams::default().with_max_iterations(1);
+    let mut resolver = Resolver::new(params);
+    resolver.resolve(&mut bodies, &[(0, 1), (1, 2)], &[], &[], &mut Vec::new());
+    assert!(bodies[2].position.x > 1.65, "{bodies:?}");
+    // (1, 2) is the last pair the sweep corrects: it is left clear.
+    let gap = bodies[1].position.distance(bodies[2].position) - 1.0;
+    assert!(gap >= -params.tolerance * 0.5 - 1e-6, "{gap}");
+}

@@ -175,9 +175,12 @@ pub struct World {
     neighbor_reach: Vec<f32>,
     /// How far the furthest agent moved in the last `integrate`, metres.
     moved: f32,
-    /// The smallest and largest agent radius (`INFINITY` and 0 without agents), found
-    /// at the start of each step.
+    /// The smallest and largest agent radius (`INFINITY` and 0 without agents), kept
+    /// as agents are added (a radius never changes).
     radii: (f32, f32),
+    /// How many agents chase a body (an agent or a moving obstacle): only then are
+    /// goal positions gathered in a pass of their own.
+    chasers: usize,
     time: f64,
     steps: u64,
     epoch_time: f64,
@@ -191,9 +194,11 @@ pub struct World {
     events: Vec<CollisionEvent>,
     record_debug: bool,
     debug: Vec<SteerDebug>,
-    goals: Vec<Vec2>,
-    arrive: Vec<f32>,
+    /// Per agent, where its goal is this step and how close it must come.
+    goals: Vec<GoalNow>,
     candidates: Vec<Candidates>,
+    /// Scratch of [`concat_in_order`].
+    concat_offsets: Vec<usize>,
     /// Whether `candidates` hold, for every agent, every higher-indexed agent that
     /// [`World::measure`] looks at (the collision phase found them and moved nobody far
     /// enough since to bring in another).
@@ -235,6 +240,14 @@ fn right_of_way(a: &Agent) -> u8 {
     }
 }
 
+/// Where an agent's goal is this step, and how close its centre must come to it to
+/// have arrived (the arrival tolerance, plus the contact distance of a chased body).
+#[derive(Clone, Copy, Debug)]
+struct GoalNow {
+    position: Vec2,
+    arrive: f32,
+}
+
 /// One agent's share of the step's measurements: deepest penetration, smallest gap,
 /// and how many pairs (with higher-indexed agents) overlap by more than 1 %.
 #[derive(Clone, Copy, Debug, Default)]
@@ -242,6 +255,52 @@ struct PairFigures {
     max_penetration: f32,
     min_separation: f32,
     overlapping: u32,
+}
+
+/// What [`World::measure`] reads to visit the pairs it measures.
+struct MeasurePairs<'w> {
+    seen: &'w [Seen],
+    grid: &'w PointGrid,
+    positions: &'w [Vec2],
+    candidates: &'w [Candidates],
+    /// Whether `candidates` cover every pair measured (see
+    /// `World::candidates_cover_measure`); otherwise the grid is searched.
+    from_candidates: bool,
+    max_r: f32,
+}
+
+impl MeasurePairs<'_> {
+    /// Calls `f(j, gap, overlapping)` for every agent `j > i` whose centre is within
+    /// `radius_i + max_r` of agent `i`'s: the gap between their edges (negative when they
+    /// overlap) and whether they overlap by more than 1 % of the smaller radius. The
+    /// order of the calls is not fixed (only extremes and counts are taken).
+    fn visit(&self, i: usize, mut f: impl FnMut(u32, f32, bool)) {
+        // (Radii and positions from the compact arrays, not the agents' records.)
+        let (p, own) = (self.positions[i], self.seen[i].radius);
+        let mut pair = |j: u32, d2: f32| {
+            let radius = self.seen[j as usize].radius;
+            let gap = d2.sqrt() - own - radius;
+            f(j, gap, -gap > 0.01 * own.min(radius));
+        };
+        let range = own + self.max_r;
+        if self.from_candidates {
+            let (n, range_squared) = (self.positions.len(), range * range);
+            for &j in &self.candidates[i].bodies {
+                if (j as usize) < n {
+                    let d2 = p.distance_squared(self.positions[j as usize]);
+                    if d2 <= range_squared {
+                        pair(j, d2);
+                    }
+                }
+            }
+        } else {
+            self.grid.for_each_within(p, range, |j, d2| {
+                if j as usize > i {
+                    pair(j, d2);
+                }
+            });
+        }
+    }
 }
 
 /// One agent's collision candidates, kept from step to step so that their buffers are
@@ -314,6 +373,7 @@ impl World {
             neighbor_reach: Vec::new(),
             moved: 0.0,
             radii: (f32::INFINITY, 0.0),
+            chasers: 0,
             time: 0.0,
             steps: 0,
             epoch_time: 0.0,
@@ -331,8 +391,8 @@ impl World {
             record_debug: false,
             debug: Vec::new(),
             goals: Vec::new(),
-            arrive: Vec::new(),
             candidates: Vec::new(),
+            concat_offsets: Vec::new(),
             candidates_cover_measure: false,
             figures: Vec::new(),
         }
@@ -366,6 +426,8 @@ impl World {
         }
         self.check_goal(index, p.goal)?;
         self.grid_fresh = false;
+        self.radii = (self.radii.0.min(p.radius), self.radii.1.max(p.radius));
+        self.chasers += usize::from(!matches!(p.goal, Goal::Point(_)));
         self.agents.push(Agent {
             id: AgentId(index as u32),
             position: p.position,
@@ -426,6 +488,8 @@ impl World {
     pub fn set_goal(&mut self, id: AgentId, goal: Goal) -> Result<(), WorldError> {
         self.check_goal(id.index(), goal)?;
         let a = &mut self.agents[id.index()];
+        let chases = |g: Goal| usize::from(!matches!(g, Goal::Point(_)));
+        self.chasers = self.chasers - chases(a.goal) + chases(goal);
         a.goal = goal;
         a.needs_plan = true;
         a.arrived_at = None;
@@ -587,12 +651,7 @@ impl World {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(WorldError::InvalidStep(dt));
         }
-        self.radii = self.agents.par_iter().map(|a| (a.radius, a.radius)).reduce(
-            || (f32::INFINITY, 0.0),
-            |(lo, hi), (a, b)| (lo.min(a), hi.max(b)),
-        );
-        self.plan_paths();
-        self.update_preferred_velocities(dt);
+        self.follow_paths(dt);
         if !self.grid_fresh {
             self.rebuild_grid();
         }
@@ -613,114 +672,49 @@ impl World {
         Ok(())
     }
 
-    /// Fills `self.goals` with where every agent's goal is now.
+    /// Fills `self.goals` with where every chased body is now (agents with a point
+    /// goal find theirs in [`goal_now`]).
     fn update_goal_positions(&mut self) {
         let (agents, obstacles) = (&self.agents, &self.obstacles);
-        self.goals.clear();
-        self.goals
-            .par_extend(agents.par_iter().map(|a| match a.goal {
-                Goal::Point(p) => p,
-                Goal::Agent(b) => agents[b.index()].position,
-                Goal::Obstacle(o) => obstacles[o.index()].position,
-            }));
-    }
-
-    /// Phase: plan paths for agents whose goal changed, moved, or who strayed.
-    fn plan_paths(&mut self) {
-        let replan = self.params.replan_distance;
-        self.update_goal_positions();
-        let goals = &self.goals;
-        self.agents
-            .par_iter_mut()
-            .zip(goals.par_iter())
-            .for_each(|(a, &g)| {
-                if !matches!(a.goal, Goal::Point(_)) && a.planned_goal.distance(g) > replan {
-                    a.needs_plan = true;
-                }
-            });
-        let mesh = self.mesh.as_ref();
-        self.agents
-            .par_iter_mut()
-            .zip(goals.par_iter())
-            .filter(|(a, _)| a.needs_plan)
-            .for_each(|(a, &goal)| {
-                let path = mesh.and_then(|m| plan(m, a.position, goal, a.radius));
-                a.waypoints.clear();
-                match &path {
-                    Some(p) => waypoints_of(p, &mut a.waypoints),
-                    None => a.waypoints.extend([a.position, goal]),
-                }
-                if a.shortest.is_none() {
-                    a.shortest = Some(match &path {
-                        Some(p) => p.length(),
-                        None => f64::from(a.position.distance(goal)),
-                    });
-                }
-                // A point goal out of reach was replaced by the nearest reachable point.
-                a.reachable_goal = match (a.goal, &path) {
-                    (Goal::Point(_), Some(p)) if p.goal().distance_squared(goal) > 1e-12 => {
-                        Some(p.goal())
-                    }
-                    _ => None,
-                };
-                a.path = path;
-                a.next_waypoint = 1;
-                a.planned_goal = goal;
-                a.needs_plan = false;
-            });
-    }
-
-    /// Phase: advance along the waypoints and set each preferred velocity.
-    fn update_preferred_velocities(&mut self, dt: f32) {
-        let (agents, obstacles) = (&self.agents, &self.obstacles);
         let tolerance = self.params.arrival_tolerance;
-        // How close each agent's centre must come to its goal point to have arrived.
-        self.arrive.clear();
-        self.arrive.par_extend(agents.par_iter().map(|a| {
-            let contact = match a.goal {
-                Goal::Point(_) => 0.0,
-                Goal::Agent(b) => a.radius + agents[b.index()].radius,
-                Goal::Obstacle(o) => a.radius + obstacles[o.index()].radius,
-            };
-            contact + tolerance
-        }));
-        self.update_goal_positions();
-        let (arrive, goals) = (&self.arrive, &self.goals);
-        let slowdown = self.params.slowdown_time;
-        let now = self.time;
-        self.agents
-            .par_iter_mut()
-            .zip(arrive.par_iter().zip(goals.par_iter()))
-            .for_each(|(a, (&arrive, &goal))| {
-                let goal = a.reachable_goal.unwrap_or(goal);
-                advance_waypoint(a);
-                let last = a.waypoints.len().saturating_sub(1);
-                let to_goal = goal.distance(a.position);
-                if to_goal <= arrive {
-                    a.preferred_velocity = Vec2::ZERO;
-                    if a.arrived_at.is_none() {
-                        a.arrived_at = Some(now);
-                    }
-                    a.collided = false;
-                    return;
+        self.goals.clear();
+        self.goals.par_extend(agents.par_iter().map(|a| {
+            let (position, contact) = match a.goal {
+                Goal::Point(p) => (p, 0.0),
+                Goal::Agent(b) => {
+                    let b = &agents[b.index()];
+                    (b.position, a.radius + b.radius)
                 }
-                let (target, dist) = if a.next_waypoint >= last {
-                    // Slow down towards the goal point itself (or the contact distance
-                    // of a chased body), so the arrival circle is entered, not crept at.
-                    (goal, to_goal - (arrive - tolerance))
-                } else {
-                    let w = a.waypoints[a.next_waypoint];
-                    (w, f32::INFINITY)
-                };
-                let dir = (target - a.position).normalize_or_zero();
-                // A moving goal is met at full speed; a fixed one is approached slowly.
-                let ease = match a.goal {
-                    Goal::Point(_) => dist / slowdown.max(1e-3),
-                    _ => f32::INFINITY,
-                };
-                let speed = a.pref_speed.min(ease).min(dist / dt).max(0.0);
-                a.preferred_velocity = dir * speed;
-            });
+                Goal::Obstacle(o) => {
+                    let o = &obstacles[o.index()];
+                    (o.position, a.radius + o.radius)
+                }
+            };
+            GoalNow {
+                position,
+                arrive: contact + tolerance,
+            }
+        }));
+    }
+
+    /// Phase: every agent plans its path if its goal changed, moved, or it strayed
+    /// ([`plan_path`]), then sets its preferred velocity ([`prefer_velocity`]); one
+    /// pass, as each agent reads only itself and where its goal is.
+    fn follow_paths(&mut self, dt: f32) {
+        if self.chasers > 0 {
+            self.update_goal_positions();
+        } else {
+            self.goals.clear();
+        }
+        let goals = &self.goals;
+        let mesh = self.mesh.as_ref();
+        let params = &self.params;
+        let now = self.time;
+        self.agents.par_iter_mut().enumerate().for_each(|(i, a)| {
+            let goal = goal_now(a, goals.get(i), params.arrival_tolerance);
+            plan_path(a, goal.position, mesh, params.replan_distance);
+            prefer_velocity(a, goal, params, now, dt);
+        });
     }
 
     /// Phase: the point grid over agents, for neighbour queries, collisions and
@@ -837,29 +831,44 @@ impl World {
         }
     }
 
-    /// Phase: move every agent with its new velocity. Returns how far the furthest
-    /// moved, metres.
+    /// Phase: move every agent with its new velocity and, when collisions are on,
+    /// make the agents the first bodies of [`World::collide`] in the same pass.
+    /// Returns how far the furthest moved, metres.
     fn integrate(&mut self, dt: f32) -> f32 {
-        // (A maximum is exact: the same on any thread count.)
-        let moved = self
+        // The largest step from the compact velocities: `sqrt` and `· dt` are monotonic,
+        // so this is the largest `|v| dt` bit for bit (a maximum is exact: the same on
+        // any thread count).
+        let fastest = self
+            .new_velocities
+            .par_iter()
+            .map(|v| v.length_squared())
+            .reduce(|| 0.0f32, f32::max);
+        let moved = fastest.sqrt() * dt;
+        let integrate = move |a: &mut Agent, v: Vec2| {
+            a.avoidance_velocity = v;
+            a.velocity = v;
+            a.position += v * dt;
+            a.travelled += f64::from(v.length() * dt);
+        };
+        let agents = self
             .agents
             .par_iter_mut()
-            .zip(self.new_velocities.par_iter())
-            .map(|(a, &v)| {
-                let step = v.length() * dt;
-                a.avoidance_velocity = v;
-                a.velocity = v;
-                a.position += v * dt;
-                a.travelled += f64::from(step);
-                step
-            })
-            .reduce(|| 0.0f32, f32::max);
+            .zip(self.new_velocities.par_iter());
+        self.bodies.clear();
+        if self.params.collisions {
+            self.bodies.par_extend(agents.map(|(a, &v)| {
+                integrate(a, v);
+                Body::new(a.position, a.velocity, a.radius, a.mass)
+            }));
+        } else {
+            agents.for_each(|(a, &v)| integrate(a, v));
+        }
         // `moved` bounds each move up to rounding; a relative margin covers that.
         moved * (1.0 + 1e-4) + 1e-6
     }
 
-    /// Phase: collision response. Agents and moving obstacles (immovable) become
-    /// bodies; candidate pairs come from the grid with a margin of the largest radius,
+    /// Phase: collision response. Agents (made bodies by [`World::integrate`]) and
+    /// moving obstacles (immovable) are the bodies; candidate pairs come from the grid with a margin of the largest radius,
     /// which bounds how far depenetration moves anyone in a step. The grid holds the
     /// agents' positions from before they moved, at most `moved` metres away.
     fn collide(&mut self, moved: f32) {
@@ -869,12 +878,7 @@ impl World {
         if !self.params.collisions {
             return;
         }
-        self.bodies.clear();
-        self.bodies.par_extend(
-            self.agents
-                .par_iter()
-                .map(|a| Body::new(a.position, a.velocity, a.radius, a.mass)),
-        );
+        self.bodies.truncate(self.agents.len());
         self.bodies.extend(
             self.obstacles
                 .iter()
@@ -893,11 +897,18 @@ impl World {
         // How far depenetration moved anyone: a pair that ends within `radius + max_r`
         // of each other started it within `radius + max_r + 2 pushed`, which the
         // candidates cover while `2 pushed` is within the smaller radius.
+        // Agents without a candidate were left as they were: their records are not
+        // touched (a pass over every agent's record costs memory bandwidth at scale).
+        let resolver = &self.resolver;
         let pushed = self
             .agents
             .par_iter_mut()
             .zip(self.bodies.par_iter())
-            .map(|(a, b)| {
+            .enumerate()
+            .map(|(i, (a, b))| {
+                if !resolver.constrained(i) {
+                    return 0.0;
+                }
                 let d = a.position.distance(b.position);
                 a.travelled += f64::from(d);
                 a.position = b.position;
@@ -960,17 +971,31 @@ impl World {
                     }
                 }
                 c.bodies.sort_unstable();
-                let reach = a.radius + max_r;
-                wall_grid.walls_near(a.position, reach, &mut c.walls);
-                c.walls
-                    .retain(|&w| walls[w as usize].distance_squared(a.position) <= reach * reach);
+                c.walls.clear();
+                if !walls.is_empty() {
+                    let reach = a.radius + max_r;
+                    wall_grid.walls_near(a.position, reach, &mut c.walls);
+                    c.walls.retain(|&w| {
+                        walls[w as usize].distance_squared(a.position) <= reach * reach
+                    });
+                }
             });
-        self.pairs.clear();
+        // Concatenated in agent order, in parallel.
+        let candidates = &self.candidates;
+        concat_in_order(
+            candidates,
+            |c| &c.bodies,
+            &mut self.concat_offsets,
+            &mut self.pairs,
+        );
         self.wall_pairs.clear();
-        for (i, c) in self.candidates.iter().enumerate() {
-            let i = i as u32;
-            self.pairs.extend(c.bodies.iter().map(|&j| (i, j)));
-            self.wall_pairs.extend(c.walls.iter().map(|&w| (i, w)));
+        if !walls.is_empty() {
+            concat_in_order(
+                candidates,
+                |c| &c.walls,
+                &mut self.concat_offsets,
+                &mut self.wall_pairs,
+            );
         }
     }
 
@@ -1010,40 +1035,16 @@ impl World {
     /// Phase: overlap and separation figures after the step. Per agent in parallel,
     /// then in agent order; the overlapping pairs (rare) are listed in a second pass.
     fn measure(&mut self) {
-        let agents = &self.agents;
-        let seen = &self.seen;
-        let grid = &self.grid;
-        let max_r = self.radii.1;
-        let n = agents.len();
-        let (positions, candidates) = (&self.positions, &self.candidates);
-        let from_candidates = self.candidates_cover_measure;
-        let visit = |i: usize, f: &mut dyn FnMut(u32, f32, bool)| {
-            let a = &agents[i];
-            let mut pair = |j: u32, d2: f32| {
-                let radius = seen[j as usize].radius;
-                let gap = d2.sqrt() - a.radius - radius;
-                f(j, gap, -gap > 0.01 * a.radius.min(radius));
-            };
-            let range = a.radius + max_r;
-            if from_candidates {
-                // The same pairs as the grid gives (the order does not matter: only
-                // extremes and counts are taken).
-                let range_squared = range * range;
-                for &j in candidates[i].bodies.iter().filter(|&&j| (j as usize) < n) {
-                    let d2 = positions[i].distance_squared(positions[j as usize]);
-                    if d2 <= range_squared {
-                        pair(j, d2);
-                    }
-                }
-            } else {
-                grid.for_each_within(a.position, range, |j, d2| {
-                    if j as usize > i {
-                        pair(j, d2);
-                    }
-                });
-            }
+        let pairs = MeasurePairs {
+            seen: &self.seen,
+            grid: &self.grid,
+            positions: &self.positions,
+            candidates: &self.candidates,
+            from_candidates: self.candidates_cover_measure,
+            max_r: self.radii.1,
         };
-        self.figures.resize(agents.len(), PairFigures::default());
+        self.figures
+            .resize(pairs.positions.len(), PairFigures::default());
         self.figures
             .par_iter_mut()
             .enumerate()
@@ -1053,7 +1054,7 @@ impl World {
                     min_separation: f32::INFINITY,
                     overlapping: 0,
                 };
-                visit(i, &mut |_, gap, overlapping| {
+                pairs.visit(i, |_, gap, overlapping| {
                     fig.min_separation = fig.min_separation.min(gap);
                     fig.max_penetration = fig.max_penetration.max(-gap);
                     fig.overlapping += u32::from(overlapping);
@@ -1065,7 +1066,7 @@ impl World {
             m.max_penetration = m.max_penetration.max(fig.max_penetration);
             m.min_separation = m.min_separation.min(fig.min_separation);
             if fig.overlapping > 0 {
-                visit(i, &mut |j, _, overlapping| {
+                pairs.visit(i, |j, _, overlapping| {
                     if overlapping {
                         m.overlapping_pairs.insert((i as u32, j));
                     }
@@ -1073,6 +1074,139 @@ impl World {
             }
         }
     }
+}
+
+/// Fills `out` with `(i, x)` for every `x` of `list(&candidates[i])`, in the order of
+/// `i` then of the list, in parallel and without allocating once `out` and `offsets`
+/// (scratch) have grown.
+fn concat_in_order(
+    candidates: &[Candidates],
+    list: fn(&Candidates) -> &[u32],
+    offsets: &mut Vec<usize>,
+    out: &mut Vec<(u32, u32)>,
+) {
+    /// Lists filled by one task.
+    const GRAIN: usize = 2048;
+    fn fill(
+        candidates: &[Candidates],
+        first: usize,
+        offsets: &[usize],
+        list: fn(&Candidates) -> &[u32],
+        out: &mut [(u32, u32)],
+    ) {
+        if candidates.len() <= GRAIN {
+            let items = candidates.iter().enumerate().flat_map(|(k, c)| {
+                let i = (first + k) as u32;
+                list(c).iter().map(move |&x| (i, x))
+            });
+            for (slot, item) in out.iter_mut().zip(items) {
+                *slot = item;
+            }
+            return;
+        }
+        let mid = candidates.len() / 2;
+        let (lo, hi) = out.split_at_mut(offsets[first + mid] - offsets[first]);
+        let (left, right) = candidates.split_at(mid);
+        rayon::join(
+            || fill(left, first, offsets, list, lo),
+            || fill(right, first + mid, offsets, list, hi),
+        );
+    }
+    offsets.clear();
+    offsets.push(0);
+    let mut total = 0;
+    offsets.extend(candidates.iter().map(|c| {
+        total += list(c).len();
+        total
+    }));
+    out.clear();
+    out.resize(total, (0, 0));
+    fill(candidates, 0, offsets, list, out);
+}
+
+/// Where agent `a`'s goal is now and how close it must come: `chased` when goals were
+/// gathered (`World::update_goal_positions`), else its point goal with the arrival
+/// tolerance.
+fn goal_now(a: &Agent, chased: Option<&GoalNow>, tolerance: f32) -> GoalNow {
+    match (chased, a.goal) {
+        (Some(&g), _) => g,
+        (None, Goal::Point(position)) => GoalNow {
+            position,
+            arrive: tolerance,
+        },
+        // (Not reached: goals are gathered whenever an agent chases a body.)
+        (None, _) => GoalNow {
+            position: a.planned_goal,
+            arrive: tolerance,
+        },
+    }
+}
+
+/// Plans agent `a`'s path to `goal` if its goal moved more than `replan` metres since
+/// the last plan, or it needs one.
+fn plan_path(a: &mut Agent, goal: Vec2, mesh: Option<&NavMesh>, replan: f32) {
+    if !matches!(a.goal, Goal::Point(_)) && a.planned_goal.distance(goal) > replan {
+        a.needs_plan = true;
+    }
+    if !a.needs_plan {
+        return;
+    }
+    let path = mesh.and_then(|m| plan(m, a.position, goal, a.radius));
+    a.waypoints.clear();
+    match &path {
+        Some(p) => waypoints_of(p, &mut a.waypoints),
+        None => a.waypoints.extend([a.position, goal]),
+    }
+    if a.shortest.is_none() {
+        a.shortest = Some(match &path {
+            Some(p) => p.length(),
+            None => f64::from(a.position.distance(goal)),
+        });
+    }
+    // A point goal out of reach was replaced by the nearest reachable point.
+    a.reachable_goal = match (a.goal, &path) {
+        (Goal::Point(_), Some(p)) if p.goal().distance_squared(goal) > 1e-12 => Some(p.goal()),
+        _ => None,
+    };
+    a.path = path;
+    a.next_waypoint = 1;
+    a.planned_goal = goal;
+    a.needs_plan = false;
+}
+
+/// Advances agent `a` along its waypoints and sets its preferred velocity towards
+/// `goal`; marks its arrival (time `now`).
+fn prefer_velocity(a: &mut Agent, goal: GoalNow, params: &WorldParams, now: f64, dt: f32) {
+    let (tolerance, slowdown) = (params.arrival_tolerance, params.slowdown_time);
+    let arrive = goal.arrive;
+    let goal = a.reachable_goal.unwrap_or(goal.position);
+    advance_waypoint(a);
+    let last = a.waypoints.len().saturating_sub(1);
+    let to_goal = goal.distance(a.position);
+    if to_goal <= arrive {
+        a.preferred_velocity = Vec2::ZERO;
+        if a.arrived_at.is_none() {
+            a.arrived_at = Some(now);
+        }
+        a.collided = false;
+        return;
+    }
+    let (target, dist) = if a.next_waypoint >= last {
+        // Slow down towards the goal point itself (or the contact distance of a chased
+        // body), so the arrival circle is entered, not crept at.
+        (goal, to_goal - (arrive - tolerance))
+    } else {
+        let w = a.waypoints[a.next_waypoint];
+        (w, f32::INFINITY)
+    };
+    let dir = (target - a.position).normalize_or_zero();
+    // A moving goal is met at full speed; a fixed one is approached slowly.
+    let ease = match a.goal {
+        Goal::Point(_) => dist / slowdown.max(1e-3),
+        _ => f32::INFINITY,
+    };
+    let speed = a.pref_speed.min(ease).min(dist / dt).max(0.0);
+    a.preferred_velocity = dir * speed;
 }
 
 /// The path for an agent, or `None` (it then heads straight for the goal). A goal the
