@@ -326,6 +326,17 @@ impl Funnel {
         if !last {
             let to_corner = direction(from, from_side, corner, corner_side)?;
             let to_new = direction(from, from_side, p, p_side)?;
+            // A disc's corner exactly on the way to a new end of its own chain (collinear
+            // corners of a straight wall, passed at the radius) is kept: wrapping it
+            // costs nothing, and a goal short of the new end may still need it (the
+            // tangent to the goal then turns inside the boundary, across the corner's
+            // circle).
+            if corner_side == p_side
+                && corner.circle.radius > 0.0
+                && to_corner.perp_dot(to_new) == 0.0
+            {
+                return Ok(true);
+            }
             return Ok(Self::outside(corner_side, to_corner, to_new));
         }
         let t = tangent_between(from.circle, from_side, p.circle, p_side).ok_or(Blocked)?;
