@@ -128,13 +128,25 @@ fn direction(a: FunnelPoint, sa: Side, b: FunnelPoint, sb: Side) -> Result<DVec2
     if let Some(d) = tangent_direction(a, sa, b, sb) {
         return Ok(d);
     }
-    let t = tangent_between(a.circle, sa, b.circle, sb).ok_or(Blocked)?;
-    let d = t.b.as_dvec2() - t.a.as_dvec2();
-    if d == DVec2::ZERO {
-        // Touching circles (or the same point): fall back to the centre line.
-        Ok(b.circle.center.as_dvec2() - a.circle.center.as_dvec2())
+    // Nearly touching: whether the tangent exists is `tangent_between`'s to decide.
+    tangent_between(a.circle, sa, b.circle, sb).ok_or(Blocked)?;
+    Ok(touching_direction(a, sa, b, sb))
+}
+
+/// The direction of the tangent from `a` (side `sa`) to `b` (side `sb`) when the
+/// circles (nearly) touch, with the formula of [`tangent_direction`] and `s` clamped at
+/// 0: at the touching point the tangent is perpendicular to the centres' line (a start
+/// exactly at the radius from a corner, as on grid maps, leaves along the circle),
+/// not along it. The centres' line when that is zero too (the same point).
+fn touching_direction(a: FunnelPoint, sa: Side, b: FunnelPoint, sb: Side) -> DVec2 {
+    let d = b.circle.center.as_dvec2() - a.circle.center.as_dvec2();
+    let delta = signed_radius(b, sb) - signed_radius(a, sa);
+    let s = (d.length_squared() - delta * delta).max(0.0).sqrt();
+    let t = d * s - d.perp() * delta;
+    if t == DVec2::ZERO {
+        d
     } else {
-        Ok(d)
+        t
     }
 }
 
@@ -146,12 +158,8 @@ fn direction(a: FunnelPoint, sa: Side, b: FunnelPoint, sb: Side) -> Result<DVec2
 /// `None` when the circles are nearly touching or overlapping (where `s` is lost to
 /// rounding), for [`tangent_between`] to decide.
 fn tangent_direction(a: FunnelPoint, sa: Side, b: FunnelPoint, sb: Side) -> Option<DVec2> {
-    let sign = |s: Side| match s {
-        Side::Left => 1.0,
-        Side::Right => -1.0,
-    };
     let d = b.circle.center.as_dvec2() - a.circle.center.as_dvec2();
-    let delta = sign(sb) * f64::from(b.circle.radius) - sign(sa) * f64::from(a.circle.radius);
+    let delta = signed_radius(b, sb) - signed_radius(a, sa);
     let len2 = d.length_squared();
     let s2 = len2 - delta * delta;
     // Well clear of touching: the tangent points' formula is then well conditioned too.
@@ -159,6 +167,14 @@ fn tangent_direction(a: FunnelPoint, sa: Side, b: FunnelPoint, sb: Side) -> Opti
         return None;
     }
     Some(d * s2.sqrt() - d.perp() * delta)
+}
+
+/// The radius of `p`'s circle, negative when passed on the right.
+fn signed_radius(p: FunnelPoint, side: Side) -> f64 {
+    match side {
+        Side::Left => f64::from(p.circle.radius),
+        Side::Right => -f64::from(p.circle.radius),
+    }
 }
 
 /// Angle swept around a circle from `from` to `to` (both on the circle), turning
@@ -470,5 +486,36 @@ impl Funnel {
         self.apex = arena.push(wrap, self.apex);
         self.apex_wrap = wrap;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{direction, FunnelPoint};
+    use crate::geom::{Circle, Side};
+    use glam::{DVec2, Vec2};
+
+    fn point(x: f32, y: f32, radius: f32) -> FunnelPoint {
+        FunnelPoint {
+            id: 0,
+            circle: Circle::new(Vec2::new(x, y), radius),
+        }
+    }
+
+    /// From a point on a circle, or between touching circles passed on opposite
+    /// sides, the tangent runs across the centres' line, turned the way of the sides.
+    #[test]
+    fn the_tangent_at_a_touching_point_is_across_the_centres_line() {
+        let on = point(0.0, 0.0, 0.0);
+        let corner = point(1.0, 0.0, 1.0);
+        let d = direction(on, Side::Left, corner, Side::Right).expect("touching");
+        assert!(d.x == 0.0 && d.y > 0.0, "{d}");
+        let d = direction(on, Side::Left, corner, Side::Left).expect("touching");
+        assert!(d.x == 0.0 && d.y < 0.0, "{d}");
+        let other = point(3.0, 0.0, 1.0);
+        let d = direction(corner, Side::Left, other, Side::Right).expect("touching");
+        assert!(d.x == 0.0 && d.y > 0.0, "{d}");
+        // The same point: the centres' line (empty).
+        assert_eq!(direction(on, Side::Left, on, Side::Right), Ok(DVec2::ZERO));
     }
 }

@@ -1682,3 +1682,63 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod start_on_a_corner_circle {
+    use crate::mesh::{Level, NavMesh};
+    use glam::Vec2;
+
+    /// A 20 x 20 room with one block whose corner (10, 10) starts a diagonal wall up
+    /// to (11, 11), as a staircase of grid cells ends.
+    fn block_mesh() -> NavMesh {
+        let level = Level::from_json(
+            r#"{"boundary": [[0,0],[20,0],[20,20],[0,20]],
+                "obstacles": [[[10,5],[14,5],[14,12],[11,11],[10,10]]]}"#,
+        )
+        .expect("valid level");
+        NavMesh::from_level(&level).expect("the level builds")
+    }
+
+    /// A disc of radius 1 starting at (9, 10), exactly its radius left of the corner
+    /// (10, 10), leaves upwards along the corner's circle, rolls clockwise around it
+    /// and runs straight to (12, 18): √67 + (π - atan2(8, 2) - acos(1/√68)).
+    ///
+    /// Regression: the funnel took the direction from the start to a corner whose
+    /// circle it lies on along the centres' line (1, 0), not along the tangent (0, 1):
+    /// it then dropped the corner as inside the boundary towards (11, 11), the path
+    /// cut the corner's circle, the check beside the channel added the corner, the
+    /// funnel dropped it again, and the channel was dropped. The search answered a
+    /// detour round the block (25.867 instead of 8.552; on the aurora map at radius 1,
+    /// query 975 answered 431.957 instead of 382.106 and query 1657 672.826 instead of
+    /// 632.570).
+    #[test]
+    fn a_start_on_a_corners_circle_leaves_along_the_circle() {
+        let mesh = block_mesh();
+        let start = Vec2::new(9.0, 10.0);
+        let goal = Vec2::new(12.0, 18.0);
+        let expected =
+            67f64.sqrt() + (std::f64::consts::PI - 8f64.atan2(2.0) - (1.0 / 68f64.sqrt()).acos());
+        let path = mesh.find_path(start, goal, 1.0).expect("a path");
+        assert!(
+            (path.length() - expected).abs() < 1e-5,
+            "{} instead of {expected}",
+            path.length()
+        );
+        // Other goals: the same length as from a start a hair farther from the corner.
+        let nudged = Vec2::new(8.999, 10.0);
+        for goal in [
+            Vec2::new(16.0, 16.0),
+            Vec2::new(17.0, 14.0),
+            Vec2::new(18.0, 15.5),
+            Vec2::new(16.0, 2.5),
+            Vec2::new(5.0, 2.0),
+        ] {
+            let on = mesh.find_path(start, goal, 1.0).expect("a path").length();
+            let off = mesh.find_path(nudged, goal, 1.0).expect("a path").length();
+            assert!(
+                (on - off).abs() <= 1.5e-3,
+                "to {goal}: {on} from the circle, {off} from beside it"
+            );
+        }
+    }
+}
