@@ -115,6 +115,7 @@ fn tangent_dir(from: &Wrap, to: FunnelPoint, to_side: Side) -> Result<(Vec2, Vec
 }
 
 /// Direction of the tangent from `a` (side `sa`) to `b` (side `sb`), in `f64`.
+#[inline(always)]
 fn direction(a: FunnelPoint, sa: Side, b: FunnelPoint, sb: Side) -> Result<DVec2, Blocked> {
     if a.circle.radius == b.circle.radius && (sa == sb || a.circle.radius == 0.0) {
         // Between points the tangent is the segment itself (the common case at r = 0);
@@ -330,6 +331,7 @@ impl Funnel {
     /// goal (`last`), nothing follows, so the finite tangent segment decides: the corner
     /// is passed correctly when its centre is on its side of the segment's line and its
     /// circle clear of the segment — the goal may lie short of the corner's circle.
+    #[inline(always)]
     fn must_wrap(
         from: FunnelPoint,
         from_side: Side,
