@@ -179,11 +179,11 @@ struct Scratch {
     unchecked: Vec<Option<Check>>,
     /// Best arrivals recorded per corner vertex, for dominance pruning.
     arrivals: Stamped<u32>,
-    arrival_lists: Vec<SmallVec<[Arrival; 2]>>,
+    arrival_lists: ListPool<Arrival>,
     /// Funnels recorded per directed portal (`3 * triangle + exit edge`), for
     /// dominance pruning of whole portals.
     portals: Stamped<u32>,
-    portal_lists: Vec<SmallVec<[PortalRecord; 2]>>,
+    portal_lists: ListPool<PortalRecord>,
     /// Per directed portal (same handles as `portal_lists`), for a disc: where its
     /// centre may cross it. Kept with the lists, not in a slot per portal, so that a
     /// node looks up one small slot.
@@ -199,16 +199,64 @@ struct Scratch {
 /// sparsely); the lists of one search sit together.
 fn list_of<'a, X>(
     slots: &mut Stamped<u32>,
-    lists: &'a mut Vec<SmallVec<[X; 2]>>,
+    lists: &'a mut ListPool<X>,
     generation: u32,
     id: u32,
 ) -> &'a mut SmallVec<[X; 2]> {
     let handle = slots.get_mut(generation, id);
     if *handle == 0 {
-        lists.push(SmallVec::new());
-        *handle = lists.len() as u32;
+        *handle = lists.open() as u32 + 1;
     }
     &mut lists[*handle as usize - 1]
+}
+
+/// Short lists handed out by handle during one search and kept between searches: a
+/// list that outgrew its inline room keeps its heap buffer for the next search that
+/// takes it, instead of freeing it and growing a new one.
+struct ListPool<X> {
+    lists: Vec<SmallVec<[X; 2]>>,
+    /// Lists handed out in this search (the first `used`).
+    used: usize,
+}
+
+impl<X> Default for ListPool<X> {
+    fn default() -> Self {
+        ListPool {
+            lists: Vec::new(),
+            used: 0,
+        }
+    }
+}
+
+impl<X> ListPool<X> {
+    /// Forgets every list handed out (their buffers stay).
+    fn reset(&mut self) {
+        self.used = 0;
+    }
+
+    /// Hands out an empty list; returns its handle.
+    fn open(&mut self) -> usize {
+        if let Some(list) = self.lists.get_mut(self.used) {
+            list.clear();
+        } else {
+            self.lists.push(SmallVec::new());
+        }
+        self.used += 1;
+        self.used - 1
+    }
+}
+
+impl<X> std::ops::Index<usize> for ListPool<X> {
+    type Output = SmallVec<[X; 2]>;
+    fn index(&self, handle: usize) -> &Self::Output {
+        &self.lists[handle]
+    }
+}
+
+impl<X> std::ops::IndexMut<usize> for ListPool<X> {
+    fn index_mut(&mut self, handle: usize) -> &mut Self::Output {
+        &mut self.lists[handle]
+    }
 }
 
 /// Per-id slots (vertices, triangles, directed edges) that read as empty in each new
@@ -556,8 +604,8 @@ impl<'m> Search<'m> {
         b.done.clear();
         b.unchecked.clear();
         b.arrivals.prepare(mesh.vertices.len(), fresh);
-        b.arrival_lists.clear();
-        b.portal_lists.clear();
+        b.arrival_lists.reset();
+        b.portal_lists.reset();
         b.portals.prepare(3 * mesh.triangles.len(), fresh);
         b.portal_spans.clear();
         b.last_in.prepare(mesh.triangles.len(), fresh);
@@ -1056,12 +1104,12 @@ impl<'m> Search<'m> {
     fn portal_handle(&mut self, key: u32) -> usize {
         let handle = self.scratch.portals.get_mut(self.scratch.generation, key);
         if *handle == 0 {
-            self.scratch.portal_lists.push(SmallVec::new());
+            let opened = self.scratch.portal_lists.open();
             if self.radius > 0.0 {
                 // Spans are a disc's only: a point agent's handles have none.
                 self.scratch.portal_spans.push(Span::Fresh);
             }
-            *handle = self.scratch.portal_lists.len() as u32;
+            *handle = opened as u32 + 1;
         }
         *handle as usize - 1
     }
@@ -1740,5 +1788,30 @@ mod start_on_a_corner_circle {
                 "to {goal}: {on} from the circle, {off} from beside it"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod list_pool {
+    use super::ListPool;
+
+    /// A list handed out again after a reset starts empty, whatever the search before
+    /// left in it, and keeps the heap buffer it grew.
+    #[test]
+    fn a_reused_list_starts_empty_and_keeps_its_buffer() {
+        let mut pool = ListPool::<u32>::default();
+        let first = pool.open();
+        pool[first].extend(0..10);
+        let grown = pool[first].capacity();
+        let second = pool.open();
+        pool[second].push(7);
+        pool.reset();
+        let again = pool.open();
+        assert_eq!(again, first);
+        assert!(pool[again].is_empty());
+        assert_eq!(pool[again].capacity(), grown);
+        let next = pool.open();
+        assert_eq!(next, second);
+        assert!(pool[next].is_empty());
     }
 }
