@@ -756,12 +756,13 @@ fn closest_on_disc_velocity_obstacle(
             };
         }
     }
-    leg_boundary(center, distance_squared, radius, inv_tau, v)
+    leg_boundary(center, distance_squared, radius, inv_tau, v, (wx, wy))
 }
 
 /// [`closest_on_disc_velocity_obstacle`] when `v` lies beside the cut-off arc: the
 /// leg on `v`'s side (the right one on a tie), with `v` projected on it (clamped to the
-/// leg's start). Kept out of line: in crowds moving together, the arc is nearest.
+/// leg's start); `(wx, wy)` is `v` less the cut-off centre, as the caller has it. Kept
+/// out of line: in crowds moving together, the arc is nearest.
 #[inline(never)]
 fn leg_boundary(
     center: Vec2,
@@ -769,10 +770,10 @@ fn leg_boundary(
     radius: f32,
     inv_tau: f32,
     v: Vec2,
+    (wx, wy): (f32, f32),
 ) -> Boundary {
     let (cx, cy) = (center.x, center.y);
     let radius_squared = radius * radius;
-    let (wx, wy) = (v.x - cx * inv_tau, v.y - cy * inv_tau);
     let leg = (distance_squared - radius_squared).max(0.0).sqrt();
     // The tangent's direction is the centre rotated by the tangent angle (cosine
     // `leg / distance`, sine `radius / distance`) and scaled by `1 / distance`: a unit

@@ -13,14 +13,11 @@ use rayon::prelude::*;
 /// Largest number of cells a grid gets; beyond it cells grow instead.
 const MAX_CELLS: usize = 1 << 22;
 
-/// The layout shared by both grids: square cells over a box, and the items of each
-/// cell as one slice of a flat array (`items[starts[c]..starts[c + 1]]`).
+/// The wall grid's cells: a [`Layout`] (shared with the point grid) and the items of
+/// each cell as one slice of a flat array (`items[starts[c]..starts[c + 1]]`).
 #[derive(Clone, Debug, Default)]
 struct Cells {
-    origin: Vec2,
-    cell: f32,
-    cols: usize,
-    rows: usize,
+    layout: Layout,
     starts: Vec<u32>,
     items: Vec<u32>,
 }
@@ -35,56 +32,35 @@ impl Cells {
     /// [`Self::layout`] with at most about `limit` cells (never more than
     /// [`MAX_CELLS`]).
     fn layout_within(&mut self, lo: Vec2, hi: Vec2, cell: f32, limit: usize) {
-        let fit = Layout::fit(lo, hi, cell, limit);
-        self.origin = fit.origin;
-        self.cell = fit.cell;
-        self.cols = fit.cols;
-        self.rows = fit.rows;
+        self.layout = Layout::fit(lo, hi, cell, limit);
         self.starts.clear();
-        self.starts.resize(self.cols * self.rows + 1, 0);
+        self.starts
+            .resize(self.layout.cols * self.layout.rows + 1, 0);
     }
 
     /// Turns per-cell counts stored at `starts[c + 1]` into start offsets.
     fn accumulate(&mut self) {
-        for c in 0..self.cols * self.rows {
+        for c in 0..self.layout.cols * self.layout.rows {
             self.starts[c + 1] += self.starts[c];
         }
     }
 
-    fn coords(&self, p: Vec2) -> (usize, usize) {
-        let q = (p - self.origin) / self.cell;
-        (cell_index(q.x, self.cols), cell_index(q.y, self.rows))
-    }
-
     fn cell_box(&self, cx: usize, cy: usize) -> (Vec2, Vec2) {
-        let lo = self.origin + Vec2::new(cx as f32, cy as f32) * self.cell;
-        (lo, lo + Vec2::splat(self.cell))
+        let Layout { origin, cell, .. } = self.layout;
+        let lo = origin + Vec2::new(cx as f32, cy as f32) * cell;
+        (lo, lo + Vec2::splat(cell))
     }
 
     /// Calls `f` with the items of the cells overlapping the square of half-width
     /// `range` around `p`, one row of cells at a time, rows in order.
     fn for_each_row_near(&self, p: Vec2, range: f32, mut f: impl FnMut(&[u32])) {
-        self.for_each_slots_near(p, range, |a, b| f(&self.items[a..b]));
-    }
-
-    /// [`Self::for_each_row_near`] as ranges `a..b` of slots of `items`.
-    fn for_each_slots_near(&self, p: Vec2, range: f32, mut f: impl FnMut(usize, usize)) {
-        if self.cols == 0 || !p.is_finite() {
+        let Some((x0, x1, rows)) = self.layout.rows_near(p, range) else {
             return;
-        }
-        let range = if range.is_finite() {
-            range.max(0.0)
-        } else {
-            0.0
         };
-        let (x0, y0) = self.coords(p - Vec2::splat(range));
-        let (x1, y1) = self.coords(p + Vec2::splat(range));
-        for cy in y0..=y1 {
-            let row = cy * self.cols;
-            f(
-                self.starts[row + x0] as usize,
-                self.starts[row + x1 + 1] as usize,
-            );
+        for cy in rows {
+            let row = cy * self.layout.cols;
+            let (a, b) = (self.starts[row + x0], self.starts[row + x1 + 1]);
+            f(&self.items[a as usize..b as usize]);
         }
     }
 }
@@ -166,6 +142,27 @@ impl Layout {
             cols: lines(extent.x, cell),
             rows: lines(extent.y, cell),
         }
+    }
+
+    /// The columns `x0..=x1` and the rows of the cells overlapping the square of
+    /// half-width `range` around `p` (a negative or non-finite range counts as 0);
+    /// `None` for an empty layout or a non-finite `p`.
+    fn rows_near(
+        &self,
+        p: Vec2,
+        range: f32,
+    ) -> Option<(usize, usize, std::ops::RangeInclusive<usize>)> {
+        if self.cols == 0 || self.rows == 0 || !p.is_finite() {
+            return None;
+        }
+        let range = if range.is_finite() {
+            range.max(0.0)
+        } else {
+            0.0
+        };
+        let (x0, y0) = self.coords(p - Vec2::splat(range));
+        let (x1, y1) = self.coords(p + Vec2::splat(range));
+        Some((x0, x1, y0..=y1))
     }
 
     /// The cell of `p` (clamped into the grid; a NaN coordinate gives 0).
@@ -291,18 +288,13 @@ impl PointGrid {
     /// Calls `f(a, b)` with the slots of the cells overlapping the square of
     /// half-width `range` around `p`, one row at a time, rows in order.
     fn for_each_slots_near(&self, p: Vec2, range: f32, mut f: impl FnMut(usize, usize)) {
-        let layout = &self.layout;
-        if layout.rows == 0 || self.slots.is_empty() || !p.is_finite() {
+        if self.slots.is_empty() {
             return;
         }
-        let range = if range.is_finite() {
-            range.max(0.0)
-        } else {
-            0.0
+        let Some((x0, x1, rows)) = self.layout.rows_near(p, range) else {
+            return;
         };
-        let (x0, y0) = layout.coords(p - Vec2::splat(range));
-        let (x1, y1) = layout.coords(p + Vec2::splat(range));
-        for y in y0..=y1 {
+        for y in rows {
             let (a, b) = self.row_slots(y, x0, x1);
             f(a, b);
         }
@@ -685,13 +677,13 @@ impl WallGrid {
         // (cell, wall) for every cell each wall passes through, sorted by cell.
         let mut pairs: Vec<(u32, u32)> = Vec::new();
         for (i, w) in walls.iter().enumerate() {
-            let (x0, y0) = cells.coords(w.a.min(w.b));
-            let (x1, y1) = cells.coords(w.a.max(w.b));
+            let (x0, y0) = cells.layout.coords(w.a.min(w.b));
+            let (x1, y1) = cells.layout.coords(w.a.max(w.b));
             for cy in y0..=y1 {
                 for cx in x0..=x1 {
                     let (lo, hi) = cells.cell_box(cx, cy);
                     if segment_touches_box(*w, lo, hi) {
-                        pairs.push(((cy * cells.cols + cx) as u32, i as u32));
+                        pairs.push(((cy * cells.layout.cols + cx) as u32, i as u32));
                     }
                 }
             }
