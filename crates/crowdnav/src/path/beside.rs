@@ -165,46 +165,72 @@ fn pieces(wraps: &[Wrap]) -> Vec<Piece> {
 }
 
 /// The pieces' boxes (grown by the radius) binned on a grid over the path's box, so
-/// that a query box meets only the pieces of the cells it covers.
+/// that a query box meets only the pieces of the cells it covers. Kept between checks
+/// (see [`BesideScratch`]): rebuilding allocates nothing once grown.
+#[derive(Default)]
 struct Bins {
     boxes: Vec<(DVec2, DVec2)>,
     origin: DVec2,
     cell: DVec2,
-    cells: Vec<Vec<u32>>,
+    /// The pieces of cell `c` are `items[starts[c]..starts[c + 1]]` (cells row by row).
+    starts: Vec<u32>,
+    items: Vec<u32>,
 }
 
 /// Cells per side of [`Bins`].
 const BINS: usize = 16;
 
 impl Bins {
-    fn new(pieces: &[Piece], radius: f64) -> Bins {
-        let boxes: Vec<(DVec2, DVec2)> = pieces.iter().map(|p| p.bounds(radius)).collect();
-        let (lo, hi) = boxes.iter().fold(
+    /// Bins `pieces`' boxes grown by `radius`, forgetting what was binned before.
+    fn rebuild(&mut self, pieces: &[Piece], radius: f64) {
+        self.boxes.clear();
+        self.boxes.extend(pieces.iter().map(|p| p.bounds(radius)));
+        let (lo, hi) = self.boxes.iter().fold(
             (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
             |(lo, hi), b| (lo.min(b.0), hi.max(b.1)),
         );
-        let cell = ((hi - lo) / BINS as f64).max(DVec2::splat(f64::MIN_POSITIVE));
-        let mut bins = Bins {
-            boxes,
-            origin: lo,
-            cell,
-            cells: vec![Vec::new(); BINS * BINS],
-        };
-        for i in 0..bins.boxes.len() {
-            let (a, b) = bins.boxes[i];
-            let ((x0, y0), (x1, y1)) = (bins.index(a), bins.index(b));
+        self.origin = lo;
+        self.cell = ((hi - lo) / BINS as f64).max(DVec2::splat(f64::MIN_POSITIVE));
+        // Counts per cell summed up to each cell's end, then every cell filled back
+        // to front from its end (so `starts[c]` ends at the cell's start).
+        self.starts.clear();
+        self.starts.resize(BINS * BINS + 1, 0);
+        for i in 0..self.boxes.len() {
+            let ((x0, y0), (x1, y1)) = self.cells_of(i);
             for y in y0..=y1 {
-                for x in x0..=x1 {
-                    bins.cells[y * BINS + x].push(i as u32);
+                for c in y * BINS + x0..=y * BINS + x1 {
+                    self.starts[c] += 1;
                 }
             }
         }
-        bins
+        let mut sum = 0;
+        for s in &mut self.starts {
+            sum += *s;
+            *s = sum;
+        }
+        self.items.clear();
+        self.items.resize(sum as usize, 0);
+        for i in (0..self.boxes.len()).rev() {
+            let ((x0, y0), (x1, y1)) = self.cells_of(i);
+            for y in y0..=y1 {
+                for c in y * BINS + x0..=y * BINS + x1 {
+                    self.starts[c] -= 1;
+                    self.items[self.starts[c] as usize] = i as u32;
+                }
+            }
+        }
+    }
+
+    /// The first and last cell (column, row) that box `i` covers.
+    fn cells_of(&self, i: usize) -> ((usize, usize), (usize, usize)) {
+        let (a, b) = self.boxes[i];
+        (self.index(a), self.index(b))
     }
 
     /// The cell of `p`, clamped to the grid.
     fn index(&self, p: DVec2) -> (usize, usize) {
-        let q = ((p - self.origin) / self.cell).floor();
+        let q = (p - self.origin) / self.cell;
+        // (Truncation is the floor once clamped at 0; NaN goes to 0.)
         let clamp = |v: f64| (v.max(0.0) as usize).min(BINS - 1);
         (clamp(q.x), clamp(q.y))
     }
@@ -215,17 +241,64 @@ impl Bins {
         if !self.boxes.is_empty() {
             let ((x0, y0), (x1, y1)) = (self.index(lo), self.index(hi));
             for y in y0..=y1 {
-                for x in x0..=x1 {
-                    for &i in &self.cells[y * BINS + x] {
-                        let (blo, bhi) = self.boxes[i as usize];
-                        if hi.cmpge(blo).all() && lo.cmple(bhi).all() && f(i as usize) {
-                            return true;
-                        }
+                let row = y * BINS;
+                let (a, b) = (self.starts[row + x0], self.starts[row + x1 + 1]);
+                for &i in &self.items[a as usize..b as usize] {
+                    let (blo, bhi) = self.boxes[i as usize];
+                    if hi.cmpge(blo).all() && lo.cmple(bhi).all() && f(i as usize) {
+                        return true;
                     }
                 }
             }
         }
         false
+    }
+}
+
+/// What [`corners_near`] marks a triangle as, relative to its check's generation.
+const INSIDE: u32 = 0;
+const BESIDE: u32 = 1;
+
+/// Buffers of [`keep_clear`], kept by the search between checks and queries: a check
+/// then allocates nothing once they have grown.
+#[derive(Default)]
+pub(super) struct BesideScratch {
+    bins: Bins,
+    /// Per triangle: `generation + INSIDE` for the channel's, `generation + BESIDE`
+    /// for those entered beside it in this check; anything else is neither.
+    marks: Vec<u32>,
+    generation: u32,
+    stack: Vec<u32>,
+    near: Vec<u32>,
+}
+
+impl BesideScratch {
+    /// Starts a check on a mesh of `triangles` triangles: every triangle unmarked.
+    fn begin(&mut self, triangles: usize) {
+        if self.generation >= u32::MAX - 4 {
+            self.generation = 0;
+            self.marks.clear();
+        }
+        // Marks start at 0, below every generation in use.
+        self.generation += 2;
+        if self.marks.len() < triangles {
+            self.marks.resize(triangles, 0);
+        }
+    }
+
+    /// Marks triangle `t` as `what` ([`INSIDE`] or [`BESIDE`]).
+    fn mark(&mut self, t: u32, what: u32) {
+        self.marks[t as usize] = self.generation + what;
+    }
+
+    /// Whether triangle `t` is marked `what` in this check.
+    fn is(&self, t: u32, what: u32) -> bool {
+        self.marks[t as usize] == self.generation + what
+    }
+
+    /// Whether triangle `t` is marked at all in this check.
+    fn is_marked(&self, t: u32) -> bool {
+        self.marks[t as usize].wrapping_sub(self.generation) <= BESIDE
     }
 }
 
@@ -272,12 +345,17 @@ pub(super) enum Cleared {
 /// The channel's path, `wraps` (from [`Funnel::finish`] over the channel's portals, the
 /// last one left out when `skip_last`), made to keep `radius` from every wall corner
 /// near it (see the module's documentation).
-pub(super) fn keep_clear(q: &ChannelQuery<'_>, wraps: Vec<Wrap>, arena: &mut WrapArena) -> Cleared {
+pub(super) fn keep_clear(
+    q: &ChannelQuery<'_>,
+    wraps: Vec<Wrap>,
+    arena: &mut WrapArena,
+    scratch: &mut BesideScratch,
+) -> Cleared {
     if q.radius <= 0.0 {
         return Cleared::Clear(wraps);
     }
     let mut repaired = false;
-    match repair(q, wraps, arena, &mut repaired) {
+    match repair(q, wraps, arena, scratch, &mut repaired) {
         Some(wraps) if repaired => Cleared::Repaired(wraps),
         Some(wraps) => Cleared::Clear(wraps),
         None => Cleared::Dropped,
@@ -289,16 +367,17 @@ fn repair(
     q: &ChannelQuery<'_>,
     mut wraps: Vec<Wrap>,
     arena: &mut WrapArena,
+    scratch: &mut BesideScratch,
     repaired: &mut bool,
 ) -> Option<Vec<Wrap>> {
     let (mesh, channel, radius) = (q.mesh, q.channel, q.radius);
     let mut extras: Vec<Extra> = Vec::new();
-    let mut near = Vec::new();
     loop {
         let pieces = pieces(&wraps);
-        let bins = Bins::new(&pieces, f64::from(radius));
-        corners_near(mesh, channel, &pieces, &bins, f64::from(radius), &mut near);
-        let Some(extra) = worst(mesh, channel, &pieces, &bins, &wraps, &near, radius) else {
+        scratch.bins.rebuild(&pieces, f64::from(radius));
+        corners_near(mesh, channel, &pieces, f64::from(radius), scratch);
+        let (bins, near) = (&scratch.bins, &scratch.near);
+        let Some(extra) = worst(mesh, channel, &pieces, bins, &wraps, near, radius) else {
             return Some(wraps);
         };
         if extras.len() >= MAX_EXTRA
@@ -360,39 +439,38 @@ fn portal(
     ))
 }
 
-/// Collects into `out` the wall corners (vertex ids) of the triangles within reach of
-/// `pieces` (nearer than `radius`) beside the channel, and those of the start's and
-/// the goal's triangles.
+/// Collects into `scratch.near` the wall corners (vertex ids, sorted) of the
+/// triangles within reach of `pieces` (nearer than `radius`, found with the pieces
+/// binned in `scratch.bins`) beside the channel, and those of the start's and the
+/// goal's triangles.
 fn corners_near(
     mesh: &NavMesh,
     channel: &[u32],
     pieces: &[Piece],
-    bins: &Bins,
     radius: f64,
-    out: &mut Vec<u32>,
+    scratch: &mut BesideScratch,
 ) {
-    out.clear();
+    scratch.begin(mesh.triangles.len());
+    let mut near = std::mem::take(&mut scratch.near);
+    let mut stack = std::mem::take(&mut scratch.stack);
+    near.clear();
+    stack.clear();
     let pos = |v: u32| mesh.vertices[v as usize].as_dvec2();
-    let within_reach = |p: DVec2, q: DVec2| {
-        bins.any(p.min(q), p.max(q), |i| {
-            pieces[i].segment_lower_bound(p, q) < radius
-        })
-    };
-    // The channel's triangles (sorted, for lookups) and those entered beside it (few).
-    let mut inside: Vec<u32> = channel.to_vec();
-    inside.sort_unstable();
-    let mut beside: SmallVec<[u32; 16]> = SmallVec::new();
-    let mut stack: Vec<u32> = channel.to_vec();
+    // The channel's triangles, and those entered beside it, are marked.
+    for &t in channel {
+        scratch.mark(t, INSIDE);
+    }
+    stack.extend_from_slice(channel);
     // Every corner of a channel triangle ends one of its portals, which the funnel
     // keeps the radius from, except the far corners of the start's and the goal's
     // triangles: corners are collected from those two and from triangles beside.
-    let ends = [channel.first(), channel.last()];
+    let (first, last) = (channel.first().copied(), channel.last().copied());
     while let Some(t) = stack.pop() {
         let ids = mesh.triangles[t as usize];
-        if beside.contains(&t) || ends.contains(&Some(&t)) {
+        if scratch.is(t, BESIDE) || Some(t) == first || Some(t) == last {
             for &v in &ids {
                 if mesh.obstacle_vertex[v as usize] {
-                    out.push(v);
+                    near.push(v);
                 }
             }
         }
@@ -401,17 +479,23 @@ fn corners_near(
                 continue;
             }
             let nb = mesh.neighbors[t as usize][e];
-            if nb == u32::MAX || inside.binary_search(&nb).is_ok() || beside.contains(&nb) {
+            if nb == u32::MAX || scratch.is_marked(nb) {
                 continue;
             }
-            if within_reach(pos(ids[e]), pos(ids[(e + 1) % 3])) {
-                beside.push(nb);
+            let (p, q) = (pos(ids[e]), pos(ids[(e + 1) % 3]));
+            let within_reach = scratch.bins.any(p.min(q), p.max(q), |i| {
+                pieces[i].segment_lower_bound(p, q) < radius
+            });
+            if within_reach {
+                scratch.mark(nb, BESIDE);
                 stack.push(nb);
             }
         }
     }
-    out.sort_unstable();
-    out.dedup();
+    near.sort_unstable();
+    near.dedup();
+    scratch.near = near;
+    scratch.stack = stack;
 }
 
 /// The corner of `near` that comes nearest inside the radius of the path, as an extra
@@ -531,5 +615,65 @@ mod tests {
             DVec2::new(0.0, 1.0),
         );
         assert_eq!(d, 0.5);
+    }
+
+    /// Pieces binned once and again (the buffers reused) answer every box query as a
+    /// test of every piece's box would.
+    #[test]
+    fn rebinned_pieces_answer_box_queries_as_a_scan_does() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut bins = Bins::default();
+        for round in 0..20 {
+            let count = rng.gen_range(0..40);
+            let mut point = || DVec2::new(rng.gen_range(-50.0..50.0), rng.gen_range(-50.0..50.0));
+            let pieces: Vec<Piece> = (0..count)
+                .map(|_| Piece::Line {
+                    a: point(),
+                    b: point(),
+                })
+                .collect();
+            let radius = 0.5 * f64::from(round);
+            bins.rebuild(&pieces, radius);
+            for _ in 0..50 {
+                let (p, q) = (point(), point());
+                let (lo, hi) = (p.min(q), p.max(q));
+                let mut found = Vec::new();
+                bins.any(lo, hi, |i| {
+                    found.push(i);
+                    false
+                });
+                found.sort_unstable();
+                found.dedup();
+                let expected: Vec<usize> = (0..pieces.len())
+                    .filter(|&i| {
+                        let (blo, bhi) = pieces[i].bounds(radius);
+                        hi.cmpge(blo).all() && lo.cmple(bhi).all()
+                    })
+                    .collect();
+                assert_eq!(found, expected, "round {round}");
+            }
+        }
+    }
+
+    /// Each check starts with no triangle marked, also when the generation counter
+    /// wraps around.
+    #[test]
+    fn a_check_starts_with_no_triangle_marked() {
+        let mut scratch = BesideScratch::default();
+        scratch.begin(10);
+        scratch.mark(3, INSIDE);
+        scratch.mark(4, BESIDE);
+        assert!(scratch.is(3, INSIDE) && scratch.is(4, BESIDE) && !scratch.is(3, BESIDE));
+        assert!(scratch.is_marked(3) && scratch.is_marked(4) && !scratch.is_marked(5));
+        scratch.begin(12);
+        assert!((0..12).all(|t| !scratch.is_marked(t)));
+        scratch.mark(11, BESIDE);
+        scratch.generation = u32::MAX - 3;
+        scratch.mark(2, INSIDE);
+        scratch.begin(12);
+        assert!((0..12).all(|t| !scratch.is_marked(t)));
+        scratch.mark(2, BESIDE);
+        assert!(scratch.is(2, BESIDE) && !scratch.is_marked(1));
     }
 }

@@ -1,6 +1,6 @@
 //! The search: A* over channels of triangles, each node carrying its funnel.
 
-use super::beside::Cleared;
+use super::beside::{BesideScratch, Cleared};
 use super::funnel::{sweep, Blocked, Funnel, FunnelPoint, Wrap, WrapArena};
 use super::{Corner, Endpoint, NoPathReason, Path, PathError, PathPiece};
 use crate::geom::{orient2d_value, Circle, Side};
@@ -192,6 +192,8 @@ struct Scratch {
     last_in: Stamped<Option<u32>>,
     /// The generation of the search using the buffers, in the stamped slots.
     generation: u32,
+    /// The buffers of the check beside the channel.
+    beside: BesideScratch,
 }
 
 /// The list of id `id` in `lists`, through its handle in `slots` (0: none yet), made
@@ -908,7 +910,12 @@ impl<'m> Search<'m> {
             radius: self.radius,
             skip_last,
         };
-        super::beside::keep_clear(&query, wraps, &mut self.scratch.arena)
+        super::beside::keep_clear(
+            &query,
+            wraps,
+            &mut self.scratch.arena,
+            &mut self.scratch.beside,
+        )
     }
 
     /// Dominance pruning of a new node whose funnel has apex `apex` and, for a point
