@@ -30,6 +30,7 @@ use super::linear_program::{solve_velocity, HalfPlane};
 use super::{clamp_speed, Neighbor, NeighborKind, SteerAgent, SteerContext, SteerDebug, Steering};
 use crate::geom::{closest_point_on_segment, Segment};
 use glam::Vec2;
+use lanes::half_planes_of_four;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::cmp::Ordering;
@@ -181,18 +182,18 @@ impl Orca {
                         self.params.max_neighbors,
                         &mut scratch.nearest,
                     );
-                    for &(_, index) in &scratch.nearest {
-                        let (plane, admits) = half_plane_disc(
+                    for chunk in scratch.nearest.chunks(4) {
+                        // `select_neighbors` gives indices into `ctx.neighbors`.
+                        let lane = |k: usize| &ctx.neighbors[chunk[k.min(chunk.len() - 1)].1];
+                        admitted &= half_planes_of_four(
                             &agent,
-                            &ctx.neighbors[index],
+                            &[lane(0), lane(1), lane(2), lane(3)],
+                            chunk.len(),
                             inv_tau,
                             ctx.dt,
                             preferred,
+                            &mut scratch.planes,
                         );
-                        if is_finite(&plane) {
-                            scratch.planes.push(plane);
-                            admitted &= admits;
-                        }
                     }
                 }
             }
@@ -246,6 +247,13 @@ impl Orca {
         // `<` orders them as `total_cmp` does, and equal ones keep their index order.
         let mut previous = 0.0f32;
         let mut admitted = true;
+        // The neighbours whose half-planes are due, four at a time; lanes from `count`
+        // on hold any neighbour.
+        let Some(first) = ctx.neighbors.first() else {
+            return Some(true);
+        };
+        let mut batch = [first; 4];
+        let mut count = 0;
         for neighbor in ctx.neighbors {
             let distance_squared = neighbor.position.distance_squared(agent.position);
             let in_range = distance_squared < range_squared;
@@ -261,11 +269,17 @@ impl Orca {
                 continue;
             }
             room -= 1;
-            let (plane, admits) = half_plane_disc(agent, neighbor, inv_tau, ctx.dt, preferred);
-            if is_finite(&plane) {
-                planes.push(plane);
-                admitted &= admits;
+            batch[count] = neighbor;
+            count += 1;
+            if count == 4 {
+                admitted &=
+                    half_planes_of_four(agent, &batch, 4, inv_tau, ctx.dt, preferred, planes);
+                count = 0;
             }
+        }
+        if count > 0 {
+            admitted &=
+                half_planes_of_four(agent, &batch, count, inv_tau, ctx.dt, preferred, planes);
         }
         Some(admitted)
     }
@@ -819,6 +833,9 @@ fn leg_candidate(tangent: Tangent, inv_tau: f32, v: Vec2, piece: Piece) -> (f32,
         },
     )
 }
+
+#[path = "orca_lanes.rs"]
+mod lanes;
 
 #[cfg(test)]
 #[path = "orca_test.rs"]
