@@ -30,7 +30,7 @@ use super::linear_program::{solve_velocity, HalfPlane};
 use super::{clamp_speed, Neighbor, NeighborKind, SteerAgent, SteerContext, SteerDebug, Steering};
 use crate::geom::{closest_point_on_segment, Segment};
 use glam::Vec2;
-use lanes::half_planes_of_four;
+use lanes::{half_planes_of_four, half_planes_of_four_in_order, lanes_of, Own};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::cmp::Ordering;
@@ -185,13 +185,16 @@ impl Orca {
                     for chunk in scratch.nearest.chunks(4) {
                         // `select_neighbors` gives indices into `ctx.neighbors`.
                         let lane = |k: usize| &ctx.neighbors[chunk[k.min(chunk.len() - 1)].1];
+                        let own = Own {
+                            agent: &agent,
+                            inv_tau,
+                            dt: ctx.dt,
+                            preferred,
+                        };
                         admitted &= half_planes_of_four(
-                            &agent,
+                            own,
                             &[lane(0), lane(1), lane(2), lane(3)],
                             chunk.len(),
-                            inv_tau,
-                            ctx.dt,
-                            preferred,
                             &mut scratch.planes,
                         );
                     }
@@ -231,6 +234,7 @@ impl Orca {
     /// range, in the order [`select_neighbors`] would give. Returns whether every
     /// half-plane appended admits `preferred`; `None`, with `planes` partly filled, when
     /// the neighbours do not come in that order.
+    #[inline(never)]
     fn neighbor_half_planes_in_order(
         &self,
         ctx: &SteerContext<'_>,
@@ -247,6 +251,12 @@ impl Orca {
         // `<` orders them as `total_cmp` does, and equal ones keep their index order.
         let mut previous = 0.0f32;
         let mut admitted = true;
+        let own = Own {
+            agent,
+            inv_tau,
+            dt: ctx.dt,
+            preferred,
+        };
         // The neighbours whose half-planes are due, four at a time; lanes from `count`
         // on hold any neighbour.
         let Some(first) = ctx.neighbors.first() else {
@@ -254,32 +264,57 @@ impl Orca {
         };
         let mut batch = [first; 4];
         let mut count = 0;
-        for neighbor in ctx.neighbors {
-            let distance_squared = neighbor.position.distance_squared(agent.position);
-            let in_range = distance_squared < range_squared;
-            if !in_range {
-                continue;
+        for chunk in ctx.neighbors.chunks(4) {
+            // Most often the whole chunk is in range, in order and due: then it is one
+            // batch, with its distances checked four at a time.
+            if room >= chunk.len() {
+                // (Any half-planes pending go first.)
+                if count > 0 {
+                    admitted &= half_planes_of_four(own, &batch, count, planes);
+                    count = 0;
+                }
+                let lanes = match chunk {
+                    [a, b, c, d] => [a, b, c, d],
+                    _ => lanes_of(chunk),
+                };
+                if let Some((admits, last)) = half_planes_of_four_in_order(
+                    own,
+                    &lanes,
+                    chunk.len(),
+                    planes,
+                    (range_squared, previous),
+                ) {
+                    admitted &= admits;
+                    previous = last;
+                    room -= chunk.len();
+                    continue;
+                }
             }
-            if distance_squared < previous {
-                return None;
-            }
-            previous = distance_squared;
-            if room == 0 {
-                // Only checking that the rest would not be nearer.
-                continue;
-            }
-            room -= 1;
-            batch[count] = neighbor;
-            count += 1;
-            if count == 4 {
-                admitted &=
-                    half_planes_of_four(agent, &batch, 4, inv_tau, ctx.dt, preferred, planes);
-                count = 0;
+            for neighbor in chunk {
+                let distance_squared = neighbor.position.distance_squared(agent.position);
+                let in_range = distance_squared < range_squared;
+                if !in_range {
+                    continue;
+                }
+                if distance_squared < previous {
+                    return None;
+                }
+                previous = distance_squared;
+                if room == 0 {
+                    // Only checking that the rest would not be nearer.
+                    continue;
+                }
+                room -= 1;
+                batch[count] = neighbor;
+                count += 1;
+                if count == 4 {
+                    admitted &= half_planes_of_four(own, &batch, 4, planes);
+                    count = 0;
+                }
             }
         }
         if count > 0 {
-            admitted &=
-                half_planes_of_four(agent, &batch, count, inv_tau, ctx.dt, preferred, planes);
+            admitted &= half_planes_of_four(own, &batch, count, planes);
         }
         Some(admitted)
     }

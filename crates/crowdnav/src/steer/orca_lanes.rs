@@ -29,20 +29,75 @@ fn negate(x: f32x4) -> f32x4 {
     x ^ f32x4::splat(-0.0)
 }
 
-/// The first `count` (1 to 4) of `neighbors`' half-planes for `agent`, appended in
-/// order to `planes` when finite, exactly as `half_plane_disc` would give them; returns
-/// whether every half-plane appended admits `preferred`. Lanes from `count` on are
-/// computed and dropped: fill them with any neighbour.
+/// The neighbours of `chunk` (1 to 4 of them) as four lanes, the last repeated.
 #[inline(always)]
+pub(super) fn lanes_of(chunk: &[Neighbor]) -> [&Neighbor; 4] {
+    let lane = |k: usize| &chunk[k.min(chunk.len().saturating_sub(1))];
+    [lane(0), lane(1), lane(2), lane(3)]
+}
+
+/// What the lanes share: the agent, `1 / max(time_horizon, MIN_TIME)`, the step and
+/// the preferred velocity clamped to the top speed.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Own<'a> {
+    /// The agent.
+    pub agent: &'a SteerAgent,
+    /// The horizon's inverse.
+    pub inv_tau: f32,
+    /// The step, seconds.
+    pub dt: f32,
+    /// The preferred velocity, clamped to the top speed.
+    pub preferred: Vec2,
+}
+
+/// The first `count` (1 to 4) of `neighbors`' half-planes for `own.agent`, appended in
+/// order to `planes` when finite, exactly as `half_plane_disc` would give them; returns
+/// whether every half-plane appended admits `own.preferred`. Lanes from `count` on are
+/// computed and dropped: fill them with any neighbour.
+#[inline(never)]
 pub(super) fn half_planes_of_four(
-    agent: &SteerAgent,
+    own: Own<'_>,
     neighbors: &[&Neighbor; 4],
     count: usize,
-    inv_tau: f32,
-    dt: f32,
-    preferred: Vec2,
     planes: &mut Vec<HalfPlane>,
 ) -> bool {
+    match lanes_half_planes::<false>(own, neighbors, count, planes, (f32::INFINITY, 0.0)) {
+        Some((admitted, _)) => admitted,
+        None => true,
+    }
+}
+
+/// [`half_planes_of_four`] for the neighbours that come next in a world's list, when
+/// all `count` of them lie within the range (squared distance below `range_squared`)
+/// and in order (none nearer than the one before, nor than `previous`); then it also
+/// returns the last one's squared distance (`Vec2::distance_squared`'s, bit for bit).
+/// `None`, with `planes` untouched, when they do not.
+#[inline(always)]
+pub(super) fn half_planes_of_four_in_order(
+    own: Own<'_>,
+    neighbors: &[&Neighbor; 4],
+    count: usize,
+    planes: &mut Vec<HalfPlane>,
+    (range_squared, previous): (f32, f32),
+) -> Option<(bool, f32)> {
+    lanes_half_planes::<true>(own, neighbors, count, planes, (range_squared, previous))
+}
+
+/// Both of the above: with `GATED`, the range and order check first.
+#[inline(always)]
+fn lanes_half_planes<const GATED: bool>(
+    own: Own<'_>,
+    neighbors: &[&Neighbor; 4],
+    count: usize,
+    planes: &mut Vec<HalfPlane>,
+    (range_squared, previous): (f32, f32),
+) -> Option<(bool, f32)> {
+    let Own {
+        agent,
+        inv_tau,
+        dt,
+        preferred,
+    } = own;
     let zero = f32x4::ZERO;
     let inv_tau_lanes = f32x4::splat(inv_tau);
     // One row per neighbour, transposed into one lane per neighbour.
@@ -78,6 +133,19 @@ pub(super) fn half_planes_of_four(
         NeighborKind::Obstacle => 1.0,
     });
     let distance_squared = cx * cx + cy * cy;
+    let lanes_used = (1 << count) - 1;
+    let mut last = 0.0;
+    if GATED {
+        let d = distance_squared.to_array();
+        let before = f32x4::from([previous, d[0], d[1], d[2]]);
+        // In range, hence not NaN: `>=` is `!(<)`.
+        let kept =
+            distance_squared.cmp_lt(f32x4::splat(range_squared)) & distance_squared.cmp_ge(before);
+        if kept.move_mask() & lanes_used != lanes_used {
+            return None;
+        }
+        last = d[count.clamp(1, 4) - 1];
+    }
     let radius_squared = radius * radius;
     // Positive radius, and apart (which a NaN distance is not).
     let apart = radius.cmp_gt(zero) & distance_squared.cmp_gt(radius_squared);
@@ -128,7 +196,6 @@ pub(super) fn half_planes_of_four(
             & distance_squared.cmp_gt(f32x4::splat(NEAR_AXIS_MIN_DISTANCE_SQUARED));
         scalar |= binding & !not_near_axis;
     }
-    let lanes_used = (1 << count) - 1;
     let scalar = scalar.move_mask() & lanes_used;
     let admits = admits.move_mask() & lanes_used;
     let finite = finite.move_mask() & lanes_used;
@@ -142,7 +209,7 @@ pub(super) fn half_planes_of_four(
     });
     if scalar == 0 && finite == lanes_used {
         planes.extend_from_slice(&rows[..count]);
-        return admits == lanes_used;
+        return Some((admits == lanes_used, last));
     }
     let mut admitted = true;
     for (lane, (neighbor, &plane)) in neighbors.iter().zip(&rows).enumerate().take(count) {
@@ -158,7 +225,7 @@ pub(super) fn half_planes_of_four(
             admitted &= admits & bit != 0;
         }
     }
-    admitted
+    Some((admitted, last))
 }
 
 /// `leg_boundary` in every lane: the normal's and the point's `x` and `y`. (For discs

@@ -861,7 +861,7 @@ fn four_lanes_give_the_scalar_half_planes_bit_for_bit() {
         f32::MAX,
     ];
     let mut cases = std::collections::BTreeMap::<&str, usize>::new();
-    let mut non_finite = 0;
+    let (mut non_finite, mut gated_count) = (0, 0);
     for round in 0..40_000 {
         let point = |rng: &mut ChaCha8Rng, r: f32| v(rng.gen_range(-r..r), rng.gen_range(-r..r));
         let mut agent = agent_at(
@@ -874,6 +874,7 @@ fn four_lanes_give_the_scalar_half_planes_bit_for_bit() {
             agent.preferred_velocity = agent.velocity;
         }
         let inv_tau = 1.0 / [10.0, 2.0, 0.5, f32::INFINITY][rng.gen_range(0..4)];
+        let count = 1 + round % 4;
         let mut neighbors = Vec::new();
         for _ in 0..4 {
             let kind = if rng.gen_bool(0.2) {
@@ -944,12 +945,48 @@ fn four_lanes_give_the_scalar_half_planes_bit_for_bit() {
             neighbors.push(n);
         }
         let preferred = clamp_speed(agent.preferred_velocity, agent.max_speed);
-        let count = 1 + round % 4;
+        // Mostly nearest first, as a world hands them over.
+        if rng.gen_bool(0.7) {
+            let distance = |n: &Neighbor| n.position.distance_squared(agent.position);
+            neighbors[..count].sort_by(|a, b| distance(a).total_cmp(&distance(b)));
+        }
         let lanes = [&neighbors[0], &neighbors[1], &neighbors[2], &neighbors[3]];
-
+        let own = lanes::Own {
+            agent: &agent,
+            inv_tau,
+            dt: 0.1,
+            preferred,
+        };
         let mut planes = vec![HalfPlane::from_point_normal(Vec2::ONE, Vec2::Y)];
-        let admitted =
-            lanes::half_planes_of_four(&agent, &lanes, count, inv_tau, 0.1, preferred, &mut planes);
+        let admitted = lanes::half_planes_of_four(own, &lanes, count, &mut planes);
+        // The same after the range and order check, which passes exactly when the
+        // scalar check would.
+        let range_squared = [f32::INFINITY, 16.0, 4.0][rng.gen_range(0..3)];
+        let mut previous = [0.0, 0.5, 2.0][rng.gen_range(0..3)];
+        let gate = (range_squared, previous);
+        let mut in_order = true;
+        for neighbor in &neighbors[..count] {
+            let distance_squared = neighbor.position.distance_squared(agent.position);
+            in_order &= distance_squared < range_squared && distance_squared >= previous;
+            previous = distance_squared;
+        }
+        let mut gated_planes = vec![HalfPlane::from_point_normal(Vec2::ONE, Vec2::Y)];
+        let gated =
+            lanes::half_planes_of_four_in_order(own, &lanes, count, &mut gated_planes, gate);
+        if in_order {
+            assert_eq!(
+                gated.map(|(_, last)| last.to_bits()),
+                Some(previous.to_bits())
+            );
+            assert_eq!(gated.map(|(admits, _)| admits), Some(admitted));
+            let bits =
+                |p: &HalfPlane| [p.point, p.direction].map(|v| v.to_array().map(f32::to_bits));
+            assert!(gated_planes.iter().map(bits).eq(planes.iter().map(bits)));
+            gated_count += 1;
+        } else {
+            assert_eq!(gated, None);
+            assert_eq!(gated_planes.len(), 1);
+        }
 
         let mut expected = vec![HalfPlane::from_point_normal(Vec2::ONE, Vec2::Y)];
         let mut expected_admitted = true;
@@ -991,4 +1028,5 @@ fn four_lanes_give_the_scalar_half_planes_bit_for_bit() {
         );
     }
     assert!(non_finite > 100, "{non_finite} non-finite");
+    assert!(gated_count > 5_000, "{gated_count} in range and in order");
 }
