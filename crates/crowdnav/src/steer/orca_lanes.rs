@@ -4,12 +4,14 @@
 //! Each lane repeats [`half_plane_disc`]'s formulas for discs that are apart, operation
 //! for operation (IEEE addition, subtraction, multiplication, division and square root
 //! round the same in a lane as in a scalar, and nothing is fused), so every half-plane
-//! is the scalar one, bit for bit: the cut-off arc, both legs, the check that the
-//! preferred velocity is admitted and the finiteness test. Lanes that need anything
-//! else (overlapping discs, a radius that is not positive, a NaN distance, a head-on
-//! arc that may be turned) are built by the scalar code.
+//! is the scalar one, bit for bit: the cut-off arc, both legs, the head-on turn by
+//! [`SYMMETRY_BIAS`](super::SYMMETRY_BIAS), the check that the preferred velocity is
+//! admitted and the finiteness test. Lanes that need anything else (overlapping discs,
+//! a radius that is not positive, a NaN distance, a binding arc whose normal lies too
+//! close to the turning threshold to decide without `sin(SYMMETRY_BIAS)`, or whose
+//! discs almost touch) are built by the scalar code.
 
-use super::{half_plane_disc, HalfPlane, Neighbor, NeighborKind, SteerAgent};
+use super::{half_plane_disc, HalfPlane, Neighbor, NeighborKind, SteerAgent, BIAS_ROTATION};
 use glam::Vec2;
 use wide::{f32x4, CmpEq, CmpGe, CmpGt, CmpLe, CmpLt};
 
@@ -17,6 +19,9 @@ use wide::{f32x4, CmpEq, CmpGe, CmpGt, CmpLe, CmpLt};
 /// (`0.0501²`, against `sin(SYMMETRY_BIAS)² ≈ 0.04998²`): lanes below are left to the
 /// scalar code, which decides exactly.
 const NOT_NEAR_AXIS_SQUARED: f32 = 0.0501 * 0.0501;
+
+/// Squared sine below which a binding arc's normal is certainly turned (`0.0499²`).
+const NEAR_AXIS_SQUARED: f32 = 0.0499 * 0.0499;
 
 /// Smallest squared distance for which the lanes' near-axis test is trusted (its
 /// products stay normal floats); nearer neighbours go to the scalar code.
@@ -177,25 +182,61 @@ fn lanes_half_planes<const GATED: bool>(
     }
 
     // HalfPlane::from_point_normal(agent.velocity + u * share, normal), u = point - v.
-    let qx = avx + (px - vx) * share;
-    let qy = avy + (py - vy) * share;
-    let (ex, ey) = (ny, negate(nx));
-    // contains(preferred): direction.perp_dot(preferred - point) >= 0.
-    let admits = (ex * (f32x4::splat(preferred.y) - qy) - ey * (f32x4::splat(preferred.x) - qx))
-        .cmp_ge(zero);
-    // is_finite(&plane)
-    let finite = ((qx * zero + ex * zero) + (qy * zero + ey * zero)).cmp_eq(zero);
+    let plane = |px: f32x4, py: f32x4, nx: f32x4, ny: f32x4| {
+        let qx = avx + (px - vx) * share;
+        let qy = avy + (py - vy) * share;
+        let (ex, ey) = (ny, negate(nx));
+        // contains(preferred): direction.perp_dot(preferred - point) >= 0.
+        let admits = (ex * (f32x4::splat(preferred.y) - qy)
+            - ey * (f32x4::splat(preferred.x) - qx))
+            .cmp_ge(zero);
+        [qx, qy, ex, ey, admits]
+    };
+    let [mut qx, mut qy, mut ex, mut ey, mut admits] = plane(px, py, nx, ny);
     let mut scalar = !apart;
     let binding = arc & !admits;
     if binding.any() {
-        // A binding arc is turned when its normal lies near the axis: certainly not
-        // when `|normal × relative_position| ≥ 0.0501 · |relative_position|`.
+        // head_on_half_plane: a binding arc is turned when its normal lies near the
+        // axis. Certainly not when `|normal × relative_position|` is at least `0.0501 ·
+        // |relative_position|`; certainly so when it is below `0.0499 · …`, and then,
+        // unless the discs almost touch, by exactly `SYMMETRY_BIAS`. The scalar code
+        // decides the rest.
         let cross = arc_nx * cy - arc_ny * cx;
-        let not_near_axis = (cross * cross)
+        let cross_squared = cross * cross;
+        let normal_distance = distance_squared.cmp_gt(f32x4::splat(NEAR_AXIS_MIN_DISTANCE_SQUARED))
+            & distance_squared.cmp_le(f32x4::splat(f32::MAX));
+        let not_near_axis = cross_squared
             .cmp_ge(f32x4::splat(NOT_NEAR_AXIS_SQUARED) * distance_squared)
-            & distance_squared.cmp_gt(f32x4::splat(NEAR_AXIS_MIN_DISTANCE_SQUARED));
-        scalar |= binding & !not_near_axis;
+            & normal_distance;
+        // `try_normalize` and the arc's half-angle cosine.
+        let distance = distance_squared.sqrt();
+        let inverse_distance = f32x4::ONE / distance;
+        let turned = binding
+            & normal_distance
+            & cross_squared.cmp_lt(f32x4::splat(NEAR_AXIS_SQUARED) * distance_squared)
+            & (radius / distance).cmp_lt(f32x4::splat(BIAS_ROTATION.x));
+        scalar |= binding & !not_near_axis & !turned;
+        if turned.any() {
+            let (ax, ay) = (cx * inverse_distance, cy * inverse_distance);
+            // bias_head_on: the axis line's direction on the normal's side, turned by
+            // `BIAS_ROTATION`.
+            let back = (arc_nx * ax + arc_ny * ay).cmp_ge(zero);
+            let (bx, by) = (back.blend(ax, negate(ax)), back.blend(ay, negate(ay)));
+            let (cos, sin) = (f32x4::splat(BIAS_ROTATION.x), f32x4::splat(BIAS_ROTATION.y));
+            let tx = cos * bx - sin * by;
+            let ty = sin * bx + cos * by;
+            let tpx = cx * inv_tau_lanes + tx * scaled_radius;
+            let tpy = cy * inv_tau_lanes + ty * scaled_radius;
+            let [tqx, tqy, tex, tey, tadmits] = plane(tpx, tpy, tx, ty);
+            qx = turned.blend(tqx, qx);
+            qy = turned.blend(tqy, qy);
+            ex = turned.blend(tex, ex);
+            ey = turned.blend(tey, ey);
+            admits = turned.blend(tadmits, admits);
+        }
     }
+    // is_finite(&plane)
+    let finite = ((qx * zero + ex * zero) + (qy * zero + ey * zero)).cmp_eq(zero);
     let scalar = scalar.move_mask() & lanes_used;
     let admits = admits.move_mask() & lanes_used;
     let finite = finite.move_mask() & lanes_used;
