@@ -1030,3 +1030,87 @@ fn four_lanes_give_the_scalar_half_planes_bit_for_bit() {
     assert!(non_finite > 100, "{non_finite} non-finite");
     assert!(gated_count > 5_000, "{gated_count} in range and in order");
 }
+
+#[test]
+fn neighbour_half_planes_are_the_scalar_ones_of_the_nearest_in_range() {
+    // Whatever the order of the neighbours (nearest first, nearly so, or shuffled), the
+    // range and the count kept, `steer_with` builds the half-planes of the nearest
+    // `max_neighbors` in range, in `select_neighbors`' order, each bit for bit as
+    // `half_plane_disc` gives it.
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED + 13);
+    let mut scratch = OrcaScratch::new();
+    let mut nearest = Vec::new();
+    let (mut in_order, mut reordered) = (0, 0);
+    for round in 0..2_000 {
+        let (agent, mut neighbors, _) = random_scene(&mut rng);
+        neighbors.truncate(rng.gen_range(0..=neighbors.len()));
+        match round % 4 {
+            0 => {}
+            1 => {
+                let (i, j) = (
+                    rng.gen_range(0..neighbors.len().max(1)),
+                    rng.gen_range(0..neighbors.len().max(1)),
+                );
+                if i < neighbors.len() && j < neighbors.len() {
+                    neighbors.swap(i, j);
+                }
+            }
+            2 => {
+                for k in (1..neighbors.len()).rev() {
+                    neighbors.swap(k, rng.gen_range(0..=k));
+                }
+            }
+            _ => {
+                if let Some(n) = neighbors.first_mut() {
+                    n.position.x = f32::NAN;
+                }
+            }
+        }
+        let orca = Orca::new(OrcaParams {
+            neighbor_dist: [15.0, 3.0, 2.0, 0.0][rng.gen_range(0..4)],
+            max_neighbors: rng.gen_range(0..12),
+            ..OrcaParams::default()
+        });
+        let ctx = SteerContext {
+            agent,
+            neighbors: &neighbors,
+            walls: &[],
+            dt: 0.1,
+        };
+        orca.steer_with(&ctx, &mut scratch, None);
+
+        let preferred = clamp_speed(agent.preferred_velocity, agent.max_speed);
+        let inv_tau = 1.0 / orca.params.time_horizon.max(MIN_TIME);
+        select_neighbors(
+            &ctx,
+            orca.params.neighbor_dist,
+            orca.params.max_neighbors,
+            &mut nearest,
+        );
+        let expected: Vec<HalfPlane> = nearest
+            .iter()
+            .map(|&(_, index)| {
+                half_plane_disc(&agent, &neighbors[index], inv_tau, 0.1, preferred).0
+            })
+            .filter(is_finite)
+            .collect();
+        let bits = |p: &HalfPlane| [p.point, p.direction].map(|v| v.to_array().map(f32::to_bits));
+        assert!(
+            scratch
+                .planes
+                .iter()
+                .map(bits)
+                .eq(expected.iter().map(bits)),
+            "{ctx:?}"
+        );
+        let mut planes = Vec::new();
+        match orca.neighbor_half_planes_in_order(&ctx, inv_tau, preferred, &mut planes) {
+            Some(_) => in_order += 1,
+            None => reordered += 1,
+        }
+    }
+    assert!(
+        in_order > 300 && reordered > 300,
+        "{in_order} in order, {reordered} not"
+    );
+}
