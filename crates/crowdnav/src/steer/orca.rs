@@ -30,6 +30,7 @@ use super::linear_program::{solve_velocity, HalfPlane};
 use super::{clamp_speed, Neighbor, NeighborKind, SteerAgent, SteerContext, SteerDebug, Steering};
 use crate::geom::{closest_point_on_segment, Segment};
 use glam::Vec2;
+use lanes::{half_planes_of_four, half_planes_of_four_in_order, lanes_of, Own};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::cmp::Ordering;
@@ -181,18 +182,21 @@ impl Orca {
                         self.params.max_neighbors,
                         &mut scratch.nearest,
                     );
-                    for &(_, index) in &scratch.nearest {
-                        let (plane, admits) = half_plane_disc(
-                            &agent,
-                            &ctx.neighbors[index],
+                    for chunk in scratch.nearest.chunks(4) {
+                        // `select_neighbors` gives indices into `ctx.neighbors`.
+                        let lane = |k: usize| &ctx.neighbors[chunk[k.min(chunk.len() - 1)].1];
+                        let own = Own {
+                            agent: &agent,
                             inv_tau,
-                            ctx.dt,
+                            dt: ctx.dt,
                             preferred,
+                        };
+                        admitted &= half_planes_of_four(
+                            own,
+                            &[lane(0), lane(1), lane(2), lane(3)],
+                            chunk.len(),
+                            &mut scratch.planes,
                         );
-                        if is_finite(&plane) {
-                            scratch.planes.push(plane);
-                            admitted &= admits;
-                        }
                     }
                 }
             }
@@ -230,6 +234,7 @@ impl Orca {
     /// range, in the order [`select_neighbors`] would give. Returns whether every
     /// half-plane appended admits `preferred`; `None`, with `planes` partly filled, when
     /// the neighbours do not come in that order.
+    #[inline(never)]
     fn neighbor_half_planes_in_order(
         &self,
         ctx: &SteerContext<'_>,
@@ -246,26 +251,70 @@ impl Orca {
         // `<` orders them as `total_cmp` does, and equal ones keep their index order.
         let mut previous = 0.0f32;
         let mut admitted = true;
-        for neighbor in ctx.neighbors {
-            let distance_squared = neighbor.position.distance_squared(agent.position);
-            let in_range = distance_squared < range_squared;
-            if !in_range {
-                continue;
+        let own = Own {
+            agent,
+            inv_tau,
+            dt: ctx.dt,
+            preferred,
+        };
+        // The neighbours whose half-planes are due, four at a time; lanes from `count`
+        // on hold any neighbour.
+        let Some(first) = ctx.neighbors.first() else {
+            return Some(true);
+        };
+        let mut batch = [first; 4];
+        let mut count = 0;
+        for chunk in ctx.neighbors.chunks(4) {
+            // Most often the whole chunk is in range, in order and due: then it is one
+            // batch, with its distances checked four at a time.
+            if room >= chunk.len() {
+                // (Any half-planes pending go first.)
+                if count > 0 {
+                    admitted &= half_planes_of_four(own, &batch, count, planes);
+                    count = 0;
+                }
+                let lanes = match chunk {
+                    [a, b, c, d] => [a, b, c, d],
+                    _ => lanes_of(chunk),
+                };
+                if let Some((admits, last)) = half_planes_of_four_in_order(
+                    own,
+                    &lanes,
+                    chunk.len(),
+                    planes,
+                    (range_squared, previous),
+                ) {
+                    admitted &= admits;
+                    previous = last;
+                    room -= chunk.len();
+                    continue;
+                }
             }
-            if distance_squared < previous {
-                return None;
+            for neighbor in chunk {
+                let distance_squared = neighbor.position.distance_squared(agent.position);
+                let in_range = distance_squared < range_squared;
+                if !in_range {
+                    continue;
+                }
+                if distance_squared < previous {
+                    return None;
+                }
+                previous = distance_squared;
+                if room == 0 {
+                    // Only checking that the rest would not be nearer.
+                    continue;
+                }
+                room -= 1;
+                batch[count] = neighbor;
+                count += 1;
+                if count == 4 {
+                    admitted &= half_planes_of_four(own, &batch, 4, planes);
+                    count = 0;
+                }
             }
-            previous = distance_squared;
-            if room == 0 {
-                // Only checking that the rest would not be nearer.
-                continue;
-            }
-            room -= 1;
-            let (plane, admits) = half_plane_disc(agent, neighbor, inv_tau, ctx.dt, preferred);
-            if is_finite(&plane) {
-                planes.push(plane);
-                admitted &= admits;
-            }
+        }
+        if count > 0 {
+            admitted &= half_planes_of_four(own, &batch, count, planes);
         }
         Some(admitted)
     }
@@ -819,6 +868,9 @@ fn leg_candidate(tangent: Tangent, inv_tau: f32, v: Vec2, piece: Piece) -> (f32,
         },
     )
 }
+
+#[path = "orca_lanes.rs"]
+mod lanes;
 
 #[cfg(test)]
 #[path = "orca_test.rs"]

@@ -800,3 +800,317 @@ fn bias_rotation_is_the_rounded_cosine_and_sine_of_the_bias() {
     assert!(below.acos() >= SYMMETRY_BIAS);
     assert!(BIAS_ROTATION.x.acos() <= SYMMETRY_BIAS * (1.0 + 1e-3));
 }
+
+/// What the scalar code does with one neighbour: the case the lanes must reproduce.
+fn disc_case(
+    agent: &SteerAgent,
+    neighbor: &Neighbor,
+    inv_tau: f32,
+    preferred: Vec2,
+) -> &'static str {
+    let relative_position = neighbor.position - agent.position;
+    let relative_velocity = agent.velocity - neighbor.velocity;
+    let radius = (agent.radius + neighbor.radius).max(0.0);
+    let distance_squared = relative_position.length_squared();
+    // Also when the distance is NaN.
+    let apart = distance_squared > radius * radius;
+    if !apart {
+        return "overlap";
+    }
+    let boundary = closest_on_disc_velocity_obstacle(
+        relative_position,
+        distance_squared,
+        radius,
+        inv_tau,
+        relative_velocity,
+    );
+    if boundary.piece != Piece::Arc {
+        return "leg";
+    }
+    let share = match neighbor.kind {
+        NeighborKind::Agent => 0.5,
+        NeighborKind::Obstacle => 1.0,
+    };
+    let u = boundary.point - relative_velocity;
+    let plane = HalfPlane::from_point_normal(agent.velocity + u * share, boundary.normal);
+    let (built, _) = half_plane_disc(agent, neighbor, inv_tau, 0.1, preferred);
+    if built != plane {
+        "turned"
+    } else if !plane.contains(preferred) {
+        "binding"
+    } else {
+        "arc"
+    }
+}
+
+#[test]
+fn four_lanes_give_the_scalar_half_planes_bit_for_bit() {
+    // Random neighbours of every kind (arcs and legs, overlapping, exactly and nearly
+    // head-on, binding arcs near the turning threshold, NaN, infinite, huge and tiny
+    // numbers), in groups of 1 to 4 with the unused lanes holding other neighbours.
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED + 11);
+    let specials = [
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        0.0,
+        -0.0,
+        1.0e30,
+        -1.0e-30,
+        f32::from_bits(1),
+        f32::MAX,
+    ];
+    let mut cases = std::collections::BTreeMap::<&str, usize>::new();
+    let (mut non_finite, mut gated_count) = (0, 0);
+    for round in 0..40_000 {
+        let point = |rng: &mut ChaCha8Rng, r: f32| v(rng.gen_range(-r..r), rng.gen_range(-r..r));
+        let mut agent = agent_at(
+            point(&mut rng, 2.0),
+            point(&mut rng, 1.5),
+            point(&mut rng, 1.5),
+        );
+        agent.radius = [0.5, 0.3, 0.0, -0.2][rng.gen_range(0..4)];
+        if rng.gen_bool(0.5) {
+            agent.preferred_velocity = agent.velocity;
+        }
+        let inv_tau = 1.0 / [10.0, 2.0, 0.5, f32::INFINITY][rng.gen_range(0..4)];
+        let count = 1 + round % 4;
+        let mut neighbors = Vec::new();
+        for _ in 0..4 {
+            let kind = if rng.gen_bool(0.2) {
+                NeighborKind::Obstacle
+            } else {
+                NeighborKind::Agent
+            };
+            let mut n = neighbor_at(
+                agent.position + point(&mut rng, 5.0),
+                point(&mut rng, 1.5),
+                rng.gen_range(0.0..0.8),
+                kind,
+            );
+            match rng.gen_range(0..10) {
+                // Head-on along the axis, slightly off it, or exactly on it: binding arcs
+                // with normals on both sides of the turning threshold.
+                0..=2 => {
+                    let direction = agent.velocity.normalize_or(Vec2::X);
+                    let off = if rng.gen_bool(0.3) {
+                        0.0
+                    } else {
+                        rng.gen_range(-0.08f32..0.08)
+                    };
+                    n.position = agent.position
+                        + Vec2::from_angle(off).rotate(direction) * rng.gen_range(0.5..4.0);
+                    n.velocity = -direction * rng.gen_range(0.0..1.5);
+                }
+                // Overlapping, or coincident.
+                3 => {
+                    n.position = agent.position + point(&mut rng, 0.3);
+                    if rng.gen_bool(0.2) {
+                        n.position = agent.position;
+                    }
+                }
+                // A special number somewhere.
+                4 => {
+                    let x = specials[rng.gen_range(0..specials.len())];
+                    match rng.gen_range(0..6) {
+                        0 => n.position.x = x,
+                        1 => n.position.y = x,
+                        2 => n.velocity.x = x,
+                        3 => n.velocity.y = x,
+                        4 => n.radius = x,
+                        _ => agent.radius = x,
+                    }
+                }
+                // A binding arc whose normal lies about `SYMMETRY_BIAS` off the axis,
+                // either side of the turning threshold.
+                6 => {
+                    let axis = (n.position - agent.position).normalize_or(Vec2::X);
+                    let radius = (agent.radius + n.radius).max(0.0);
+                    let angle = SYMMETRY_BIAS.sin().asin() * rng.gen_range(0.99..1.01);
+                    let sign = if rng.gen_bool(0.5) { 1.0 } else { -1.0 };
+                    let normal = Vec2::from_angle(angle * sign).rotate(-axis);
+                    let relative_velocity = (n.position - agent.position) * inv_tau
+                        + normal * (radius * inv_tau + rng.gen_range(0.01..0.5));
+                    n.velocity = agent.velocity - relative_velocity;
+                    agent.preferred_velocity = agent.velocity;
+                }
+                // Tiny or huge distances.
+                5 => {
+                    let scale = [1.0e-20, 1.0e-16, 1.0e18, 1.0e19][rng.gen_range(0..4)];
+                    n.position = agent.position + point(&mut rng, 1.0) * scale;
+                    n.radius *= scale;
+                }
+                _ => {}
+            }
+            neighbors.push(n);
+        }
+        let preferred = clamp_speed(agent.preferred_velocity, agent.max_speed);
+        // Mostly nearest first, as a world hands them over.
+        if rng.gen_bool(0.7) {
+            let distance = |n: &Neighbor| n.position.distance_squared(agent.position);
+            neighbors[..count].sort_by(|a, b| distance(a).total_cmp(&distance(b)));
+        }
+        let lanes = [&neighbors[0], &neighbors[1], &neighbors[2], &neighbors[3]];
+        let own = lanes::Own {
+            agent: &agent,
+            inv_tau,
+            dt: 0.1,
+            preferred,
+        };
+        let mut planes = vec![HalfPlane::from_point_normal(Vec2::ONE, Vec2::Y)];
+        let admitted = lanes::half_planes_of_four(own, &lanes, count, &mut planes);
+        // The same after the range and order check, which passes exactly when the
+        // scalar check would.
+        let range_squared = [f32::INFINITY, 16.0, 4.0][rng.gen_range(0..3)];
+        let mut previous = [0.0, 0.5, 2.0][rng.gen_range(0..3)];
+        let gate = (range_squared, previous);
+        let mut in_order = true;
+        for neighbor in &neighbors[..count] {
+            let distance_squared = neighbor.position.distance_squared(agent.position);
+            in_order &= distance_squared < range_squared && distance_squared >= previous;
+            previous = distance_squared;
+        }
+        let mut gated_planes = vec![HalfPlane::from_point_normal(Vec2::ONE, Vec2::Y)];
+        let gated =
+            lanes::half_planes_of_four_in_order(own, &lanes, count, &mut gated_planes, gate);
+        if in_order {
+            assert_eq!(
+                gated.map(|(_, last)| last.to_bits()),
+                Some(previous.to_bits())
+            );
+            assert_eq!(gated.map(|(admits, _)| admits), Some(admitted));
+            let bits =
+                |p: &HalfPlane| [p.point, p.direction].map(|v| v.to_array().map(f32::to_bits));
+            assert!(gated_planes.iter().map(bits).eq(planes.iter().map(bits)));
+            gated_count += 1;
+        } else {
+            assert_eq!(gated, None);
+            assert_eq!(gated_planes.len(), 1);
+        }
+
+        let mut expected = vec![HalfPlane::from_point_normal(Vec2::ONE, Vec2::Y)];
+        let mut expected_admitted = true;
+        for neighbor in &neighbors[..count] {
+            let (plane, admits) = half_plane_disc(&agent, neighbor, inv_tau, 0.1, preferred);
+            *cases
+                .entry(disc_case(&agent, neighbor, inv_tau, preferred))
+                .or_default() += 1;
+            if is_finite(&plane) {
+                expected.push(plane);
+                expected_admitted &= admits;
+            } else {
+                non_finite += 1;
+            }
+        }
+        let bits = |planes: &[HalfPlane]| -> Vec<[u32; 4]> {
+            planes
+                .iter()
+                .map(|p| [p.point.x, p.point.y, p.direction.x, p.direction.y].map(f32::to_bits))
+                .collect()
+        };
+        assert_eq!(
+            bits(&planes),
+            bits(&expected),
+            "{agent:?} {:?}",
+            &neighbors[..count]
+        );
+        assert_eq!(
+            admitted,
+            expected_admitted,
+            "{agent:?} {:?}",
+            &neighbors[..count]
+        );
+    }
+    for case in ["overlap", "leg", "arc", "binding", "turned"] {
+        assert!(
+            cases.get(case).copied().unwrap_or(0) > 200,
+            "{case}: {cases:?}"
+        );
+    }
+    assert!(non_finite > 100, "{non_finite} non-finite");
+    assert!(gated_count > 5_000, "{gated_count} in range and in order");
+}
+
+#[test]
+fn neighbour_half_planes_are_the_scalar_ones_of_the_nearest_in_range() {
+    // Whatever the order of the neighbours (nearest first, nearly so, or shuffled), the
+    // range and the count kept, `steer_with` builds the half-planes of the nearest
+    // `max_neighbors` in range, in `select_neighbors`' order, each bit for bit as
+    // `half_plane_disc` gives it.
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED + 13);
+    let mut scratch = OrcaScratch::new();
+    let mut nearest = Vec::new();
+    let (mut in_order, mut reordered) = (0, 0);
+    for round in 0..2_000 {
+        let (agent, mut neighbors, _) = random_scene(&mut rng);
+        neighbors.truncate(rng.gen_range(0..=neighbors.len()));
+        match round % 4 {
+            0 => {}
+            1 => {
+                let (i, j) = (
+                    rng.gen_range(0..neighbors.len().max(1)),
+                    rng.gen_range(0..neighbors.len().max(1)),
+                );
+                if i < neighbors.len() && j < neighbors.len() {
+                    neighbors.swap(i, j);
+                }
+            }
+            2 => {
+                for k in (1..neighbors.len()).rev() {
+                    neighbors.swap(k, rng.gen_range(0..=k));
+                }
+            }
+            _ => {
+                if let Some(n) = neighbors.first_mut() {
+                    n.position.x = f32::NAN;
+                }
+            }
+        }
+        let orca = Orca::new(OrcaParams {
+            neighbor_dist: [15.0, 3.0, 2.0, 0.0][rng.gen_range(0..4)],
+            max_neighbors: rng.gen_range(0..12),
+            ..OrcaParams::default()
+        });
+        let ctx = SteerContext {
+            agent,
+            neighbors: &neighbors,
+            walls: &[],
+            dt: 0.1,
+        };
+        orca.steer_with(&ctx, &mut scratch, None);
+
+        let preferred = clamp_speed(agent.preferred_velocity, agent.max_speed);
+        let inv_tau = 1.0 / orca.params.time_horizon.max(MIN_TIME);
+        select_neighbors(
+            &ctx,
+            orca.params.neighbor_dist,
+            orca.params.max_neighbors,
+            &mut nearest,
+        );
+        let expected: Vec<HalfPlane> = nearest
+            .iter()
+            .map(|&(_, index)| {
+                half_plane_disc(&agent, &neighbors[index], inv_tau, 0.1, preferred).0
+            })
+            .filter(is_finite)
+            .collect();
+        let bits = |p: &HalfPlane| [p.point, p.direction].map(|v| v.to_array().map(f32::to_bits));
+        assert!(
+            scratch
+                .planes
+                .iter()
+                .map(bits)
+                .eq(expected.iter().map(bits)),
+            "{ctx:?}"
+        );
+        let mut planes = Vec::new();
+        match orca.neighbor_half_planes_in_order(&ctx, inv_tau, preferred, &mut planes) {
+            Some(_) => in_order += 1,
+            None => reordered += 1,
+        }
+    }
+    assert!(
+        in_order > 300 && reordered > 300,
+        "{in_order} in order, {reordered} not"
+    );
+}
