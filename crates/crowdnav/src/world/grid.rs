@@ -79,6 +79,10 @@ pub struct PointGrid {
     slots: Vec<Slot>,
     /// Scratch of `rebuild`: per point its cell.
     cell_of: Vec<u32>,
+    /// Scratch of `rebuild`: per cell how many points it holds. All zero between
+    /// rebuilds (a rebuild clears just the cells it counted), so that a rebuild never
+    /// clears the whole array.
+    counts: Vec<u32>,
 }
 
 /// One item of a [`PointGrid`], where a query reads it.
@@ -238,16 +242,22 @@ impl PointGrid {
         // Counts per cell, summed up to each cell's end; then every cell is filled
         // back to front from its end, the last point first, so that items keep
         // increasing index within a cell and `starts[c]` ends at the cell's start.
-        let starts = &mut self.starts;
-        starts.clear();
-        starts.resize(layout.cols * layout.rows + 1, 0);
+        let cells = layout.cols * layout.rows;
+        let counts = &mut self.counts;
+        // (All zero: growing adds zeros, shrinking drops zeros.)
+        counts.resize(cells, 0);
         for &c in &self.cell_of {
-            starts[c as usize] += 1;
+            counts[c as usize] += 1;
         }
-        if parallel && starts.len() > 2 * SUM_BLOCK {
+        // (Every entry is written below: resizing without clearing spares zeroing it.)
+        let starts = &mut self.starts;
+        starts.resize(cells + 1, 0);
+        starts[cells] = n as u32;
+        let ends = &mut starts[..cells];
+        if parallel && cells > 2 * SUM_BLOCK {
             // Each block's total, the totals summed in order, each block summed from
             // its offset: integers, so the same on any thread count.
-            let mut offsets: Vec<u32> = starts
+            let mut offsets: Vec<u32> = counts
                 .par_chunks(SUM_BLOCK)
                 .map(|b| b.iter().sum())
                 .collect();
@@ -257,12 +267,12 @@ impl PointGrid {
                 *o = sum;
                 sum += total;
             }
-            starts
-                .par_chunks_mut(SUM_BLOCK)
+            ends.par_chunks_mut(SUM_BLOCK)
+                .zip(counts.par_chunks(SUM_BLOCK))
                 .zip(offsets.par_iter())
-                .for_each(|(block, &offset)| running_sum(block, offset));
+                .for_each(|((block, counts), &offset)| running_sum(counts, block, offset));
         } else {
-            running_sum(starts, 0);
+            running_sum(counts, ends, 0);
         }
         // (Every slot is written below: resizing without clearing spares zeroing it.)
         self.slots.resize(n, Slot::default());
@@ -273,6 +283,7 @@ impl PointGrid {
                 point: p,
                 index: i as u32,
             };
+            counts[c as usize] = 0;
         }
     }
 
@@ -611,13 +622,13 @@ const SEED_KEYS: usize = 48;
 /// gathered, half for them sorted.
 const SEED_ROOM: usize = 128;
 
-/// Turns counts into running sums from `offset`: `x[i]` becomes `offset + x[0] + … +
-/// x[i]`.
-fn running_sum(x: &mut [u32], offset: u32) {
+/// Running sums of `counts` from `offset` into `sums`: `sums[i]` becomes `offset +
+/// counts[0] + … + counts[i]`.
+fn running_sum(counts: &[u32], sums: &mut [u32], offset: u32) {
     let mut sum = offset;
-    for v in x {
-        sum += *v;
-        *v = sum;
+    for (s, &c) in sums.iter_mut().zip(counts) {
+        sum += c;
+        *s = sum;
     }
 }
 
@@ -861,6 +872,35 @@ mod tests {
         }
         grid.nearest(Vec2::NAN, 10.0, 3, u32::MAX, &mut out);
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn a_rebuilt_grid_is_the_grid_built_afresh() {
+        let mut rng = ChaCha8Rng::seed_from_u64(17);
+        let mut grid = PointGrid::default();
+        // Crowds of every size over boxes of every shape, one after the other, so
+        // that the cell array grows and shrinks (past the parallel thresholds too).
+        for (n, side, cell) in [
+            (300, 40.0, 1.0),
+            (5000, 3000.0, 2.0),
+            (20, 5.0, 0.5),
+            (9000, 50.0, 0.3),
+            (0, 1.0, 1.0),
+            (700, 900.0, 4.0),
+        ] {
+            let points: Vec<Vec2> = (0..n)
+                .map(|_| Vec2::new(rng.gen_range(0.0..side), rng.gen_range(-side..0.0)))
+                .collect();
+            grid.rebuild(&points, cell);
+            let mut fresh = PointGrid::default();
+            fresh.rebuild(&points, cell);
+            let slots = |g: &PointGrid| -> Vec<(Vec2, u32)> {
+                g.slots.iter().map(|s| (s.point, s.index)).collect()
+            };
+            assert_eq!(grid.starts, fresh.starts, "{n} points");
+            assert_eq!(slots(&grid), slots(&fresh), "{n} points");
+            assert!(grid.counts.iter().all(|&c| c == 0), "{n} points");
+        }
     }
 
     #[test]
