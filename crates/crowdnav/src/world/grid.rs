@@ -79,6 +79,10 @@ pub struct PointGrid {
     slots: Vec<Slot>,
     /// Scratch of `rebuild`: per point its cell.
     cell_of: Vec<u32>,
+    /// Scratch of `rebuild`: per cell how many points it holds. All zero between
+    /// rebuilds (a rebuild clears just the cells it counted), so that a rebuild never
+    /// clears the whole array.
+    counts: Vec<u32>,
 }
 
 /// One item of a [`PointGrid`], where a query reads it.
@@ -238,16 +242,22 @@ impl PointGrid {
         // Counts per cell, summed up to each cell's end; then every cell is filled
         // back to front from its end, the last point first, so that items keep
         // increasing index within a cell and `starts[c]` ends at the cell's start.
-        let starts = &mut self.starts;
-        starts.clear();
-        starts.resize(layout.cols * layout.rows + 1, 0);
+        let cells = layout.cols * layout.rows;
+        let counts = &mut self.counts;
+        // (All zero: growing adds zeros, shrinking drops zeros.)
+        counts.resize(cells, 0);
         for &c in &self.cell_of {
-            starts[c as usize] += 1;
+            counts[c as usize] += 1;
         }
-        if parallel && starts.len() > 2 * SUM_BLOCK {
+        // (Every entry is written below: resizing without clearing spares zeroing it.)
+        let starts = &mut self.starts;
+        starts.resize(cells + 1, 0);
+        starts[cells] = n as u32;
+        let ends = &mut starts[..cells];
+        if parallel && cells > 2 * SUM_BLOCK {
             // Each block's total, the totals summed in order, each block summed from
             // its offset: integers, so the same on any thread count.
-            let mut offsets: Vec<u32> = starts
+            let mut offsets: Vec<u32> = counts
                 .par_chunks(SUM_BLOCK)
                 .map(|b| b.iter().sum())
                 .collect();
@@ -257,12 +267,12 @@ impl PointGrid {
                 *o = sum;
                 sum += total;
             }
-            starts
-                .par_chunks_mut(SUM_BLOCK)
+            ends.par_chunks_mut(SUM_BLOCK)
+                .zip(counts.par_chunks(SUM_BLOCK))
                 .zip(offsets.par_iter())
-                .for_each(|(block, &offset)| running_sum(block, offset));
+                .for_each(|((block, counts), &offset)| running_sum(counts, block, offset));
         } else {
-            running_sum(starts, 0);
+            running_sum(counts, ends, 0);
         }
         // (Every slot is written below: resizing without clearing spares zeroing it.)
         self.slots.resize(n, Slot::default());
@@ -273,6 +283,7 @@ impl PointGrid {
                 point: p,
                 index: i as u32,
             };
+            counts[c as usize] = 0;
         }
     }
 
@@ -370,43 +381,49 @@ impl PointGrid {
         out: &mut Vec<(f32, u32)>,
     ) {
         let mut keys = Vec::new();
-        self.nearest_keys(p, range, k, skip, hint, &mut keys);
+        let found = self.nearest_keys(p, range, k, skip, hint, &mut keys);
         out.clear();
         out.extend(
-            keys.iter()
+            found
+                .iter()
                 .map(|&key| (key_distance_squared(key), key as u32)),
         );
     }
 
     /// [`Self::nearest_hinted`] as search keys ([`key_of`]: they order as the pairs
-    /// `(d², index)` do) into `keys`, which is also the search's scratch: reused from
-    /// call to call, it spares the conversion and allocates nothing once grown.
-    pub(crate) fn nearest_keys(
+    /// `(d², index)` do): the answer is the returned front of `keys`, which is also the
+    /// search's scratch. Reused from call to call (and left longer than the answer),
+    /// it spares the conversion, and allocates and clears nothing once grown.
+    pub(crate) fn nearest_keys<'k>(
         &self,
         p: Vec2,
         range: f32,
         k: usize,
         skip: u32,
         hint: f32,
-        keys: &mut Vec<u64>,
-    ) {
-        keys.clear();
+        keys: &'k mut Vec<u64>,
+    ) -> &'k [u64] {
         if k == 0 || self.slots.is_empty() || !p.is_finite() || range.is_nan() || range < 0.0 {
-            return;
+            return &[];
         }
         if hint > 0.0 && hint < range {
-            if self.seeded(p, range, k, skip, hint, keys) {
-                return;
+            if keys.len() < SEED_ROOM {
+                keys.resize(SEED_ROOM, 0);
             }
-            keys.clear();
+            if let Ok(room) = <&mut [u64; SEED_ROOM]>::try_from(&mut keys[..SEED_ROOM]) {
+                if let Some(n) = self.seeded(p, range, k, skip, hint, room) {
+                    return &keys[..n];
+                }
+            }
         }
-        self.search(p, range, k, skip, keys);
+        let n = self.search(p, range, k, skip, keys);
+        &keys[..n]
     }
 
     /// The search with a seed (a radius `h`, `k` at least 1): only the cells
-    /// overlapping the square within `h`, and the items within `h`, into `keys`
-    /// (empty at the call); returns whether that found the answer (else `keys` holds
-    /// scratch).
+    /// overlapping the square within `h`, and the items within `h`; when that finds
+    /// the answer, returns how many keys it is, at the front of `room` (the rest of
+    /// which is scratch, as all of it is otherwise).
     fn seeded(
         &self,
         p: Vec2,
@@ -414,51 +431,61 @@ impl PointGrid {
         k: usize,
         skip: u32,
         h: f32,
-        keys: &mut Vec<u64>,
-    ) -> bool {
+        room: &mut [u64; SEED_ROOM],
+    ) -> Option<usize> {
         let layout = &self.layout;
         // Every cell overlapping the square within `h`, row by row; items beyond
         // the seed were turned away: only `k` within it, and nearer than anything
         // unseen, make the answer.
-        // The items within it are gathered unsorted, then the `k` nearest picked
-        // and sorted (cheaper than keeping them sorted as they come, row by row);
-        // more than `SEED_KEYS` of them give up (the search from scratch answers).
+        // The items within it are gathered unsorted into the second half of `room`,
+        // then sorted into its first half ([`rank_sort`]); more than `SEED_KEYS` of
+        // them give up (the search from scratch answers).
         let (x0, y0) = layout.coords(p - Vec2::splat(h));
         let (x1, y1) = layout.coords(p + Vec2::splat(h));
         let h2 = h * h;
-        keys.reserve(SEED_KEYS);
+        // Every slot's key is written at `found[len]`, and `len` grows only for an item
+        // within the seed: no branch depends on a slot's distance. (`len` stays below
+        // `HALF`, a power of two, so the mask changes nothing; it only spares a bounds
+        // check.)
+        const HALF: usize = SEED_ROOM / 2;
+        let (sorted, found) = room.split_at_mut(HALF);
+        let mut len = 0;
         for y in y0..=y1 {
             let (a, b) = self.row_slots(y, x0, x1);
-            for s in &self.slots[a..b] {
-                let (i, d2) = (s.index, p.distance_squared(s.point));
-                // (A NaN fails the test.)
-                if d2 <= h2 && i != skip {
-                    if keys.len() == SEED_KEYS {
-                        return false;
+            let row = &self.slots[a..b];
+            // (A NaN fails the test.)
+            let within = |s: &Slot, d2: f32| usize::from((d2 <= h2) & (s.index != skip));
+            if row.len() < HALF - len {
+                // Room for the whole row: check once it is done.
+                for s in row {
+                    let d2 = p.distance_squared(s.point);
+                    found[len & (HALF - 1)] = key_of(d2, s.index);
+                    len += within(s, d2);
+                }
+            } else {
+                for s in row {
+                    let d2 = p.distance_squared(s.point);
+                    found[len & (HALF - 1)] = key_of(d2, s.index);
+                    len += within(s, d2);
+                    if len > SEED_KEYS {
+                        return None;
                     }
-                    keys.push(key_of(d2, i));
                 }
             }
+            if len > SEED_KEYS {
+                return None;
+            }
         }
-        let len = keys.len();
         if len < k {
-            return false;
+            return None;
         }
-        let within = &mut keys[..];
-        if len > 2 * k {
-            within.select_nth_unstable(k - 1);
-            within[..k].sort_unstable();
-        } else {
-            // (A few more than `k`: one small sort beats selecting first.)
-            within.sort_unstable();
-        }
+        rank_sort(&found[..len], sorted);
         let reach = self.reach_outside(p, layout.slack(p, range), (x0, x1), (y0, y1));
-        let last = f32::from_bits((within[k - 1] >> 32) as u32);
+        let last = key_distance_squared(sorted[k - 1]);
         if !(reach > 0.0 && last < reach * reach) {
-            return false;
+            return None;
         }
-        keys.truncate(k);
-        true
+        Some(k)
     }
 
     /// How far every point outside the cells `x0..=x1 × y0..=y1` lies from `p`, at
@@ -491,7 +518,9 @@ impl PointGrid {
 
     /// The search behind [`Self::nearest_hinted`] (its arguments checked): ring by
     /// ring from `p`'s cell.
-    fn search(&self, p: Vec2, range: f32, k: usize, skip: u32, out: &mut Vec<u64>) -> bool {
+    /// Returns how many keys the answer is, at the front of `out` (which grows to hold
+    /// them, and is otherwise left as it was beyond them).
+    fn search(&self, p: Vec2, range: f32, k: usize, skip: u32, out: &mut Vec<u64>) -> usize {
         // The best so far as keys `(d² bits) << 32 | index`, sorted: squared distances
         // are never negative, so their bits order as they do, and a key orders as the
         // pair `(d², index)`.
@@ -509,14 +538,17 @@ impl PointGrid {
             // Until `k` are known, anything within the range enters.
             bound: key_of(range * range, u32::MAX),
         };
-        let found = self.search_keys(p, range, skip, &mut best);
-        out.clear();
-        out.extend_from_slice(&best.keys[..best.len]);
-        found
+        self.search_keys(p, range, skip, &mut best);
+        let n = best.len;
+        if out.len() < n {
+            out.resize(n, 0);
+        }
+        out[..n].copy_from_slice(&best.keys[..n]);
+        n
     }
 
     /// [`Self::search`] into `best`.
-    fn search_keys(&self, p: Vec2, range: f32, skip: u32, best: &mut Best<'_>) -> bool {
+    fn search_keys(&self, p: Vec2, range: f32, skip: u32, best: &mut Best<'_>) {
         let layout = &self.layout;
         let (cx, cy) = layout.coords(p);
         let (cols, rows) = (layout.cols, layout.rows);
@@ -578,21 +610,25 @@ impl PointGrid {
                 }
             }
         }
-        true
     }
 }
 
-/// Most items within the seed that [`PointGrid::search`] gathers before it gives up on
+/// Most items within the seed that [`PointGrid::seeded`] gathers before it gives up on
 /// the seed.
 const SEED_KEYS: usize = 48;
 
-/// Turns counts into running sums from `offset`: `x[i]` becomes `offset + x[0] + … +
-/// x[i]`.
-fn running_sum(x: &mut [u32], offset: u32) {
+/// Keys a seeded search has room for: twice a power of two (the mask that keeps its
+/// writes in bounds then changes nothing) above [`SEED_KEYS`], half for the items
+/// gathered, half for them sorted.
+const SEED_ROOM: usize = 128;
+
+/// Running sums of `counts` from `offset` into `sums`: `sums[i]` becomes `offset +
+/// counts[0] + … + counts[i]`.
+fn running_sum(counts: &[u32], sums: &mut [u32], offset: u32) {
     let mut sum = offset;
-    for v in x {
-        sum += *v;
-        *v = sum;
+    for (s, &c) in sums.iter_mut().zip(counts) {
+        sum += c;
+        *s = sum;
     }
 }
 
@@ -609,6 +645,22 @@ pub(crate) fn key_of(d2: f32, i: u32) -> u64 {
 /// The squared distance of a search key ([`key_of`]); its item is `key as u32`.
 pub(crate) fn key_distance_squared(key: u64) -> f32 {
     f32::from_bits((key >> 32) as u32)
+}
+
+/// Writes `keys` (distinct, at most `sorted.len()` of them) in increasing order into
+/// the front of `sorted`, each straight to its rank (how many keys are smaller).
+///
+/// Quadratic, but the dozens of keys of a seeded search are ranked without a single
+/// branch that depends on them: cheaper in time than a general sort, whose branches
+/// the processor mispredicts about once per key (more instructions, though).
+fn rank_sort(keys: &[u64], sorted: &mut [u64]) {
+    debug_assert!(keys.len() <= sorted.len());
+    for &key in keys {
+        let rank: usize = keys.iter().map(|&other| usize::from(other < key)).sum();
+        if let Some(slot) = sorted.get_mut(rank) {
+            *slot = key;
+        }
+    }
 }
 
 /// The `keys.len()` smallest keys seen so far, sorted, in `keys[..len]`.
@@ -820,6 +872,54 @@ mod tests {
         }
         grid.nearest(Vec2::NAN, 10.0, 3, u32::MAX, &mut out);
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn a_rebuilt_grid_is_the_grid_built_afresh() {
+        let mut rng = ChaCha8Rng::seed_from_u64(17);
+        let mut grid = PointGrid::default();
+        // Crowds of every size over boxes of every shape, one after the other, so
+        // that the cell array grows and shrinks (past the parallel thresholds too).
+        for (n, side, cell) in [
+            (300, 40.0, 1.0),
+            (5000, 3000.0, 2.0),
+            (20, 5.0, 0.5),
+            (9000, 50.0, 0.3),
+            (0, 1.0, 1.0),
+            (700, 900.0, 4.0),
+        ] {
+            let points: Vec<Vec2> = (0..n)
+                .map(|_| Vec2::new(rng.gen_range(0.0..side), rng.gen_range(-side..0.0)))
+                .collect();
+            grid.rebuild(&points, cell);
+            let mut fresh = PointGrid::default();
+            fresh.rebuild(&points, cell);
+            let slots = |g: &PointGrid| -> Vec<(Vec2, u32)> {
+                g.slots.iter().map(|s| (s.point, s.index)).collect()
+            };
+            assert_eq!(grid.starts, fresh.starts, "{n} points");
+            assert_eq!(slots(&grid), slots(&fresh), "{n} points");
+            assert!(grid.counts.iter().all(|&c| c == 0), "{n} points");
+        }
+    }
+
+    #[test]
+    fn rank_sort_sorts_distinct_keys_like_a_sort() {
+        let mut rng = ChaCha8Rng::seed_from_u64(13);
+        for len in [0, 1, 2, 7, 23, 48, 64] {
+            let mut keys: Vec<u64> = Vec::new();
+            while keys.len() < len {
+                // Few distances, so that many keys share one and order by index.
+                let key = key_of(rng.gen_range(0..4) as f32 * 0.5, rng.gen_range(0..1000));
+                if !keys.contains(&key) {
+                    keys.push(key);
+                }
+            }
+            let mut sorted = vec![u64::MAX; 64];
+            rank_sort(&keys, &mut sorted);
+            keys.sort_unstable();
+            assert_eq!(sorted[..len], keys[..], "{len} keys");
+        }
     }
 
     #[test]

@@ -326,8 +326,9 @@ struct SeenCrowd<'a> {
 /// Per-thread scratch for the steering phase.
 #[derive(Default)]
 struct SteerScratch {
-    /// The neighbours' search keys (squared distance and index, see
-    /// [`PointGrid::nearest_hinted`]), nearest first.
+    /// The neighbour search's scratch, its answer at the front: the neighbours'
+    /// search keys (squared distance and index, see [`PointGrid::nearest_hinted`]),
+    /// nearest first.
     neighbors: Vec<u64>,
     sorted: Vec<Neighbor>,
     wall_ids: Vec<u32>,
@@ -1311,9 +1312,9 @@ fn gather_neighbors(
     let range = params.neighbor_dist;
     // Keys (squared distance, index) sorted; obstacles are indexed `u32::MAX - j`.
     let k = params.max_neighbors;
-    grid.nearest_keys(a.position, range, k, i as u32, hint, &mut s.neighbors);
-    let reach = match s.neighbors.last() {
-        Some(&key) if s.neighbors.len() == k => key_distance_squared(key).sqrt(),
+    let found = grid.nearest_keys(a.position, range, k, i as u32, hint, &mut s.neighbors);
+    let reach = match found.last() {
+        Some(&key) if found.len() == k => key_distance_squared(key).sqrt(),
         _ => range,
     };
     s.sorted.clear();
@@ -1322,9 +1323,11 @@ fn gather_neighbors(
         // exactly the agents, so every index names one.)
         let all = seen.as_neighbors;
         s.sorted
-            .extend(s.neighbors.iter().map(|&key| all[key as u32 as usize]));
+            .extend(found.iter().map(|&key| all[key as u32 as usize]));
         return reach;
     }
+    let found = found.len();
+    s.neighbors.truncate(found);
     for (j, o) in obstacles.iter().enumerate() {
         let d2 = a.position.distance_squared(o.position);
         let reach = range + o.radius;

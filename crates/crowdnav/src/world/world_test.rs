@@ -337,3 +337,97 @@ fn a_goal_inside_an_obstacle_is_replaced_by_the_nearest_reachable_point() {
     assert!(a.is_arrived(), "at {}", a.position);
     assert!(a.position.distance(near) <= world.params().arrival_tolerance);
 }
+
+use crate::steer::NeighborKind;
+
+/// What one agent saw when it steered: its position and its neighbours' positions and
+/// kinds, in order.
+type Sight = (Vec2, Vec<(Vec2, NeighborKind)>);
+
+/// Records what every agent sees when it steers, then seeks.
+#[derive(Default)]
+struct Recorder {
+    seen: std::sync::Mutex<Vec<Sight>>,
+}
+
+impl Steering for std::sync::Arc<Recorder> {
+    fn name(&self) -> &'static str {
+        "recorder"
+    }
+    fn steer(&self, ctx: &SteerContext<'_>, _: Option<&mut SteerDebug>) -> Vec2 {
+        let neighbors = ctx.neighbors.iter().map(|n| (n.position, n.kind)).collect();
+        if let Ok(mut seen) = self.seen.lock() {
+            seen.push((ctx.agent.position, neighbors));
+        }
+        ctx.agent.preferred_velocity
+    }
+}
+
+#[test]
+fn steering_sees_the_nearest_agents_then_obstacles_in_range_nearest_first() {
+    let recorder = std::sync::Arc::new(Recorder::default());
+    let params = WorldParams {
+        collisions: false,
+        ..WorldParams::default()
+    };
+    let mut world = World::new(None, Box::new(recorder.clone()), params);
+    // A crowd crossing itself (so that every search after the first starts from its
+    // last answer), with moving obstacles among it: the path that merges obstacles.
+    for k in 0..80 {
+        let (x, y) = ((k % 10) as f32 * 2.3, (k / 10) as f32 * 1.9);
+        world
+            .add_agent(AgentParams::new(Vec2::new(x, y), Vec2::new(20.0 - y, x)))
+            .expect("valid agent");
+    }
+    for (from, to) in [((-5.0, 4.0), (25.0, 4.0)), ((10.0, -5.0), (10.0, 20.0))] {
+        world
+            .add_obstacle(
+                0.8,
+                Motion::Patrol {
+                    from: Vec2::from(from),
+                    to: Vec2::from(to),
+                    speed: 1.0,
+                },
+            )
+            .expect("valid obstacle");
+    }
+    let (range, k) = (params.neighbor_dist, params.max_neighbors);
+    for _ in 0..12 {
+        let agents: Vec<Vec2> = world.agents().iter().map(|a| a.position).collect();
+        let obstacles: Vec<(Vec2, f32)> = world
+            .obstacles()
+            .iter()
+            .map(|o| (o.position, o.radius))
+            .collect();
+        if let Ok(mut seen) = recorder.seen.lock() {
+            seen.clear();
+        }
+        world.step(0.1).expect("valid step");
+        let seen = recorder.seen.lock().expect("not poisoned");
+        assert_eq!(seen.len(), agents.len());
+        for (p, neighbors) in seen.iter() {
+            let i = agents.iter().position(|q| q == p).expect("an agent") as u32;
+            // Brute force: the k nearest other agents in range, then the obstacles in
+            // range (each within its radius more), merged by distance, ties by index
+            // (obstacles after agents).
+            let mut near: Vec<(f32, u32, Vec2, NeighborKind)> = agents
+                .iter()
+                .enumerate()
+                .filter(|&(j, q)| j as u32 != i && p.distance_squared(*q) <= range * range)
+                .map(|(j, &q)| (p.distance_squared(q), j as u32, q, NeighborKind::Agent))
+                .collect();
+            near.sort_by(|a, b| (a.0, a.1).partial_cmp(&(b.0, b.1)).expect("finite"));
+            near.truncate(k);
+            for (j, &(q, r)) in obstacles.iter().enumerate() {
+                let d2 = p.distance_squared(q);
+                if d2 <= (range + r) * (range + r) {
+                    near.push((d2, u32::MAX - j as u32, q, NeighborKind::Obstacle));
+                }
+            }
+            near.sort_by(|a, b| (a.0, a.1).partial_cmp(&(b.0, b.1)).expect("finite"));
+            let expected: Vec<(Vec2, NeighborKind)> =
+                near.iter().map(|&(_, _, q, kind)| (q, kind)).collect();
+            assert_eq!(neighbors, &expected, "agent {i}");
+        }
+    }
+}
