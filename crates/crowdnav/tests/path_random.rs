@@ -1,16 +1,21 @@
 //! Always-on path checks on seeded random worlds (no shared data needed):
 //!
 //! - r = 0: the length equals a brute-force visibility graph over the wall corners;
-//! - r > 0: every point of every segment and arc keeps at least r from every wall;
+//! - r > 0: every point of every segment and arc keeps at least r from every wall, and
+//!   the length equals a brute-force tangent visibility graph over the corners'
+//!   circles (found and not found alike);
 //! - a path for a larger radius is also valid for a smaller one, so lengths never
 //!   decrease with the radius, and r = 0 is a lower bound for all.
 
 #[path = "common/brute.rs"]
 mod brute;
+#[path = "common/disc_brute.rs"]
+mod disc_brute;
 
 use brute::{visibility_graph_length, visible, wall_distance};
 use crowdnav::mesh::{Level, Location, NavMesh};
 use crowdnav::path::PathError;
+use disc_brute::TangentGraph;
 use glam::Vec2;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -143,4 +148,47 @@ fn disc_paths_keep_their_radius_and_grow_with_it() {
         }
     }
     assert!(checked > 100, "only {checked} paths checked");
+}
+
+#[test]
+fn disc_paths_equal_the_tangent_graph() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED + 2);
+    let (mut found, mut none) = (0, 0);
+    for world in 0..10 {
+        let mesh = random_mesh(&mut rng);
+        let walls: Vec<_> = mesh.walls().collect();
+        for r in [0.3f32, 0.8, 1.5, 2.5, 4.0, 6.0] {
+            let graph = TangentGraph::new(&walls, f64::from(r));
+            for q in 0..8 {
+                let (s, g) = (
+                    random_walkable_point(&mesh, &mut rng),
+                    random_walkable_point(&mesh, &mut rng),
+                );
+                let ours = mesh.find_path(s, g, r);
+                if matches!(ours, Err(PathError::NoRoom { .. })) {
+                    continue;
+                }
+                let brute = graph.shortest(s.as_dvec2(), g.as_dvec2());
+                match (brute, &ours) {
+                    (Some(b), Ok(p)) => {
+                        assert!(
+                            (p.length() - b).abs() <= 1e-5 * b.max(1.0),
+                            "world {world} r={r} query {q} {s}->{g}: ours {}, tangent graph {b}",
+                            p.length()
+                        );
+                        found += 1;
+                    }
+                    (None, Err(e)) if e.is_no_path() => none += 1,
+                    _ => panic!(
+                        "world {world} r={r} query {q} {s}->{g}: ours {ours:?}, tangent graph {brute:?}"
+                    ),
+                }
+            }
+        }
+    }
+    eprintln!("{found} paths and {none} without a path agree with the tangent graph");
+    assert!(
+        found >= 200 && none >= 1,
+        "only {found} paths and {none} without a path compared"
+    );
 }
