@@ -97,13 +97,20 @@ impl Piece {
         }
     }
 
-    /// A lower bound on the distance from segment `p q` to the piece.
-    fn segment_lower_bound(&self, p: DVec2, q: DVec2) -> f64 {
+    /// Whether segment `p q` comes nearer than `radius` to the piece, or within a
+    /// hair over it (squared distances: no square roots on the walk's hot path).
+    fn near_segment(&self, p: DVec2, q: DVec2, radius: f64) -> bool {
+        let within = |d2: f64, reach: f64| d2 < reach * reach * (1.0 + 1e-9);
         match *self {
-            Piece::Line { a, b } => segment_distance(p, q, a, b),
-            Piece::Arc { center, radius, .. } => {
-                (crate::mesh::distance_to_segment(center, p, q) - radius).max(0.0)
-            }
+            Piece::Line { a, b } => within(segment_distance_squared(p, q, a, b), radius),
+            Piece::Arc {
+                center,
+                radius: arc_radius,
+                ..
+            } => within(
+                center.distance_squared(closest_point(center, p, q)),
+                arc_radius + radius,
+            ),
         }
     }
 
@@ -124,15 +131,18 @@ impl Piece {
     }
 }
 
-/// Distance between segments `p q` and `a b`.
-fn segment_distance(p: DVec2, q: DVec2, a: DVec2, b: DVec2) -> f64 {
+/// Squared distance between segments `p q` and `a b`.
+fn segment_distance_squared(p: DVec2, q: DVec2, a: DVec2, b: DVec2) -> f64 {
     let o = |u: DVec2, v: DVec2, w: DVec2| (v - u).perp_dot(w - u);
     let (o1, o2, o3, o4) = (o(p, q, a), o(p, q, b), o(a, b, p), o(a, b, q));
     if o1 * o2 < 0.0 && o3 * o4 < 0.0 {
         return 0.0;
     }
-    let d = crate::mesh::distance_to_segment;
-    d(p, a, b).min(d(q, a, b)).min(d(a, p, q)).min(d(b, p, q))
+    let d2 = |x: DVec2, u: DVec2, v: DVec2| x.distance_squared(closest_point(x, u, v));
+    d2(p, a, b)
+        .min(d2(q, a, b))
+        .min(d2(a, p, q))
+        .min(d2(b, p, q))
 }
 
 /// The segments and arcs of the path through `wraps`.
@@ -483,9 +493,9 @@ fn corners_near(
                 continue;
             }
             let (p, q) = (pos(ids[e]), pos(ids[(e + 1) % 3]));
-            let within_reach = scratch.bins.any(p.min(q), p.max(q), |i| {
-                pieces[i].segment_lower_bound(p, q) < radius
-            });
+            let within_reach = scratch
+                .bins
+                .any(p.min(q), p.max(q), |i| pieces[i].near_segment(p, q, radius));
             if within_reach {
                 scratch.mark(nb, BESIDE);
                 stack.push(nb);
@@ -601,20 +611,43 @@ mod tests {
 
     #[test]
     fn crossing_segments_are_at_distance_zero() {
-        let d = segment_distance(
+        let d = segment_distance_squared(
             DVec2::new(-1.0, 0.0),
             DVec2::new(1.0, 0.0),
             DVec2::new(0.0, -1.0),
             DVec2::new(0.0, 1.0),
         );
         assert_eq!(d, 0.0);
-        let d = segment_distance(
+        let d = segment_distance_squared(
             DVec2::new(-1.0, 0.0),
             DVec2::new(1.0, 0.0),
             DVec2::new(0.0, 0.5),
             DVec2::new(0.0, 1.0),
         );
-        assert_eq!(d, 0.5);
+        assert_eq!(d, 0.25);
+    }
+
+    /// A segment is near a piece when it comes within the radius (of the line, or of
+    /// the arc's circle), and not when it stays a little further.
+    #[test]
+    fn a_segment_is_near_a_piece_within_the_radius() {
+        let (p, q) = (DVec2::new(-1.0, 2.0), DVec2::new(1.0, 2.0));
+        let line = Piece::Line {
+            a: DVec2::new(-5.0, 0.0),
+            b: DVec2::new(5.0, 0.0),
+        };
+        assert!(line.near_segment(p, q, 2.001));
+        assert!(!line.near_segment(p, q, 1.999));
+        let arc = Piece::Arc {
+            center: DVec2::ZERO,
+            radius: 1.0,
+            from: Vec2::new(1.0, 0.0),
+            to: Vec2::new(0.0, 1.0),
+            side: Side::Left,
+            sweep: std::f64::consts::FRAC_PI_2,
+        };
+        assert!(arc.near_segment(p, q, 1.001));
+        assert!(!arc.near_segment(p, q, 0.999));
     }
 
     /// Pieces binned once and again (the buffers reused) answer every box query as a

@@ -1217,10 +1217,14 @@ impl<'m> Search<'m> {
                 }
             } else if rec.side != apex.side || !rolls {
                 continue;
-            } else if rec.g < apex.g - tolerance {
-                // Only a record shorter than the apex can beat it: the roll is
-                // measured (an arc tangent) only then. Equal arrivals roll by 0, so
-                // the check below sees the same records as when every roll is measured.
+            } else if rec.g < apex.g - tolerance
+                && rec.g + 0.999_999 * rec.at.as_dvec2().distance(apex.arrive.as_dvec2())
+                    < apex.g - tolerance
+            {
+                // Only a record shorter than the apex by more than the chord between
+                // the arrivals (no roll is shorter) can beat it: the roll is measured
+                // (an arc tangent) only then. Equal arrivals roll by 0, so the check
+                // below sees the same records as when every roll is measured.
                 let s = sweep(center, rec.at, apex.arrive, apex.side);
                 if s >= std::f64::consts::PI {
                     continue;
