@@ -588,16 +588,21 @@ fn channel_position(mesh: &NavMesh, channel: &[u32], q: DVec2) -> usize {
 mod tests {
     use super::*;
 
-    #[test]
-    fn an_arc_is_nearest_where_the_ray_to_a_point_meets_it() {
-        let arc = Piece::Arc {
+    /// The unit circle's arc from (1, 0) to (0, 1), counter-clockwise.
+    fn quarter_arc() -> Piece {
+        Piece::Arc {
             center: DVec2::ZERO,
             radius: 1.0,
             from: Vec2::new(1.0, 0.0),
             to: Vec2::new(0.0, 1.0),
             side: Side::Left,
             sweep: std::f64::consts::FRAC_PI_2,
-        };
+        }
+    }
+
+    #[test]
+    fn an_arc_is_nearest_where_the_ray_to_a_point_meets_it() {
+        let arc = quarter_arc();
         let (d, q) = arc.nearest(DVec2::new(2.0, 2.0));
         assert!((d - (8f64.sqrt() - 1.0)).abs() < 1e-12);
         assert!((q - DVec2::splat(0.5f64.sqrt())).length() < 1e-12);
@@ -638,14 +643,7 @@ mod tests {
         };
         assert!(line.near_segment(p, q, 2.001));
         assert!(!line.near_segment(p, q, 1.999));
-        let arc = Piece::Arc {
-            center: DVec2::ZERO,
-            radius: 1.0,
-            from: Vec2::new(1.0, 0.0),
-            to: Vec2::new(0.0, 1.0),
-            side: Side::Left,
-            sweep: std::f64::consts::FRAC_PI_2,
-        };
+        let arc = quarter_arc();
         assert!(arc.near_segment(p, q, 1.001));
         assert!(!arc.near_segment(p, q, 0.999));
     }

@@ -126,7 +126,9 @@ impl TangentGraph {
             for j in 0..n {
                 if i != j {
                     for (si, sj) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
-                        if let Some(t) = graph.tangent(i, si, r, j, sj, r) {
+                        if let Some(t) =
+                            graph.tangent_at(i, si, r, j, sj, r, (DVec2::ZERO, DVec2::ZERO))
+                        {
                             graph.tangents.push(t);
                         }
                     }
@@ -149,20 +151,9 @@ impl TangentGraph {
         }
     }
 
-    /// The tangent between corner circles (or, with radius 0, the start or goal) that
-    /// keeps clear of every wall.
-    fn tangent(
-        &self,
-        i: usize,
-        si: usize,
-        ri: f64,
-        j: usize,
-        sj: usize,
-        rj: f64,
-    ) -> Option<Tangent> {
-        self.tangent_at(i, si, ri, j, sj, rj, (DVec2::ZERO, DVec2::ZERO))
-    }
-
+    /// The tangent from circle `i` (side `si`, radius `ri`) to circle `j` that keeps
+    /// clear of every wall; circles `n` and `n + 1` are the start and goal of `ends`,
+    /// of radius 0.
     #[expect(clippy::too_many_arguments)]
     fn tangent_at(
         &self,
