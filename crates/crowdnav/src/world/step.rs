@@ -1375,16 +1375,17 @@ fn neighbor_hint(p: Vec2, fallback: f32, last: &[u32], crowd: &[Neighbor]) -> f3
     if last.first().is_none_or(|&j| j == u32::MAX) {
         return fallback;
     }
-    let mut furthest = 0.0f32;
+    // The largest squared distance by its bits (squares are never negative, so their
+    // bits order as they do): an integer maximum, without a branch. A NaN comes out on
+    // top, and makes a NaN hint, which the search ignores.
+    let mut furthest = 0u32;
     for &j in last {
         let Some(b) = crowd.get(j as usize) else {
             return fallback;
         };
-        // (A NaN is passed over: the search then finds too few within the hint and
-        // searches again.)
-        furthest = furthest.max(p.distance_squared(b.position));
+        furthest = furthest.max(p.distance_squared(b.position).to_bits());
     }
-    furthest.sqrt() * (1.0 + 1e-4)
+    f32::from_bits(furthest).sqrt() * (1.0 + 1e-4)
 }
 
 /// Fills `s.sorted` with agent `i`'s nearest `max_neighbors` agents within
@@ -1544,6 +1545,9 @@ mod tests {
         assert_eq!(neighbor_hint(Vec2::ZERO, 9.0, &[u32::MAX, 1], &crowd), 9.0);
         assert_eq!(neighbor_hint(Vec2::ZERO, 9.0, &[1, 4], &crowd), 9.0);
         assert_eq!(neighbor_hint(Vec2::ZERO, 9.0, &[], &crowd), 9.0);
+        // A NaN position makes a NaN hint, which the search ignores.
+        let lost = [at(1.0, 0.0), at(f32::NAN, 0.0)];
+        assert!(neighbor_hint(Vec2::ZERO, 9.0, &[0, 1], &lost).is_nan());
     }
 
     /// Every pair of bodies no further apart than touching plus the largest radius, in
