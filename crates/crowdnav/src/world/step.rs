@@ -174,9 +174,11 @@ pub struct World {
     /// next search, which starts there; it never changes the answer).
     neighbor_reach: Vec<f32>,
     /// Per agent, `max_neighbors` slots (at least one): the agents that were its
-    /// nearest `max_neighbors` at the last step, or `u32::MAX` first when it had fewer
-    /// (or none is known yet). Where they are now bounds how far its nearest lie now: a
-    /// tighter hint for the search than `neighbor_reach` plus how far anyone moved.
+    /// nearest `max_neighbors` when it last steered, or `u32::MAX` first when it had
+    /// fewer (or none is known yet). Where they are at the next step bounds how far its
+    /// nearest lie then: a tighter hint for that search than `neighbor_reach` plus how
+    /// far anyone moved. Within the step, they may hold its collision candidates
+    /// ([`nearest_cover`]).
     last_neighbors: Vec<u32>,
     /// How far the furthest agent moved in the last `integrate`, metres.
     moved: f32,
