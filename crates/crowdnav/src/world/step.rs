@@ -173,6 +173,13 @@ pub struct World {
     /// Per agent, how far its furthest neighbour was at the last step (a hint for the
     /// next search, which starts there; it never changes the answer).
     neighbor_reach: Vec<f32>,
+    /// Per agent, `max_neighbors` slots (at least one): the agents that were its
+    /// nearest `max_neighbors` when it last steered, or `u32::MAX` first when it had
+    /// fewer (or none is known yet). Where they are at the next step bounds how far its
+    /// nearest lie then: a tighter hint for that search than `neighbor_reach` plus how
+    /// far anyone moved. Within the step, they may hold its collision candidates
+    /// ([`nearest_cover`]).
+    last_neighbors: Vec<u32>,
     /// How far the furthest agent moved in the last `integrate`, metres.
     moved: f32,
     /// The smallest and largest agent radius (`INFINITY` and 0 without agents), kept
@@ -372,6 +379,7 @@ impl World {
             seen: Vec::new(),
             seen_as_neighbors: Vec::new(),
             neighbor_reach: Vec::new(),
+            last_neighbors: Vec::new(),
             moved: 0.0,
             radii: (f32::INFINITY, 0.0),
             chasers: 0,
@@ -756,6 +764,9 @@ impl World {
         // preferred velocity.
         let one_rank = low >= high;
         self.neighbor_reach.resize(self.agents.len(), 0.0);
+        let slots = self.params.max_neighbors.max(1);
+        self.last_neighbors
+            .resize(self.agents.len() * slots, u32::MAX);
         // Neighbours move towards each other at most twice as far as the fastest.
         let margin = 2.0 * self.moved;
         let agents = &self.agents;
@@ -778,10 +789,11 @@ impl World {
             self.debug.clear();
         }
         let steer_with_scratch =
-            |s: &mut SteerScratch, i: usize, reach: &mut f32, debug: Option<&mut SteerDebug>| {
+            |s: &mut SteerScratch, i: usize, memory: Memory<'_>, debug: Option<&mut SteerDebug>| {
                 let a = &agents[i];
-                *reach =
-                    gather_neighbors(i, a, *reach + margin, (seen, obstacles, grid), &params, s);
+                let (reach, last) = memory;
+                let hint = neighbor_hint(a.position, *reach + margin, last, seen.as_neighbors);
+                *reach = gather_neighbors(i, a, (hint, last), (seen, obstacles, grid), &params, s);
                 let reach = params.wall_dist + a.radius;
                 s.walls.clear();
                 if !walls.is_empty() {
@@ -808,26 +820,30 @@ impl World {
                 };
                 clamp_speed(steering.steer(&ctx, debug), a.max_speed)
             };
-        let steer_one = |i: usize, reach: &mut f32, debug: Option<&mut SteerDebug>| {
-            with_steer_scratch(|s| steer_with_scratch(s, i, reach, debug))
+        let steer_one = |i: usize, memory: Memory<'_>, debug: Option<&mut SteerDebug>| {
+            with_steer_scratch(|s| steer_with_scratch(s, i, memory, debug))
         };
+        let memories = self
+            .neighbor_reach
+            .par_iter_mut()
+            .zip(self.last_neighbors.par_chunks_mut(slots));
         if self.record_debug {
             self.new_velocities
                 .par_iter_mut()
-                .zip(self.neighbor_reach.par_iter_mut())
+                .zip(memories)
                 .zip(self.debug.par_iter_mut())
                 .enumerate()
-                .for_each(|(i, ((out, reach), debug))| {
+                .for_each(|(i, ((out, memory), debug))| {
                     debug.vectors.clear();
-                    *out = steer_one(i, reach, Some(debug));
+                    *out = steer_one(i, memory, Some(debug));
                 });
         } else {
             self.new_velocities
                 .par_iter_mut()
-                .zip(self.neighbor_reach.par_iter_mut())
+                .zip(memories)
                 .enumerate()
-                .for_each(|(i, (out, reach))| {
-                    *out = steer_one(i, reach, None);
+                .for_each(|(i, (out, memory))| {
+                    *out = steer_one(i, memory, None);
                 });
         }
     }
@@ -944,10 +960,17 @@ impl World {
     /// agent and a moving obstacle) no further apart than touching plus `max_r`, and
     /// the walls within `max_r` of touching, into `self.pairs` and `self.wall_pairs`.
     /// The grid holds positions at most `widen` metres from the bodies' now.
+    ///
+    /// An agent whose nearest agents, found when it steered this step, reach further
+    /// than any candidate could have been then takes its candidates among them, without
+    /// searching the grid (see [`nearest_cover`]).
     fn find_candidates(&mut self, max_r: f32, widen: f32) {
         let n = self.agents.len();
         let (bodies, obstacles, grid) = (&self.bodies, &self.obstacles, &self.grid);
         let (walls, wall_grid) = (&self.walls, &self.wall_grid);
+        let slots = self.params.max_neighbors.max(1);
+        let steered = self.neighbor_reach.len() == n && self.last_neighbors.len() == n * slots;
+        let (reaches, nearest) = (&self.neighbor_reach, &self.last_neighbors);
         self.candidates.resize_with(n, Candidates::default);
         self.candidates
             .par_iter_mut()
@@ -955,16 +978,40 @@ impl World {
             .for_each(|(i, c)| {
                 let a = &bodies[i];
                 c.bodies.clear();
-                grid.for_each_within(a.position, a.radius + 2.0 * max_r + widen, |j, _| {
-                    if j as usize <= i {
-                        return;
+                let near = match nearest.get(i * slots..(i + 1) * slots) {
+                    Some(near) if steered && nearest_cover(a, max_r, widen, reaches[i], near) => {
+                        near
                     }
-                    let b = &bodies[j as usize];
-                    let reach = a.radius + b.radius + max_r;
-                    if a.position.distance_squared(b.position) <= reach * reach {
-                        c.bodies.push(j);
+                    _ => &[],
+                };
+                if let Ok(near) = <&[u32; NEAREST_COVER]>::try_from(near) {
+                    // Branch-free: every one is written, the kept ones stay.
+                    let mut kept = [0u32; NEAREST_COVER];
+                    let mut len = 0;
+                    for &j in near {
+                        let Some(b) = bodies.get(j as usize) else {
+                            continue;
+                        };
+                        let reach = a.radius + b.radius + max_r;
+                        kept[len] = j;
+                        len += usize::from(
+                            (j as usize > i)
+                                & (a.position.distance_squared(b.position) <= reach * reach),
+                        );
                     }
-                });
+                    c.bodies.extend_from_slice(&kept[..len]);
+                } else {
+                    grid.for_each_within(a.position, a.radius + 2.0 * max_r + widen, |j, _| {
+                        if j as usize <= i {
+                            return;
+                        }
+                        let b = &bodies[j as usize];
+                        let reach = a.radius + b.radius + max_r;
+                        if a.position.distance_squared(b.position) <= reach * reach {
+                            c.bodies.push(j);
+                        }
+                    });
+                }
                 for (k, o) in obstacles.iter().enumerate() {
                     let reach = a.radius + o.radius + max_r;
                     if a.position.distance_squared(o.position) <= reach * reach {
@@ -1296,15 +1343,63 @@ fn advance_waypoint(a: &mut Agent) {
     }
 }
 
+/// How many nearest agents [`nearest_cover`] takes collision candidates from: the
+/// default `max_neighbors`.
+const NEAREST_COVER: usize = 10;
+
+/// Whether the nearest agents `near` of body `a` (agent indices, found at the grid's
+/// positions when it steered, the furthest `reach` metres away; `u32::MAX` first when
+/// unknown) hold every agent that may be its collision candidate now: every one
+/// within `a.radius + 2 max_r` of `a` now lay within that plus `2 widen` then (both
+/// moved at most `widen`), and lies among them when they reach further (less a margin
+/// for rounding).
+fn nearest_cover(a: &Body, max_r: f32, widen: f32, reach: f32, near: &[u32]) -> bool {
+    if near.len() != NEAREST_COVER || near.first().is_none_or(|&j| j == u32::MAX) {
+        return false;
+    }
+    let within = (a.radius + 2.0 * (max_r + widen)) * (1.0 + 1e-3)
+        + 1e-5 * (1.0 + a.position.abs().max_element());
+    // (A NaN fails the test.)
+    reach > within
+}
+
+/// What an agent's neighbour search remembers from the last step: how far its
+/// furthest neighbour lay, and which agents its neighbours were (see
+/// `World::last_neighbors`).
+type Memory<'m> = (&'m mut f32, &'m mut [u32]);
+
+/// The hint for the neighbour search of an agent at `p` (see
+/// [`PointGrid::nearest_hinted`]): when `last` names its nearest agents of the last
+/// step, how far the furthest of them lies now (a little more, for rounding), within
+/// which its nearest certainly lie; else `fallback`. `crowd` holds every agent. Only
+/// the time of the search depends on the hint, never its answer.
+fn neighbor_hint(p: Vec2, fallback: f32, last: &[u32], crowd: &[Neighbor]) -> f32 {
+    if last.first().is_none_or(|&j| j == u32::MAX) {
+        return fallback;
+    }
+    // The largest squared distance by its bits (squares are never negative, so their
+    // bits order as they do): an integer maximum, without a branch. A NaN comes out on
+    // top, and makes a NaN hint, which the search ignores.
+    let mut furthest = 0u32;
+    for &j in last {
+        let Some(b) = crowd.get(j as usize) else {
+            return fallback;
+        };
+        furthest = furthest.max(p.distance_squared(b.position).to_bits());
+    }
+    f32::from_bits(furthest).sqrt() * (1.0 + 1e-4)
+}
+
 /// Fills `s.sorted` with agent `i`'s nearest `max_neighbors` agents within
 /// `neighbor_dist`, then every moving obstacle in range, nearest first; the search
-/// starts with every agent within `hint` (see [`PointGrid::nearest_hinted`]). Returns
-/// how far the furthest of those agents lies (the range when fewer were found): the
-/// next step's hint.
+/// starts with every agent within `hint` (see [`PointGrid::nearest_hinted`]), and
+/// `last` receives the agents found when they are `max_neighbors` (else `u32::MAX`
+/// first). Returns how far the furthest of those agents lies (the range when fewer
+/// were found).
 fn gather_neighbors(
     i: usize,
     a: &Agent,
-    hint: f32,
+    (hint, last): (f32, &mut [u32]),
     (seen, obstacles, grid): (SeenCrowd<'_>, &[MovingObstacle], &PointGrid),
     params: &WorldParams,
     s: &mut SteerScratch,
@@ -1313,6 +1408,13 @@ fn gather_neighbors(
     // Keys (squared distance, index) sorted; obstacles are indexed `u32::MAX - j`.
     let k = params.max_neighbors;
     let found = grid.nearest_keys(a.position, range, k, i as u32, hint, &mut s.neighbors);
+    if found.len() == k && last.len() == k {
+        for (slot, &key) in last.iter_mut().zip(found) {
+            *slot = key as u32;
+        }
+    } else if let Some(first) = last.first_mut() {
+        *first = u32::MAX;
+    }
     let reach = match found.last() {
         Some(&key) if found.len() == k => key_distance_squared(key).sqrt(),
         _ => range,
@@ -1409,4 +1511,138 @@ fn wall_cell_size(walls: &[Segment]) -> f32 {
     }
     let mean = walls.iter().map(|w| w.length()).sum::<f32>() / walls.len() as f32;
     (4.0 * mean).max(1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::steer::Orca;
+
+    #[test]
+    fn nearest_agents_cover_the_candidates_only_when_they_reach_past_them() {
+        let a = Body::new(Vec2::new(3.0, -4.0), Vec2::ZERO, 0.5, 1.0);
+        let near: Vec<u32> = (1..=10).collect();
+        // Candidates lie within 0.5 + 2 (0.5 + 0.1) = 1.7 m, plus the margin.
+        assert!(nearest_cover(&a, 0.5, 0.1, 1.8, &near));
+        assert!(!nearest_cover(&a, 0.5, 0.1, 1.7, &near));
+        assert!(!nearest_cover(&a, 0.5, 0.1, f32::NAN, &near));
+        assert!(!nearest_cover(&a, 0.5, 0.1, 1.8, &near[..9]));
+        let unknown = [u32::MAX; 10];
+        assert!(!nearest_cover(&a, 0.5, 0.1, 1.8, &unknown));
+    }
+
+    #[test]
+    fn the_hint_is_how_far_the_last_nearest_lie_now() {
+        let at = |x: f32, y: f32| Neighbor {
+            position: Vec2::new(x, y),
+            velocity: Vec2::ZERO,
+            radius: 0.5,
+            preferred_velocity: Vec2::ZERO,
+            kind: NeighborKind::Agent,
+        };
+        let crowd = [at(0.0, 0.0), at(3.0, 4.0), at(1.0, 0.0), at(0.0, -2.0)];
+        let hint = neighbor_hint(Vec2::ZERO, 9.0, &[2, 1, 3], &crowd);
+        assert!((5.0..5.001).contains(&hint), "{hint}");
+        // Unknown or stale: the fallback.
+        assert_eq!(neighbor_hint(Vec2::ZERO, 9.0, &[u32::MAX, 1], &crowd), 9.0);
+        assert_eq!(neighbor_hint(Vec2::ZERO, 9.0, &[1, 4], &crowd), 9.0);
+        assert_eq!(neighbor_hint(Vec2::ZERO, 9.0, &[], &crowd), 9.0);
+        // A NaN position makes a NaN hint, which the search ignores.
+        let lost = [at(1.0, 0.0), at(f32::NAN, 0.0)];
+        assert!(neighbor_hint(Vec2::ZERO, 9.0, &[0, 1], &lost).is_nan());
+    }
+
+    /// Every pair of bodies no further apart than touching plus the largest radius, in
+    /// order, by brute force.
+    fn close_pairs(bodies: &[Body], max_r: f32) -> Vec<(u32, u32)> {
+        let mut pairs = Vec::new();
+        for (i, a) in bodies.iter().enumerate() {
+            for (j, b) in bodies.iter().enumerate().skip(i + 1) {
+                let reach = a.radius + b.radius + max_r;
+                if a.position.distance_squared(b.position) <= reach * reach {
+                    pairs.push((i as u32, j as u32));
+                }
+            }
+        }
+        pairs
+    }
+
+    /// Two facing blocks of 12 × 12 agents 1.1 m apart, radius 0.5 (0.3 for every
+    /// third), walking through each other; and, when `big`, a far agent of that radius.
+    fn facing_blocks(big: Option<f32>) -> World {
+        let mut world = World::new(None, Box::new(Orca::default()), WorldParams::default());
+        for side in [-1.0f32, 1.0] {
+            for k in 0..144 {
+                let (x, y) = ((k % 12) as f32 * 1.1, (k / 12) as f32 * 1.1);
+                let start = Vec2::new(side * (x + 1.0), y);
+                let radius = if k % 3 == 0 { 0.3 } else { 0.5 };
+                world
+                    .add_agent(
+                        AgentParams::new(start, start - Vec2::new(side * 30.0, 0.0))
+                            .with_radius(radius),
+                    )
+                    .expect("agent");
+            }
+        }
+        if let Some(radius) = big {
+            let far = Vec2::new(0.0, 100.0);
+            world
+                .add_agent(AgentParams::new(far, far).with_radius(radius))
+                .expect("agent");
+        }
+        world
+    }
+
+    /// Steps `world` `steps` times, checking at each step that the collision
+    /// candidates are every close pair; returns how many times an agent took them from
+    /// its nearest agents.
+    fn check_candidates(world: &mut World, steps: usize) -> usize {
+        let dt = 0.1;
+        let mut covered = 0;
+        for _ in 0..steps {
+            // `World::step`'s phases, the candidates checked.
+            world.follow_paths(dt);
+            if !world.grid_fresh {
+                world.rebuild_grid();
+            }
+            world.steer(dt);
+            let moved = world.integrate(dt);
+            let n = world.agents.len();
+            let slots = world.params.max_neighbors.max(1);
+            let max_r = world.radii.1;
+            covered += (0..n)
+                .filter(|&i| {
+                    let near = &world.last_neighbors[i * slots..(i + 1) * slots];
+                    let reach = world.neighbor_reach[i];
+                    nearest_cover(&world.bodies[i], max_r, moved, reach, near)
+                })
+                .count();
+            world.find_candidates(max_r, moved);
+            assert_eq!(world.pairs, close_pairs(&world.bodies, max_r));
+            world.moved = moved;
+            world.time += f64::from(dt);
+            world.move_obstacles();
+            world.collide(moved);
+            if world.keep_on_mesh() {
+                world.candidates_cover_measure = false;
+            }
+            world.rebuild_grid();
+            world.measure();
+            world.steps += 1;
+        }
+        covered
+    }
+
+    #[test]
+    fn collision_candidates_taken_from_the_nearest_agents_are_every_close_pair() {
+        let covered = check_candidates(&mut facing_blocks(None), 60);
+        // Most agents took their candidates from their nearest agents.
+        assert!(covered > 60 * 288 / 2, "{covered}");
+    }
+
+    #[test]
+    fn collision_candidates_beyond_the_nearest_agents_come_from_the_grid() {
+        // A large radius somewhere widens every agent's candidates past its nearest ten.
+        check_candidates(&mut facing_blocks(Some(2.5)), 60);
+    }
 }
