@@ -35,9 +35,9 @@ pub struct SteerAgent {
     pub position: Vec2,
     /// Current velocity, metres per second.
     pub velocity: Vec2,
-    /// Radius, metres. [Limit: > 0]
+    /// Radius, metres. \[Limit: > 0\]
     pub radius: f32,
-    /// Top speed, metres per second. [Limit: >= 0]
+    /// Top speed, metres per second. \[Limit: >= 0\]
     pub max_speed: f32,
     /// The velocity the agent would take with nobody around: towards the next corner of
     /// its path at its preferred speed, slowing down on arrival. Zero once arrived.
@@ -80,7 +80,7 @@ pub struct SteerContext<'a> {
     pub neighbors: &'a [Neighbor],
     /// Wall segments near the agent; walkable space lies on each wall's left.
     pub walls: &'a [Segment],
-    /// The step the velocity will be held for, seconds. [Limit: > 0]
+    /// The step the velocity will be held for, seconds. \[Limit: > 0\]
     pub dt: f32,
 }
 

@@ -45,13 +45,13 @@ pub struct AgentParams {
     pub position: Vec2,
     /// Where it goes.
     pub goal: Goal,
-    /// Radius, metres. [Limit: > 0]
+    /// Radius, metres. \[Limit: > 0\]
     pub radius: f32,
-    /// Top speed, m/s. [Limit: > 0]
+    /// Top speed, m/s. \[Limit: > 0\]
     pub max_speed: f32,
-    /// Cruising speed, m/s; at most `max_speed`. [Limit: > 0]
+    /// Cruising speed, m/s; at most `max_speed`. \[Limit: > 0\]
     pub pref_speed: f32,
-    /// Mass, kg, for collision response. [Limit: > 0]
+    /// Mass, kg, for collision response. \[Limit: > 0\]
     pub mass: f32,
 }
 
@@ -213,7 +213,7 @@ pub enum Motion {
         from: Vec2,
         /// The other end.
         to: Vec2,
-        /// Speed, m/s. [Limit: > 0]
+        /// Speed, m/s. \[Limit: > 0\]
         speed: f32,
     },
     /// An elliptical orbit around `center` with semi-axes `semi_axes` (x, y), one turn
@@ -224,7 +224,7 @@ pub enum Motion {
         center: Vec2,
         /// Semi-axes along x and y, metres.
         semi_axes: Vec2,
-        /// Seconds per turn. [Limit: != 0]
+        /// Seconds per turn. \[Limit: != 0\]
         period: f32,
         /// Angle at time 0, radians.
         #[serde(default)]

@@ -16,11 +16,11 @@ use std::collections::BTreeSet;
 /// Tuning of a [`World`]. Units: metres and seconds.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WorldParams {
-    /// How far an agent looks for neighbours, metres. [Limit: > 0] Default 15 m.
+    /// How far an agent looks for neighbours, metres. \[Limit: > 0\] Default 15 m.
     pub neighbor_dist: f32,
     /// How many of the nearest neighbours an agent considers. Default 10.
     pub max_neighbors: usize,
-    /// How far an agent looks for walls, metres. [Limit: >= 0] Default 5 m.
+    /// How far an agent looks for walls, metres. \[Limit: >= 0\] Default 5 m.
     pub wall_dist: f32,
     /// An agent has arrived when its centre is this close to its goal, metres.
     /// Default 0.05 m.
