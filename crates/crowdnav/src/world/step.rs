@@ -660,12 +660,30 @@ impl World {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(WorldError::InvalidStep(dt));
         }
+        let moved = self.move_agents(dt);
+        self.settle(dt, moved);
+        Ok(())
+    }
+
+    /// Entries per agent in [`World::last_neighbors`].
+    fn neighbor_slots(&self) -> usize {
+        self.params.max_neighbors.max(1)
+    }
+
+    /// The step's first half: paths, steering and integration. Returns how far the
+    /// furthest agent moved, metres.
+    fn move_agents(&mut self, dt: f32) -> f32 {
         self.follow_paths(dt);
         if !self.grid_fresh {
             self.rebuild_grid();
         }
         self.steer(dt);
-        let moved = self.integrate(dt);
+        self.integrate(dt)
+    }
+
+    /// The step's second half, after agents moved up to `moved` metres: time, moving
+    /// obstacles, collisions, the mesh, the grid and the metrics.
+    fn settle(&mut self, dt: f32, moved: f32) {
         self.moved = moved;
         self.time += f64::from(dt);
         self.move_obstacles();
@@ -678,7 +696,6 @@ impl World {
         self.rebuild_grid();
         self.measure();
         self.steps += 1;
-        Ok(())
     }
 
     /// Fills `self.goals` with where every chased body is now (agents with a point
@@ -764,7 +781,7 @@ impl World {
         // preferred velocity.
         let one_rank = low >= high;
         self.neighbor_reach.resize(self.agents.len(), 0.0);
-        let slots = self.params.max_neighbors.max(1);
+        let slots = self.neighbor_slots();
         self.last_neighbors
             .resize(self.agents.len() * slots, u32::MAX);
         // Neighbours move towards each other at most twice as far as the fastest.
@@ -968,7 +985,7 @@ impl World {
         let n = self.agents.len();
         let (bodies, obstacles, grid) = (&self.bodies, &self.obstacles, &self.grid);
         let (walls, wall_grid) = (&self.walls, &self.wall_grid);
-        let slots = self.params.max_neighbors.max(1);
+        let slots = self.neighbor_slots();
         let steered = self.neighbor_reach.len() == n && self.last_neighbors.len() == n * slots;
         let (reaches, nearest) = (&self.neighbor_reach, &self.last_neighbors);
         self.candidates.resize_with(n, Candidates::default);
@@ -1600,15 +1617,10 @@ mod tests {
         let dt = 0.1;
         let mut covered = 0;
         for _ in 0..steps {
-            // `World::step`'s phases, the candidates checked.
-            world.follow_paths(dt);
-            if !world.grid_fresh {
-                world.rebuild_grid();
-            }
-            world.steer(dt);
-            let moved = world.integrate(dt);
+            // `World::step`'s halves, the candidates checked between them.
+            let moved = world.move_agents(dt);
             let n = world.agents.len();
-            let slots = world.params.max_neighbors.max(1);
+            let slots = world.neighbor_slots();
             let max_r = world.radii.1;
             covered += (0..n)
                 .filter(|&i| {
@@ -1619,16 +1631,7 @@ mod tests {
                 .count();
             world.find_candidates(max_r, moved);
             assert_eq!(world.pairs, close_pairs(&world.bodies, max_r));
-            world.moved = moved;
-            world.time += f64::from(dt);
-            world.move_obstacles();
-            world.collide(moved);
-            if world.keep_on_mesh() {
-                world.candidates_cover_measure = false;
-            }
-            world.rebuild_grid();
-            world.measure();
-            world.steps += 1;
+            world.settle(dt, moved);
         }
         covered
     }
