@@ -14,7 +14,8 @@
 //! Stupid Funnel Algorithm's cross products) hold for any radius, and radius 0 *is*
 //! the point funnel. When a new end crosses the opposite boundary, the apex advances
 //! along the opposite chain, adding the arc around the old apex and the tangent to the
-//! new one. The state is small and cheap to clone, so a search can keep one per node.
+//! new one. The chains are persistent lists in an arena shared by the search's
+//! funnels, so a funnel is a few numbers, copied whole: a search keeps one per node.
 
 use crate::geom::{tangent_between, Circle, Side};
 use glam::{DVec2, Vec2};
@@ -45,7 +46,7 @@ pub(crate) struct Wrap {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Blocked;
 
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Funnel {
     /// Index of the current apex's record in the caller's arena.
     pub apex: u32,
@@ -54,22 +55,90 @@ pub(crate) struct Funnel {
     right: Chain,
 }
 
-impl Clone for Funnel {
-    fn clone(&self) -> Self {
-        // Chains hold `Copy` links: copy them as slices (the derived clone goes link by
-        // link, and a search clones one funnel per node).
-        Funnel {
-            apex: self.apex,
-            apex_wrap: self.apex_wrap,
-            left: Chain::from_slice(&self.left),
-            right: Chain::from_slice(&self.right),
-        }
-    }
+/// A chain of the funnel: a persistent list of links kept in the caller's arena (see
+/// [`WrapArena`]), so that copying a funnel (a search keeps one per node) copies three
+/// numbers per chain, whatever its length.
+///
+/// The chain is the last `len` cells of the list that ends at cell `tail` (each cell
+/// points to the one before it); `head` is the first of them. Pushing adds a cell;
+/// popping either end moves `tail` or `head` and shares every cell, so funnels copied
+/// from one another share their common links.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Chain {
+    head: u32,
+    tail: u32,
+    len: u32,
 }
 
-/// A chain of the funnel: short in practice, so kept inline (a search clones one
-/// funnel per node).
-type Chain = SmallVec<[Link; 4]>;
+impl Chain {
+    const EMPTY: Chain = Chain {
+        head: NO_PARENT,
+        tail: NO_PARENT,
+        len: 0,
+    };
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn first(&self, arena: &WrapArena) -> Option<Link> {
+        (self.len > 0).then(|| arena.cells[self.head as usize].link)
+    }
+
+    fn last(&self, arena: &WrapArena) -> Option<Link> {
+        (self.len > 0).then(|| arena.cells[self.tail as usize].link)
+    }
+
+    /// The link before the last one.
+    fn before_last(&self, arena: &WrapArena) -> Option<Link> {
+        (self.len > 1).then(|| {
+            let prev = arena.cells[self.tail as usize].prev;
+            arena.cells[prev as usize].link
+        })
+    }
+
+    fn push(&mut self, link: Link, arena: &mut WrapArena) {
+        let prev = if self.len > 0 { self.tail } else { NO_PARENT };
+        arena.cells.push(Cell { link, prev });
+        self.tail = (arena.cells.len() - 1) as u32;
+        if self.len == 0 {
+            self.head = self.tail;
+        }
+        self.len += 1;
+    }
+
+    fn pop_last(&mut self, arena: &WrapArena) {
+        if self.len > 0 {
+            self.len -= 1;
+            self.tail = arena.cells[self.tail as usize].prev;
+        }
+    }
+
+    fn pop_first(&mut self, arena: &WrapArena) {
+        if self.len > 0 {
+            self.len -= 1;
+            // The new first cell is `len - 1` steps before the last.
+            let mut at = self.tail;
+            for _ in 1..self.len {
+                at = arena.cells[at as usize].prev;
+            }
+            self.head = at;
+        }
+    }
+
+    /// The links, first to last.
+    fn links(&self, arena: &WrapArena) -> SmallVec<[Link; 8]> {
+        let mut out = SmallVec::new();
+        let mut at = self.tail;
+        for _ in 0..self.len {
+            let cell = arena.cells[at as usize];
+            out.push(cell.link);
+            at = cell.prev;
+        }
+        out.reverse();
+        out
+    }
+}
 
 /// A chain corner with the length of the path that reaches it along the chain, from
 /// the start, measured between circle centres: exact for a point agent (all radii 0),
@@ -80,16 +149,42 @@ struct Link {
     g: f64,
 }
 
+/// A link of a [`Chain`], and the cell before it.
+#[derive(Clone, Copy, Debug)]
+struct Cell {
+    link: Link,
+    prev: u32,
+}
+
 /// Records of wraps, shared by all the funnels of a search: each record points to the
-/// wrap before it, so a funnel carries its whole path history as one index.
+/// wrap before it, so a funnel carries its whole path history as one index. The
+/// funnels' chains keep their links here too.
 #[derive(Default)]
 pub(crate) struct WrapArena {
-    pub records: Vec<(Wrap, u32)>,
+    records: Vec<(Wrap, u32)>,
+    cells: Vec<Cell>,
 }
 
 pub(crate) const NO_PARENT: u32 = u32::MAX;
 
 impl WrapArena {
+    /// Forgets every record and link (for the next search).
+    pub fn clear(&mut self) {
+        self.records.clear();
+        self.cells.clear();
+    }
+
+    /// Where the arena is now, to go back to with [`WrapArena::truncate`].
+    fn mark(&self) -> (usize, usize) {
+        (self.records.len(), self.cells.len())
+    }
+
+    /// Forgets what was added since `mark`: funnels made since then must not be used.
+    fn truncate(&mut self, (records, cells): (usize, usize)) {
+        self.records.truncate(records);
+        self.cells.truncate(cells);
+    }
+
     fn push(&mut self, wrap: Wrap, parent: u32) -> u32 {
         self.records.push((wrap, parent));
         (self.records.len() - 1) as u32
@@ -217,8 +312,8 @@ impl Funnel {
         Funnel {
             apex,
             apex_wrap: wrap,
-            left: Chain::new(),
-            right: Chain::new(),
+            left: Chain::EMPTY,
+            right: Chain::EMPTY,
         }
     }
 
@@ -255,10 +350,10 @@ impl Funnel {
     /// the last portal (what [`Funnel::finish`] would find with the goal at `x`),
     /// leaving the arena as it was.
     pub fn length_to(&self, x: Vec2, arena: &mut WrapArena) -> Result<f64, Blocked> {
-        let mark = arena.records.len();
-        let mut probe = self.clone();
+        let mark = arena.mark();
+        let mut probe = *self;
         let done = probe.reach(x, arena);
-        arena.records.truncate(mark);
+        arena.truncate(mark);
         done.map(|()| probe.apex_wrap.g)
     }
 
@@ -272,12 +367,15 @@ impl Funnel {
         self.push_end(g, Side::Left, true, arena)?;
         self.push_end(g, Side::Right, true, arena)?;
         // At most one chain still holds corners before the goal; the path wraps them.
-        let (chain, side) = if self.left.len() > 1 {
-            (std::mem::take(&mut self.left), Side::Left)
+        let (chain, side) = if self.left.len > 1 {
+            (std::mem::replace(&mut self.left, Chain::EMPTY), Side::Left)
         } else {
-            (std::mem::take(&mut self.right), Side::Right)
+            (
+                std::mem::replace(&mut self.right, Chain::EMPTY),
+                Side::Right,
+            )
         };
-        for link in chain {
+        for link in chain.links(arena) {
             if link.p != self.apex_wrap.point {
                 self.advance_to(link.p, side, arena)?;
             }
@@ -295,12 +393,17 @@ impl Funnel {
     /// For a point agent, the exact path lengths within the channel to the last
     /// portal's ends `left` and `right` (as pushed last); `None` when an end is not
     /// where this funnel records it.
-    pub fn end_lengths(&self, left: FunnelPoint, right: FunnelPoint) -> Option<(f64, f64)> {
-        let end = |chain: &[Link], p: FunnelPoint| {
+    pub fn end_lengths(
+        &self,
+        left: FunnelPoint,
+        right: FunnelPoint,
+        arena: &WrapArena,
+    ) -> Option<(f64, f64)> {
+        let end = |chain: &Chain, p: FunnelPoint| {
             if p.id == self.apex_wrap.point.id && p == self.apex_wrap.point {
                 Some(self.apex_wrap.g)
             } else {
-                chain.last().filter(|q| q.p == p).map(|q| q.g)
+                chain.last(arena).filter(|q| q.p == p).map(|q| q.g)
             }
         };
         Some((end(&self.left, left)?, end(&self.right, right)?))
@@ -411,33 +514,31 @@ impl Funnel {
         }
         if self
             .chain(side)
-            .last()
+            .last(arena)
             .is_some_and(|q| q.p.id == p.id && p.id != u32::MAX)
         {
             return Ok(());
         }
         // Drop corners of this chain that the new end makes redundant.
         loop {
-            let chain = self.chain(side);
-            let Some(&Link { p: corner, .. }) = chain.last() else {
+            let chain = *self.chain(side);
+            let Some(Link { p: corner, .. }) = chain.last(arena) else {
                 break;
             };
-            let n = chain.len();
-            let (prev, prev_side) = if n >= 2 {
-                (chain[n - 2].p, side)
-            } else {
-                (self.apex_wrap.point, self.apex_wrap.side)
+            let (prev, prev_side) = match chain.before_last(arena) {
+                Some(link) => (link.p, side),
+                None => (self.apex_wrap.point, self.apex_wrap.side),
             };
             if Self::must_wrap(prev, prev_side, corner, side, p, side, last)? {
                 break;
             }
-            self.chain(side).pop();
+            self.chain(side).pop_last(arena);
         }
         // With this chain empty, the new end may cross the other boundary: the apex then
         // advances along the other chain.
         let other = side.flipped();
         while self.chain(side).is_empty() {
-            let Some(&Link { p: first, .. }) = self.chain(other).first() else {
+            let Some(Link { p: first, .. }) = self.chain(other).first(arena) else {
                 break;
             };
             let apex = self.apex_wrap;
@@ -450,15 +551,15 @@ impl Funnel {
                 self.advance_to(p, side, arena)?;
                 return Ok(());
             }
-            self.chain(other).remove(0);
+            self.chain(other).pop_first(arena);
             self.advance_to(first, other, arena)?;
         }
-        let (from, g) = match self.chain(side).last() {
+        let (from, g) = match self.chain(side).last(arena) {
             Some(q) => (q.p.circle.center, q.g),
             None => (self.apex_wrap.point.circle.center, self.apex_wrap.g),
         };
         let g = g + from.as_dvec2().distance(p.circle.center.as_dvec2());
-        self.chain(side).push(Link { p, g });
+        self.chain(side).push(Link { p, g }, arena);
         Ok(())
     }
 
@@ -493,9 +594,11 @@ impl Funnel {
 
 #[cfg(test)]
 mod tests {
-    use super::{direction, FunnelPoint};
+    use super::{direction, Chain, FunnelPoint, Link, WrapArena};
     use crate::geom::{Circle, Side};
     use glam::{DVec2, Vec2};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     fn point(x: f32, y: f32, radius: f32) -> FunnelPoint {
         FunnelPoint {
@@ -519,5 +622,56 @@ mod tests {
         assert!(d.x == 0.0 && d.y > 0.0, "{d}");
         // The same point: the centres' line (empty).
         assert_eq!(direction(on, Side::Left, on, Side::Right), Ok(DVec2::ZERO));
+    }
+
+    /// Copies of a chain share its cells and still change apart: random pushes and
+    /// pops at both ends on many copies, after each of which every copy reads as the
+    /// `Vec` it models (first, last, the link before last, all links).
+    #[test]
+    fn chains_copied_and_changed_apart_read_as_their_own_lists() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut arena = WrapArena::default();
+        let link = |k: u32| Link {
+            p: FunnelPoint {
+                id: k,
+                circle: Circle::point(Vec2::new(k as f32, 0.0)),
+            },
+            g: f64::from(k),
+        };
+        let mut copies: Vec<(Chain, Vec<Link>)> = vec![(Chain::EMPTY, Vec::new())];
+        for step in 0..20_000u32 {
+            let i = rng.gen_range(0..copies.len());
+            let (mut chain, mut model) = copies[i].clone();
+            match rng.gen_range(0..4) {
+                0 | 1 => {
+                    chain.push(link(step), &mut arena);
+                    model.push(link(step));
+                }
+                2 => {
+                    chain.pop_last(&arena);
+                    model.pop();
+                }
+                _ => {
+                    chain.pop_first(&arena);
+                    if !model.is_empty() {
+                        model.remove(0);
+                    }
+                }
+            }
+            if copies.len() < 64 {
+                copies.push((chain, model));
+            } else {
+                copies[i] = (chain, model);
+            }
+            for (chain, model) in &copies {
+                assert_eq!(chain.len as usize, model.len());
+                assert_eq!(chain.is_empty(), model.is_empty());
+                assert_eq!(chain.first(&arena), model.first().copied());
+                assert_eq!(chain.last(&arena), model.last().copied());
+                let before_last = model.len().checked_sub(2).map(|k| model[k]);
+                assert_eq!(chain.before_last(&arena), before_last);
+                assert_eq!(chain.links(&arena).as_slice(), model.as_slice());
+            }
+        }
     }
 }

@@ -601,7 +601,7 @@ impl<'m> Search<'m> {
         let fresh = b.generation == 1;
         b.nodes.clear();
         b.links.clear();
-        b.arena.records.clear();
+        b.arena.clear();
         b.open.clear();
         b.done.clear();
         b.unchecked.clear();
@@ -634,7 +634,7 @@ impl<'m> Search<'m> {
     fn run(&mut self, ts: TriangleId, tg: TriangleId) -> Result<Path, PathError> {
         let funnel = Funnel::new(self.start, &mut self.scratch.arena);
         if ts == tg {
-            if let Ok(wraps) = funnel.clone().finish(self.goal, &mut self.scratch.arena) {
+            if let Ok(wraps) = funnel.finish(self.goal, &mut self.scratch.arena) {
                 let len = wraps.last().map_or(0.0, |w| w.g);
                 let check = Check {
                     node: NONE_NODE,
@@ -767,12 +767,12 @@ impl<'m> Search<'m> {
         if width < lp.circle.radius + rp.circle.radius {
             return None;
         }
-        // The new node's funnel is built in place (funnels are large to move); pruned
+        // The new node's funnel is built in place in the node list; pruned
         // nodes are popped again.
         let index = self.scratch.nodes.len() as u32;
         self.scratch.nodes.push(Node {
             from: t.0,
-            funnel: Some(funnel.clone()),
+            funnel: Some(*funnel),
             pending: false,
         });
         let pushed = self.scratch.nodes[index as usize].funnel.as_mut()?;
@@ -782,7 +782,7 @@ impl<'m> Search<'m> {
         }
         let apex = *pushed.apex();
         let pruned = if self.radius == 0.0 {
-            let ends = pushed.end_lengths(lp, rp);
+            let ends = pushed.end_lengths(lp, rp, &self.scratch.arena);
             self.pruned(apex, ends, t, exit, lp, rp)
         } else if self.dominated(apex) {
             true
@@ -834,7 +834,6 @@ impl<'m> Search<'m> {
         if next == tg {
             let through = self.scratch.nodes[index as usize]
                 .funnel
-                .clone()
                 .and_then(|funnel| funnel.finish(self.goal, &mut self.scratch.arena).ok());
             // For a disc, pushing the last portal may make the funnel wrap a corner
             // because the tangent to the portal's far end passes beyond it, while the
@@ -844,7 +843,6 @@ impl<'m> Search<'m> {
             // clear of both ends.
             let direct = if self.radius > 0.0 {
                 funnel
-                    .clone()
                     .finish(self.goal, &mut self.scratch.arena)
                     .ok()
                     .filter(|wraps| last_leg_crosses(wraps, lp, rp))
