@@ -383,7 +383,8 @@ impl NavMesh {
     ) -> FreeSpan {
         let ids = self.triangles[t.index()];
         let pos = |v: u32| self.vertices[v as usize].as_dvec2();
-        let (p, q) = (pos(ids[edge % 3]), pos(ids[(edge + 1) % 3]));
+        let (p_id, q_id) = (ids[edge % 3], ids[(edge + 1) % 3]);
+        let (p, q) = (pos(p_id), pos(q_id));
         let len = p.distance(q);
         if len == 0.0 {
             return FreeSpan::Empty;
@@ -395,10 +396,15 @@ impl NavMesh {
             .then(|| self.near_walls.within(self, t, edge % 3, r2))
             .flatten()
         {
+            // The lists' cuts are measured from the portal's lower-numbered vertex.
+            let reversed = p_id > q_id;
             for wall in walls.iter().take_while(|w| w.d2 < r2) {
-                let (a, b) = (pos(wall.ends[0]), pos(wall.ends[1]));
-                if let Some(cut) = capsule_cut(p, u, a, b, radius) {
-                    cuts.push(cut);
+                if let Some((lo, hi)) = wall.cut(radius) {
+                    cuts.push(if reversed {
+                        (len - hi, len - lo)
+                    } else {
+                        (lo, hi)
+                    });
                 }
             }
             return free_pieces(cuts, len);
@@ -505,13 +511,88 @@ pub(crate) struct NearWalls {
     lists: Vec<OnceLock<NearList>>,
 }
 
-/// A wall of a [`NearWalls`] list.
+/// A wall of a [`NearWalls`] list, with what its capsule cuts from the portal's line
+/// (see [`capsule_cut`]) worked out as far as it does not depend on the radius: the
+/// line is `p + s u`, from the portal's lower-numbered vertex `p`, `u` of unit length.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct NearWall {
     /// Squared distance from the edge.
     d2: f64,
-    /// Its two vertex ids.
-    ends: [u32; 2],
+    /// Per end `c` of the wall: `u · (c - p)` and the squared distance of `c` from the
+    /// line.
+    ends: [(f64, f64); 2],
+    /// Where the line runs alongside the wall (its points' projections fall on the
+    /// wall): `s` from `along.0` to `along.1`; empty when `along.0 > along.1`.
+    along: (f64, f64),
+    /// The line's signed distance from the wall's line at `s`: `across.0 + s across.1`.
+    across: (f64, f64),
+}
+
+impl NearWall {
+    /// The wall from `a` to `b`, measured against the line `p + s u`.
+    fn new(d2: f64, p: DVec2, u: DVec2, a: DVec2, b: DVec2) -> NearWall {
+        let end = |c: DVec2| {
+            let m = u.dot(c - p);
+            (m, (c - p).length_squared() - m * m)
+        };
+        let ab = b - a;
+        let ell = ab.length();
+        let (mut along, mut across) = ((f64::INFINITY, f64::NEG_INFINITY), (0.0, 0.0));
+        if ell > 0.0 {
+            let w = ab / ell;
+            let n = w.perp();
+            let (al0, al1) = ((p - a).dot(w), u.dot(w));
+            along = if al1 == 0.0 {
+                if (0.0..=ell).contains(&al0) {
+                    (f64::NEG_INFINITY, f64::INFINITY)
+                } else {
+                    along
+                }
+            } else {
+                let (x, y) = (-al0 / al1, (ell - al0) / al1);
+                (x.min(y), x.max(y))
+            };
+            across = ((p - a).dot(n), u.dot(n));
+        }
+        NearWall {
+            d2,
+            ends: [end(a), end(b)],
+            along,
+            across,
+        }
+    }
+
+    /// The open interval of `s` where the line lies nearer than `r` to the wall (see
+    /// [`capsule_cut`]).
+    fn cut(&self, r: f64) -> Option<(f64, f64)> {
+        let mut lo = f64::INFINITY;
+        let mut hi = f64::NEG_INFINITY;
+        let r2 = r * r;
+        for (m, h2) in self.ends {
+            let disc = r2 - h2;
+            if disc > 0.0 {
+                let s = disc.sqrt();
+                lo = lo.min(m - s);
+                hi = hi.max(m + s);
+            }
+        }
+        let (mut s_lo, mut s_hi) = self.along;
+        let (be0, be1) = self.across;
+        if be1 == 0.0 {
+            if be0 < -r || be0 > r {
+                s_hi = f64::NEG_INFINITY;
+            }
+        } else {
+            let (x, y) = ((-r - be0) / be1, (r - be0) / be1);
+            s_lo = s_lo.max(x.min(y));
+            s_hi = s_hi.min(x.max(y));
+        }
+        if s_lo < s_hi {
+            lo = lo.min(s_lo);
+            hi = hi.max(s_hi);
+        }
+        (lo < hi).then_some((lo, hi))
+    }
 }
 
 /// One portal's walls, nearest first, and the squared radius they cover.
@@ -653,10 +734,11 @@ fn near_walls_of(mesh: &NavMesh, t: TriangleId, e: usize, scratch: &mut NearScra
         }
     }
     let reach2 = nearest[NEAR_WALLS - 1];
+    let u = (q - p).normalize_or_zero();
     let mut walls: Vec<NearWall> = found
         .iter()
         .filter(|&&(d2, _)| d2 < reach2)
-        .map(|&(d2, ends)| NearWall { d2, ends })
+        .map(|&(d2, [a, b])| NearWall::new(d2, p, u, pos(a), pos(b)))
         .collect();
     walls.sort_by(|x, y| x.d2.total_cmp(&y.d2));
     NearList {
@@ -669,43 +751,5 @@ fn near_walls_of(mesh: &NavMesh, t: TriangleId, e: usize, scratch: &mut NearScra
 /// segment `a b`: the line through a capsule, which is convex, so the union of its
 /// passes through the two end discs and the middle strip.
 fn capsule_cut(p: DVec2, u: DVec2, a: DVec2, b: DVec2, r: f64) -> Option<(f64, f64)> {
-    let mut lo = f64::INFINITY;
-    let mut hi = f64::NEG_INFINITY;
-    for c in [a, b] {
-        let m = u.dot(c - p);
-        let disc = m * m - ((c - p).length_squared() - r * r);
-        if disc > 0.0 {
-            let s = disc.sqrt();
-            lo = lo.min(m - s);
-            hi = hi.max(m + s);
-        }
-    }
-    let ab = b - a;
-    let ell = ab.length();
-    if ell > 0.0 {
-        let w = ab / ell;
-        let n = w.perp();
-        // Along the wall: 0 <= (x - a).w <= ell; across: |(x - a).n| < r.
-        let (al0, al1) = ((p - a).dot(w), u.dot(w));
-        let (be0, be1) = ((p - a).dot(n), u.dot(n));
-        let mut s_lo = f64::NEG_INFINITY;
-        let mut s_hi = f64::INFINITY;
-        let mut empty = false;
-        for (f0, f1, min, max) in [(al0, al1, 0.0, ell), (be0, be1, -r, r)] {
-            if f1 == 0.0 {
-                if f0 < min || f0 > max {
-                    empty = true;
-                }
-            } else {
-                let (x, y) = ((min - f0) / f1, (max - f0) / f1);
-                s_lo = s_lo.max(x.min(y));
-                s_hi = s_hi.min(x.max(y));
-            }
-        }
-        if !empty && s_lo < s_hi {
-            lo = lo.min(s_lo);
-            hi = hi.max(s_hi);
-        }
-    }
-    (lo < hi).then_some((lo, hi))
+    NearWall::new(0.0, p, u, a, b).cut(r)
 }
