@@ -3,12 +3,13 @@
 //! ```text
 //! crowdnav-bench [all|paths|crowd|mesh] [--quick] [--json FILE] [--out DIR] [--markdown FILE]
 //!                [--map NAME] [--reps N] [--every K] [--only I] [--radii R,R] [--every-inflated K]
-//!                [--sizes N,N] [--steps N] [--limit SECONDS]
+//!                [--disc-radius R] [--sizes N,N] [--steps N] [--limit SECONDS]
 //! ```
 //!
 //! - `paths`: every scenario query of aurora and of the Iron Harvest map, crowdnav
 //!   against the `polyanya` crate: r = 0 on the same mesh, r = 0.5 and 2 on polyanya's
-//!   own inflated meshes (bake time apart).
+//!   own inflated meshes (bake time apart); and crowdnav alone at r = 1 against its own
+//!   r = 0, query by query (`--disc-radius`, 0: not run).
 //! - `crowd`: the ORCA circle (N = 1 000, 10 000, 100 000) and the bottleneck,
 //!   crowdnav's `World::step` against `dodgy_2d` on 1 and 2 threads and DetourCrowd
 //!   on 1 (feature `detour`, opt-in), and runs to the finish.
@@ -31,7 +32,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage: crowdnav-bench [all|paths|crowd|mesh] [--quick] [--json FILE] [--out DIR] [--markdown FILE]
        [--map NAME] [--reps N] [--every K] [--only I] [--radii R,R] [--every-inflated K]
-       [--sizes N,N] [--steps N] [--limit SECONDS]";
+       [--disc-radius R] [--sizes N,N] [--steps N] [--limit SECONDS]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -104,7 +105,8 @@ fn main_with(args: &[String]) -> Result<(), String> {
             i += 1;
             continue;
         }
-        const VALUED: [&str; 12] = [
+        const VALUED: [&str; 13] = [
+            "--disc-radius",
             "--json",
             "--out",
             "--markdown",
@@ -131,7 +133,8 @@ fn main_with(args: &[String]) -> Result<(), String> {
             "--out" => out = Some(value.into()),
             "--markdown" => markdown = Some(value.into()),
             "--limit" => limit = Some(number(flag, value)?),
-            "--map" | "--reps" | "--every" | "--only" | "--radii" | "--every-inflated" => {
+            "--map" | "--reps" | "--every" | "--only" | "--radii" | "--every-inflated"
+            | "--disc-radius" => {
                 let p = opts
                     .paths
                     .as_mut()
@@ -141,6 +144,19 @@ fn main_with(args: &[String]) -> Result<(), String> {
                     "--reps" => {
                         p.r0.reps = number(flag, value)?;
                         p.inflated.reps = p.r0.reps;
+                        if let Some((_, sel)) = &mut p.disc_over_point {
+                            sel.reps = p.r0.reps;
+                        }
+                    }
+                    "--disc-radius" => {
+                        let radius: f32 = number(flag, value)?;
+                        if !(radius.is_finite() && radius >= 0.0) {
+                            return Err(format!("usage: {flag} needs a radius >= 0\n{USAGE}"));
+                        }
+                        p.disc_over_point = (radius > 0.0).then(|| {
+                            let sel = p.disc_over_point.map_or(p.inflated, |(_, sel)| sel);
+                            (radius, sel)
+                        });
                     }
                     "--every" => p.r0.every = number(flag, value)?,
                     "--every-inflated" => p.inflated.every = number(flag, value)?,
@@ -148,6 +164,10 @@ fn main_with(args: &[String]) -> Result<(), String> {
                         p.r0.only = Some(number(flag, value)?);
                         p.inflated.only = p.r0.only;
                         p.inflated.every = 1;
+                        if let Some((_, sel)) = &mut p.disc_over_point {
+                            sel.only = p.r0.only;
+                            sel.every = 1;
+                        }
                     }
                     _ => p.radii = list(flag, value)?,
                 }

@@ -187,6 +187,66 @@ pub fn time_r0(world: &PathWorld, sel: Selection) -> Result<Vec<Timed>, String> 
     Ok(out)
 }
 
+/// The cost of our disc queries against our point queries: the selected queries that
+/// have a path for the disc, timed at r = 0 and at `radius`, one after the other for
+/// each query (one warm-up run of each, then the median of `reps`). Queries without a
+/// path for the disc are left out (most are refused in a microsecond by the corridor
+/// index, which would say nothing of the search) and counted.
+#[derive(Clone, Debug)]
+pub struct DiscOverPoint {
+    /// The disc's radius.
+    pub radius: f32,
+    /// Per query with a path for the disc: its index, our time at r = 0 and at
+    /// `radius`, seconds.
+    pub timed: Vec<(usize, f64, f64)>,
+    /// Selected queries without a path for the disc.
+    pub no_path: usize,
+}
+
+impl DiscOverPoint {
+    /// Per-query ratios, disc time over point time.
+    pub fn ratios(&self) -> Vec<f64> {
+        self.timed
+            .iter()
+            .filter(|t| t.1 > 0.0)
+            .map(|t| t.2 / t.1)
+            .collect()
+    }
+
+    /// The median disc time over the median point time.
+    pub fn ratio_of_medians(&self) -> f64 {
+        let mut point: Vec<f64> = self.timed.iter().map(|t| t.1).collect();
+        let mut disc: Vec<f64> = self.timed.iter().map(|t| t.2).collect();
+        crate::stats::median(&mut disc) / crate::stats::median(&mut point)
+    }
+
+    /// The total disc time over the total point time.
+    pub fn ratio_of_totals(&self) -> f64 {
+        self.timed.iter().map(|t| t.2).sum::<f64>() / self.timed.iter().map(|t| t.1).sum::<f64>()
+    }
+}
+
+/// Times the selected queries of `world` for a point and for a disc of `radius`, ours
+/// alone (see [`DiscOverPoint`]).
+pub fn time_disc_over_point(world: &PathWorld, radius: f32, sel: Selection) -> DiscOverPoint {
+    let (mut timed, mut no_path) = (Vec::new(), 0);
+    for (i, q) in sel.pick(&world.queries) {
+        let (point, disc) = (world.ours(q, 0.0), world.ours(q, radius));
+        if point.is_none() || disc.is_none() {
+            no_path += 1;
+            continue;
+        }
+        let (point_s, _) = time_median(sel.reps, || world.ours(q, 0.0));
+        let (disc_s, _) = time_median(sel.reps, || world.ours(q, radius));
+        timed.push((i, point_s, disc_s));
+    }
+    DiscOverPoint {
+        radius,
+        timed,
+        no_path,
+    }
+}
+
 /// One radius: polyanya's bake for it and the timed queries.
 #[derive(Clone, Debug)]
 pub struct Inflated {

@@ -25,6 +25,9 @@ pub struct PathOptions {
     /// The `crowdnav-bench` executable (for `probe`) and the time limit of one r > 0
     /// query of ours; `None`: no limit.
     pub guard: Option<(std::path::PathBuf, std::time::Duration)>,
+    /// A radius and the queries at which our disc queries are timed against our point
+    /// queries (see [`paths::DiscOverPoint`]); `None`: not run.
+    pub disc_over_point: Option<(f32, Selection)>,
 }
 
 /// What the crowd part runs.
@@ -93,6 +96,14 @@ impl Options {
                     only: None,
                 },
                 guard: None,
+                disc_over_point: Some((
+                    1.0,
+                    Selection {
+                        reps: 3,
+                        every: 20,
+                        only: None,
+                    },
+                )),
             }),
             crowd: Some(CrowdOptions {
                 sizes: vec![1_000, 10_000],
@@ -129,6 +140,14 @@ impl Options {
                     only: None,
                 },
                 guard: None,
+                disc_over_point: Some((
+                    1.0,
+                    Selection {
+                        reps: 5,
+                        every: 5,
+                        only: None,
+                    },
+                )),
             }),
             crowd: Some(CrowdOptions {
                 sizes: vec![1_000, 10_000, 100_000],
@@ -171,6 +190,8 @@ pub fn run(opts: &Options, data: Result<&Path, &str>) -> Result<Report, String> 
     r.json.insert("machine".into(), json!(machine()));
     r.json
         .insert("path_median_ratio_vs_polyanya".into(), Value::Null);
+    r.json
+        .insert("disc_over_point_median_ratio".into(), Value::Null);
     r.json
         .insert("orca_step_ratio_vs_dodgy".into(), Value::Null);
     r.json
@@ -216,6 +237,7 @@ fn path_part(r: &mut Report, opts: &PathOptions, data: Result<&Path, &str>) -> R
     };
     let mut maps_json = Map::new();
     let mut r0_rows = String::new();
+    let mut disc_rows = String::new();
     let mut inflated_rows = String::new();
     let mut timeouts: Vec<String> = Vec::new();
     for name in &opts.maps {
@@ -273,6 +295,42 @@ fn path_part(r: &mut Report, opts: &PathOptions, data: Result<&Path, &str>) -> R
                 "agree": found.both + found.neither,
             }),
         );
+        if let Some((radius, sel)) = opts.disc_over_point {
+            eprintln!(
+                "paths: {name}: crowdnav at r = {radius} against r = 0, {} queries",
+                sel.pick(&world.queries).len()
+            );
+            let d = paths::time_disc_over_point(&world, radius, sel);
+            let mut ratios = d.ratios();
+            let ratio = Spread::of(&ratios);
+            let _ = writeln!(
+                disc_rows,
+                "| {name} | {radius} | {} ({} without) | {:.2} ({:.2}) | {:.2} | {:.2} |",
+                d.timed.len(),
+                d.no_path,
+                ratio.median,
+                ratio.p95,
+                d.ratio_of_medians(),
+                d.ratio_of_totals()
+            );
+            if name == "aurora" {
+                r.json.insert(
+                    "disc_over_point_median_ratio".into(),
+                    finite(median(&mut ratios)),
+                );
+            }
+            map_json.insert(
+                "disc_over_point".into(),
+                json!({
+                    "radius": radius,
+                    "queries": d.timed.len(),
+                    "queries_without_path": d.no_path,
+                    "ratio_per_query": spread_json(ratio),
+                    "ratio_of_medians": finite(d.ratio_of_medians()),
+                    "ratio_of_totals": finite(d.ratio_of_totals()),
+                }),
+            );
+        }
         let blocked = BlockedSpace::of(&world.ours);
         eprintln!(
             "paths: {name}: {} obstacle rings for polyanya ({} blocked groups, {} of them enclosing walkable islands)",
@@ -311,6 +369,15 @@ fn path_part(r: &mut Report, opts: &PathOptions, data: Result<&Path, &str>) -> R
     md += "| map | queries | crowdnav ms | polyanya ms | ours/theirs per query | ratio of totals | lengths agree |\n";
     md += "|---|---:|---:|---:|---:|---:|---|\n";
     md += &r0_rows;
+    if !disc_rows.is_empty() {
+        md += "\nDisc against point, crowdnav alone: each query with a path for the disc timed at r = 0 \
+               and at r, one after the other (queries without a path for the disc left out and \
+               counted); disc time / point time per query, median (p95), then the median disc time \
+               over the median point time and the total over the total.\n\n";
+        md += "| map | r | queries with a path | disc/point per query | ratio of medians | ratio of totals |\n";
+        md += "|---|---:|---:|---:|---:|---:|\n";
+        md += &disc_rows;
+    }
     md += "\nr > 0: crowdnav on its one mesh; polyanya on a mesh it triangulated and inflated for that radius \
            (bake time apart). found = both / ours only / polyanya only / neither; length difference = \
            (ours − polyanya) / polyanya over queries both answered: median, then p95 and max of |·|.\n\n";

@@ -24,6 +24,14 @@ fn tiny() -> Options {
                 only: None,
             },
             guard: None,
+            disc_over_point: Some((
+                1.0,
+                Selection {
+                    reps: 1,
+                    every: 300,
+                    only: None,
+                },
+            )),
         }),
         crowd: Some(CrowdOptions {
             sizes: vec![100, 200],
@@ -56,6 +64,7 @@ fn tiny_run_reports_finite_top_level_figures() {
         "date_utc",
         "machine",
         "path_median_ratio_vs_polyanya",
+        "disc_over_point_median_ratio",
         "orca_step_ratio_vs_dodgy",
         "orca_step_ratio_vs_detour",
         "paths",
@@ -91,6 +100,16 @@ fn tiny_run_reports_finite_top_level_figures() {
             let aurora = &json["paths"]["aurora"];
             assert!(aurora["r0"]["agree"].as_u64() == aurora["r0"]["queries"].as_u64());
             assert!(aurora["inflated"][0]["polyanya_bake_s"].as_f64().is_some());
+            let disc = number(json, "disc_over_point_median_ratio").expect("a disc ratio");
+            assert!(disc.is_finite() && disc > 0.0, "disc/point ratio {disc}");
+            let timed = aurora["disc_over_point"]["queries"].as_u64().unwrap_or(0);
+            let without = aurora["disc_over_point"]["queries_without_path"].as_u64();
+            assert!(
+                timed > 0 && without.is_some(),
+                "{}",
+                aurora["disc_over_point"]
+            );
+            assert!(report.markdown.contains("| aurora | 1 |"));
             assert!(json["mesh"]["aurora (polyanya v2 mesh)"]["ours_s"]
                 .as_f64()
                 .is_some_and(f64::is_finite));
