@@ -303,6 +303,7 @@ fn path_part(r: &mut Report, opts: &PathOptions, data: Result<&Path, &str>) -> R
             let d = paths::time_disc_over_point(&world, radius, sel);
             let mut ratios = d.ratios();
             let ratio = Spread::of(&ratios);
+            let (of_medians, of_totals) = (d.ratio_of_medians(), d.ratio_of_totals());
             let _ = writeln!(
                 disc_rows,
                 "| {name} | {radius} | {} ({} without) | {:.2} ({:.2}) | {:.2} | {:.2} |",
@@ -310,8 +311,8 @@ fn path_part(r: &mut Report, opts: &PathOptions, data: Result<&Path, &str>) -> R
                 d.no_path,
                 ratio.median,
                 ratio.p95,
-                d.ratio_of_medians(),
-                d.ratio_of_totals()
+                of_medians,
+                of_totals
             );
             if name == "aurora" {
                 r.json.insert(
@@ -326,8 +327,8 @@ fn path_part(r: &mut Report, opts: &PathOptions, data: Result<&Path, &str>) -> R
                     "queries": d.timed.len(),
                     "queries_without_path": d.no_path,
                     "ratio_per_query": spread_json(ratio),
-                    "ratio_of_medians": finite(d.ratio_of_medians()),
-                    "ratio_of_totals": finite(d.ratio_of_totals()),
+                    "ratio_of_medians": finite(of_medians),
+                    "ratio_of_totals": finite(of_totals),
                 }),
             );
         }
