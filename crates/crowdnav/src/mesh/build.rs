@@ -404,5 +404,6 @@ fn assemble(
         near_walls: Default::default(),
         locator: Locator::default(),
         walkable_area,
+        id: super::navmesh::fresh_mesh_id(),
     })
 }

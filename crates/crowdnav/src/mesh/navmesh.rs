@@ -72,6 +72,15 @@ pub struct NavMesh {
     pub(crate) near_walls: super::clearance::NearWalls,
     pub(crate) locator: Locator,
     pub(crate) walkable_area: f64,
+    /// Unique to the mesh built (a clone, identical, shares it): what a thread's
+    /// memos of per-mesh data are keyed by.
+    pub(crate) id: u64,
+}
+
+/// A new [`NavMesh::id`].
+pub(crate) fn fresh_mesh_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Where a point lies on the mesh.

@@ -194,6 +194,8 @@ struct Scratch {
     generation: u32,
     /// The buffers of the check beside the channel.
     beside: BesideScratch,
+    /// Crossing segments of portals for the mesh and radius of the last disc search.
+    span_memo: SpanMemo,
 }
 
 /// The list of id `id` in `lists`, through its handle in `slots` (0: none yet), made
@@ -560,6 +562,72 @@ enum Span {
     Segment { a: Vec2, b: Vec2, slack: f64 },
 }
 
+impl Span {
+    /// The span of memo entry `ends` (see [`SpanMemo`]), `slack` being its portal's.
+    fn from_ends(ends: [f32; 4], slack: f64) -> Span {
+        if ends[0].is_nan() {
+            Span::Unusable
+        } else {
+            Span::Segment {
+                a: Vec2::new(ends[0], ends[1]),
+                b: Vec2::new(ends[2], ends[3]),
+                slack,
+            }
+        }
+    }
+}
+
+/// A thread's crossing segments (see [`Span`]) of the directed portals of one mesh for
+/// one radius, kept between searches: agents come in a few sizes, and a portal's free
+/// part depends only on the mesh and the radius. Asking for another mesh or radius
+/// forgets every entry at once (each carries the stamp of the pair it was made for).
+#[derive(Default)]
+struct SpanMemo {
+    /// The mesh's id and the radius' bits the entries are for.
+    owner: Option<(u64, u32)>,
+    /// The stamp of the current owner's entries.
+    stamp: u32,
+    /// Per directed portal: the stamp it was made for, and its segment's ends (`NaN`
+    /// for [`Span::Unusable`]).
+    slots: Vec<(u32, [f32; 4])>,
+}
+
+impl SpanMemo {
+    /// Makes the memo serve mesh `mesh` (with `portals` directed portals) and `radius`.
+    fn prepare(&mut self, mesh: u64, portals: usize, radius: f32) {
+        let owner = Some((mesh, radius.to_bits()));
+        if self.owner != owner {
+            self.owner = owner;
+            self.stamp = self.stamp.wrapping_add(1);
+            if self.stamp == 0 {
+                // Stamps wrapped: old entries could pass for new ones.
+                self.slots.clear();
+                self.stamp = 1;
+            }
+        }
+        if self.slots.len() < portals {
+            self.slots.resize(portals, (0, [0.0; 4]));
+        }
+    }
+
+    fn get(&self, key: u32) -> Option<[f32; 4]> {
+        self.slots
+            .get(key as usize)
+            .filter(|slot| slot.0 == self.stamp)
+            .map(|slot| slot.1)
+    }
+
+    fn put(&mut self, key: u32, span: Span) {
+        let ends = match span {
+            Span::Segment { a, b, .. } => [a.x, a.y, b.x, b.y],
+            _ => [f32::NAN; 4],
+        };
+        if let Some(slot) = self.slots.get_mut(key as usize) {
+            *slot = (self.stamp, ends);
+        }
+    }
+}
+
 /// A funnel that reached a portal: exact path lengths within its channel to the
 /// portal's ends, and its apex.
 #[derive(Clone, Copy, Debug)]
@@ -611,6 +679,10 @@ impl<'m> Search<'m> {
         b.portals.prepare(3 * mesh.triangles.len(), fresh);
         b.portal_spans.clear();
         b.last_in.prepare(mesh.triangles.len(), fresh);
+        if radius > 0.0 {
+            b.span_memo
+                .prepare(mesh.id, 3 * mesh.triangles.len(), radius);
+        }
         Search {
             mesh,
             start,
@@ -1136,31 +1208,16 @@ impl<'m> Search<'m> {
         })
     }
 
-    /// The crossing segment of portal `exit` of `t`: [`Span::Segment`] or
-    /// [`Span::Unusable`].
-    fn span(&self, t: TriangleId, exit: usize) -> Span {
-        {
-            match self.mesh.free_span(t, exit, f64::from(self.radius)) {
-                FreeSpan::One { lo, hi } => {
-                    let ids = self.mesh.triangles[t.index()];
-                    let p = self.mesh.vertices[ids[exit] as usize].as_dvec2();
-                    let q = self.mesh.vertices[ids[(exit + 1) % 3] as usize].as_dvec2();
-                    // A few f32 ulps of the coordinates.
-                    let slack = 1e-6 * (1.0 + p.abs().max_element().max(q.abs().max_element()));
-                    let u = (q - p).normalize_or_zero();
-                    if hi - lo > 4.0 * slack {
-                        Span::Segment {
-                            a: (p + u * (lo + slack)).as_vec2(),
-                            b: (p + u * (hi - slack)).as_vec2(),
-                            slack,
-                        }
-                    } else {
-                        Span::Unusable
-                    }
-                }
-                FreeSpan::Empty | FreeSpan::Several => Span::Unusable,
-            }
+    /// The crossing segment of portal `exit` of `t` ([`span_of`]), from this thread's
+    /// memo of the mesh and radius when it holds the portal (see [`SpanMemo`]).
+    fn span(&mut self, t: TriangleId, exit: usize) -> Span {
+        let key = 3 * t.0 + exit as u32;
+        if let Some(ends) = self.scratch.span_memo.get(key) {
+            return Span::from_ends(ends, span_slack(self.mesh, t, exit));
         }
+        let span = span_of(self.mesh, t, exit, self.radius);
+        self.scratch.span_memo.put(key, span);
+        span
     }
 
     fn push_open(&mut self, f: f64, node: u32, done: Option<Vec<Wrap>>) {
@@ -1430,6 +1487,38 @@ impl<'m> Search<'m> {
     }
 }
 
+/// The rounding slack of portal `exit` of `t` (a few `f32` ulps of its coordinates),
+/// and its ends.
+fn portal_ends(mesh: &NavMesh, t: TriangleId, exit: usize) -> (DVec2, DVec2, f64) {
+    let ids = mesh.triangles[t.index()];
+    let p = mesh.vertices[ids[exit] as usize].as_dvec2();
+    let q = mesh.vertices[ids[(exit + 1) % 3] as usize].as_dvec2();
+    let slack = 1e-6 * (1.0 + p.abs().max_element().max(q.abs().max_element()));
+    (p, q, slack)
+}
+
+/// The slack of [`portal_ends`].
+fn span_slack(mesh: &NavMesh, t: TriangleId, exit: usize) -> f64 {
+    portal_ends(mesh, t, exit).2
+}
+
+/// The crossing segment of portal `exit` of `t` for a disc of radius `radius`:
+/// [`Span::Segment`] or [`Span::Unusable`].
+fn span_of(mesh: &NavMesh, t: TriangleId, exit: usize, radius: f32) -> Span {
+    let (p, q, slack) = portal_ends(mesh, t, exit);
+    match mesh.free_span(t, exit, f64::from(radius)) {
+        FreeSpan::One { lo, hi } if hi - lo > 4.0 * slack => {
+            let u = (q - p).normalize_or_zero();
+            Span::Segment {
+                a: (p + u * (lo + slack)).as_vec2(),
+                b: (p + u * (hi - slack)).as_vec2(),
+                slack,
+            }
+        }
+        FreeSpan::One { .. } | FreeSpan::Empty | FreeSpan::Several => Span::Unusable,
+    }
+}
+
 /// The record of node `node`, whose funnel has apex `apex`, before its lengths are
 /// measured.
 fn unmeasured(node: u32, apex: &Wrap) -> PortalRecord {
@@ -1586,6 +1675,36 @@ mod tests {
             }
         }
         lowest
+    }
+
+    /// A thread's memo of crossing segments serves only the mesh and radius it was
+    /// made for: switching meshes of the same size, or radii, forgets it, and every
+    /// span read through it (first computed, then remembered) is the one computed
+    /// afresh.
+    #[test]
+    fn span_memo_answers_as_computed_for_each_mesh_and_radius() {
+        use super::{span_of, Scratch, Search};
+        use crate::mesh::TriangleId;
+        let mut rng = ChaCha8Rng::seed_from_u64(31);
+        let meshes = [crowded_mesh(&mut rng), crowded_mesh(&mut rng)];
+        let mut scratch = Scratch::default();
+        let mut segments = 0;
+        for (m, radius) in [(0, 0.4), (1, 0.4), (0, 0.4), (0, 0.7), (1, 0.7), (1, 0.4)] {
+            let mesh = &meshes[m];
+            let mut search = Search::new(mesh, Vec2::ZERO, Vec2::ZERO, radius, scratch);
+            for _ in 0..2 {
+                for t in 0..mesh.triangles.len() as u32 {
+                    for exit in 0..3 {
+                        let t = TriangleId(t);
+                        let want = span_of(mesh, t, exit, radius);
+                        assert_eq!(search.span(t, exit), want, "mesh {m}, r {radius}, {t:?}");
+                        segments += usize::from(matches!(want, super::Span::Segment { .. }));
+                    }
+                }
+            }
+            scratch = search.into_scratch();
+        }
+        assert!(segments > 1000, "only {segments} segments");
     }
 
     /// The world of `random_worlds.rs`'s sliver-corner regression (a corner beside the
