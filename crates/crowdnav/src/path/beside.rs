@@ -145,9 +145,9 @@ fn segment_distance_squared(p: DVec2, q: DVec2, a: DVec2, b: DVec2) -> f64 {
         .min(d2(b, p, q))
 }
 
-/// The segments and arcs of the path through `wraps`.
-fn pieces(wraps: &[Wrap]) -> Vec<Piece> {
-    let mut out = Vec::with_capacity(2 * wraps.len());
+/// Puts in `out` the segments and arcs of the path through `wraps`.
+fn pieces_into(wraps: &[Wrap], out: &mut Vec<Piece>) {
+    out.clear();
     for pair in wraps.windows(2) {
         let (w, next) = (pair[0], pair[1]);
         let leave = tangent_between(w.point.circle, w.side, next.point.circle, next.side)
@@ -171,44 +171,59 @@ fn pieces(wraps: &[Wrap]) -> Vec<Piece> {
             b: next.arrive.as_dvec2(),
         });
     }
-    out
 }
 
 /// The pieces' boxes (grown by the radius) binned on a grid over the path's box, so
-/// that a query box meets only the pieces of the cells it covers. Kept between checks
+/// that a query box meets only the pieces of the cells it covers; a path of at most
+/// [`SCAN_PIECES`] pieces is scanned instead (a long piece's box covers many cells,
+/// and checking a few boxes costs less than finding the cells). Kept between checks
 /// (see [`BesideScratch`]): rebuilding allocates nothing once grown.
 #[derive(Default)]
 struct Bins {
     boxes: Vec<(DVec2, DVec2)>,
     origin: DVec2,
-    cell: DVec2,
+    /// Cells per unit of length, along each axis.
+    scale: DVec2,
+    /// Cells per side: from 1 for a path of one piece to [`MAX_BINS`].
+    side: usize,
     /// The pieces of cell `c` are `items[starts[c]..starts[c + 1]]` (cells row by row).
     starts: Vec<u32>,
     items: Vec<u32>,
 }
 
-/// Cells per side of [`Bins`].
-const BINS: usize = 16;
+/// Most cells per side of [`Bins`].
+const MAX_BINS: usize = 16;
+
+/// Paths of at most this many pieces are not binned (see [`Bins`]).
+const SCAN_PIECES: usize = 24;
 
 impl Bins {
     /// Bins `pieces`' boxes grown by `radius`, forgetting what was binned before.
     fn rebuild(&mut self, pieces: &[Piece], radius: f64) {
         self.boxes.clear();
         self.boxes.extend(pieces.iter().map(|p| p.bounds(radius)));
+        if self.boxes.len() <= SCAN_PIECES {
+            return;
+        }
         let (lo, hi) = self.boxes.iter().fold(
             (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
             |(lo, hi), b| (lo.min(b.0), hi.max(b.1)),
         );
+        // About one piece per cell along a side of the path's box (a path's pieces
+        // follow a line more than they fill an area).
+        self.side = pieces.len().clamp(1, MAX_BINS);
+        let side = self.side;
         self.origin = lo;
-        self.cell = ((hi - lo) / BINS as f64).max(DVec2::splat(f64::MIN_POSITIVE));
+        let cell = ((hi - lo) / side as f64).max(DVec2::splat(f64::MIN_POSITIVE));
+        self.scale = 1.0 / cell;
         // Counts per cell summed up to each cell's end, then every cell filled back
         // to front from its end (so `starts[c]` ends at the cell's start).
         self.starts.clear();
-        self.starts.resize(BINS * BINS + 1, 0);
+        self.starts.resize(side * side + 1, 0);
         for i in 0..self.boxes.len() {
             let ((x0, y0), (x1, y1)) = self.cells_of(i);
             for y in y0..=y1 {
-                for c in y * BINS + x0..=y * BINS + x1 {
+                for c in y * side + x0..=y * side + x1 {
                     self.starts[c] += 1;
                 }
             }
@@ -223,7 +238,7 @@ impl Bins {
         for i in (0..self.boxes.len()).rev() {
             let ((x0, y0), (x1, y1)) = self.cells_of(i);
             for y in y0..=y1 {
-                for c in y * BINS + x0..=y * BINS + x1 {
+                for c in y * side + x0..=y * side + x1 {
                     self.starts[c] -= 1;
                     self.items[self.starts[c] as usize] = i as u32;
                 }
@@ -237,31 +252,30 @@ impl Bins {
         (self.index(a), self.index(b))
     }
 
-    /// The cell of `p`, clamped to the grid.
+    /// The cell of `p`, clamped to the grid. Monotone in each coordinate, so a box
+    /// that meets another covers cells that meet the other's.
     fn index(&self, p: DVec2) -> (usize, usize) {
-        let q = (p - self.origin) / self.cell;
+        let q = (p - self.origin) * self.scale;
         // (Truncation is the floor once clamped at 0; NaN goes to 0.)
-        let clamp = |v: f64| (v.max(0.0) as usize).min(BINS - 1);
+        let clamp = |v: f64| (v.max(0.0) as usize).min(self.side - 1);
         (clamp(q.x), clamp(q.y))
     }
 
     /// Calls `f` with every piece whose box meets the box from `lo` to `hi` (some
     /// more than once), until it returns `true`; returns whether one did.
     fn any(&self, lo: DVec2, hi: DVec2, mut f: impl FnMut(usize) -> bool) -> bool {
-        if !self.boxes.is_empty() {
-            let ((x0, y0), (x1, y1)) = (self.index(lo), self.index(hi));
-            for y in y0..=y1 {
-                let row = y * BINS;
-                let (a, b) = (self.starts[row + x0], self.starts[row + x1 + 1]);
-                for &i in &self.items[a as usize..b as usize] {
-                    let (blo, bhi) = self.boxes[i as usize];
-                    if hi.cmpge(blo).all() && lo.cmple(bhi).all() && f(i as usize) {
-                        return true;
-                    }
-                }
-            }
+        let meets = |(blo, bhi): (DVec2, DVec2)| hi.cmpge(blo).all() && lo.cmple(bhi).all();
+        if self.boxes.len() <= SCAN_PIECES {
+            return (0..self.boxes.len()).any(|i| meets(self.boxes[i]) && f(i));
         }
-        false
+        let ((x0, y0), (x1, y1)) = (self.index(lo), self.index(hi));
+        (y0..=y1).any(|y| {
+            let row = y * self.side;
+            let (a, b) = (self.starts[row + x0], self.starts[row + x1 + 1]);
+            self.items[a as usize..b as usize]
+                .iter()
+                .any(|&i| meets(self.boxes[i as usize]) && f(i as usize))
+        })
     }
 }
 
@@ -280,6 +294,7 @@ pub(super) struct BesideScratch {
     generation: u32,
     stack: Vec<u32>,
     near: Vec<u32>,
+    pieces: Vec<Piece>,
 }
 
 impl BesideScratch {
@@ -383,11 +398,14 @@ fn repair(
     let (mesh, channel, radius) = (q.mesh, q.channel, q.radius);
     let mut extras: Vec<Extra> = Vec::new();
     loop {
-        let pieces = pieces(&wraps);
+        let mut pieces = std::mem::take(&mut scratch.pieces);
+        pieces_into(&wraps, &mut pieces);
         scratch.bins.rebuild(&pieces, f64::from(radius));
         corners_near(mesh, channel, &pieces, f64::from(radius), scratch);
         let (bins, near) = (&scratch.bins, &scratch.near);
-        let Some(extra) = worst(mesh, channel, &pieces, bins, &wraps, near, radius) else {
+        let worst = worst(mesh, channel, &pieces, bins, &wraps, near, radius);
+        scratch.pieces = pieces;
+        let Some(extra) = worst else {
             return Some(wraps);
         };
         if extras.len() >= MAX_EXTRA

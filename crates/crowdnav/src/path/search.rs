@@ -192,8 +192,9 @@ struct Scratch {
     last_in: Stamped<Option<u32>>,
     /// The generation of the search using the buffers, in the stamped slots.
     generation: u32,
-    /// The buffers of the check beside the channel.
+    /// The buffers of the check beside the channel, and its channel.
     beside: BesideScratch,
+    channel: Vec<u32>,
     /// Crossing segments of portals for the mesh and radius of the last disc search.
     span_memo: SpanMemo,
 }
@@ -737,12 +738,16 @@ impl<'m> Search<'m> {
                 // A disc's path, at the funnel's length (a lower bound of the checked
                 // one): checked now, and back in the open list at its true length
                 // (popped at once when the check changed nothing).
-                let channel = if check.node == NONE_NODE {
-                    vec![ts.0]
+                let mut channel = std::mem::take(&mut self.scratch.channel);
+                if check.node == NONE_NODE {
+                    channel.clear();
+                    channel.push(ts.0);
                 } else {
-                    self.channel(check.node)
-                };
-                let checked = match self.keep_clear(&channel, check.direct.is_some(), wraps) {
+                    self.channel(check.node, &mut channel);
+                }
+                let cleared = self.keep_clear(&channel, check.direct.is_some(), wraps);
+                self.scratch.channel = channel;
+                let checked = match cleared {
                     Cleared::Clear(wraps) => Some(wraps),
                     Cleared::Repaired(wraps) => {
                         self.repaired = true;
@@ -956,16 +961,17 @@ impl<'m> Search<'m> {
         })
     }
 
-    /// The triangles of node `index`'s channel, from the start's to the node's.
-    fn channel(&self, index: u32) -> Vec<u32> {
-        let mut out = vec![self.scratch.links[index as usize].tri];
+    /// Puts in `out` the triangles of node `index`'s channel, from the start's to the
+    /// node's.
+    fn channel(&self, index: u32, out: &mut Vec<u32>) {
+        out.clear();
+        out.push(self.scratch.links[index as usize].tri);
         let mut n = index;
         while n != NONE_NODE {
             out.push(self.scratch.nodes[n as usize].from);
             n = self.scratch.links[n as usize].parent;
         }
         out.reverse();
-        out
     }
 
     /// A complete path `wraps` through `channel` (its last portal left out when
