@@ -288,7 +288,8 @@ pub(crate) fn sweep(center: Vec2, from: Vec2, to: Vec2, side: Side) -> f64 {
         Side::Right => -ccw,
     };
     let tau = std::f64::consts::TAU;
-    let s = s.rem_euclid(tau);
+    // `s.rem_euclid(tau)` without the library's remainder: `|s| <= π`.
+    let s = if s < 0.0 { s + tau } else { s };
     if s > tau - 1e-6 {
         0.0
     } else {
