@@ -120,6 +120,9 @@ pub(crate) struct Tuning {
     /// A disc's search again without dominance when its answer may be wrong (see the
     /// module's documentation).
     pub fallback: bool,
+    /// A disc's search going on down a corridor ahead of the open list's best (see
+    /// [`CORRIDOR_LEAD`]).
+    pub corridor_lead: bool,
 }
 
 impl Default for Tuning {
@@ -129,9 +132,23 @@ impl Default for Tuning {
             apex_pruning: true,
             corridor_index: true,
             fallback: true,
+            corridor_lead: true,
         }
     }
 }
+
+/// How far, in agent radii, a node's bound may exceed the open list's best and the
+/// search still go on down its corridor (its only child) instead of switching to the
+/// best. A point's bound stays flat along a corridor, so ties keep it going; a disc's
+/// rises a little at almost every portal (each portal end shows another point of a
+/// corner's circle), so without a lead the search would hop between channels of
+/// nearly equal bounds through the open list. Expanding a node before its turn changes
+/// no answer: a complete path is still returned only when no open bound is below its
+/// length, and every pruning record is a real path whatever the order. The lead trades
+/// those hops against expanding nodes a strict order would never reach: 1 radius
+/// takes 4 to 6 % off a disc query's instructions on aurora at r = 0.5, 1 and 2; an
+/// unbounded one (every corridor followed to its end) adds 21 %.
+const CORRIDOR_LEAD: f64 = 1.0;
 
 /// The fallback's search without whole-portal dominance gives up after this many times
 /// the nodes of the first search (at least [`KEEP_NODES`]): without that rule a disc's
@@ -162,6 +179,8 @@ pub(crate) struct SearchStats {
     /// Whether that second run gave up over its budget of nodes (the first run's
     /// answer is returned).
     pub over_budget: bool,
+    /// Entries taken from the open list (over both runs when it re-ran).
+    pub popped: u32,
 }
 
 /// Buffers of a search, kept per thread between queries: a query then allocates (and
@@ -382,9 +401,11 @@ impl NavMesh {
                 let mut search = Search::new(self, start, goal, radius, cell.take());
                 search.portal_pruning = portal_pruning;
                 search.apex_pruning = tuning.apex_pruning;
+                search.corridor_lead = tuning.corridor_lead;
                 search.node_budget = node_budget;
                 let result = search.run(ts, tg);
                 stats.portal_pruned += search.portal_pruned;
+                stats.popped += search.popped;
                 let length = result.as_ref().map_or(f64::INFINITY, Path::length);
                 let suspect =
                     search.repaired && search.least_pruned < length + 1e-7 * (1.0 + length);
@@ -532,6 +553,10 @@ struct Search<'m> {
     portal_pruning: bool,
     /// Dominance on the funnel's apex on (off likewise).
     apex_pruning: bool,
+    /// The lead down corridors on (see [`CORRIDOR_LEAD`]).
+    corridor_lead: bool,
+    /// Entries taken from the open list.
+    popped: u32,
     /// Nodes dropped by whole-portal dominance.
     portal_pruned: u32,
     /// Whether a complete path popped was repaired or dropped by the check beside its
@@ -692,6 +717,8 @@ impl<'m> Search<'m> {
             scratch: b,
             portal_pruning: true,
             apex_pruning: true,
+            corridor_lead: true,
+            popped: 0,
             portal_pruned: 0,
             repaired: false,
             least_pruned: f64::INFINITY,
@@ -726,6 +753,7 @@ impl<'m> Search<'m> {
             }
         }
         while let Some(open) = self.scratch.open.pop() {
+            self.popped += 1;
             if self.scratch.nodes.len() > self.node_budget {
                 self.over_budget = true;
                 break;
@@ -768,8 +796,13 @@ impl<'m> Search<'m> {
                 }
                 continue;
             }
-            // Along a corridor (one successor that would be popped next anyway), go on
-            // expanding without the round trip through the open list.
+            // Along a corridor (one successor that would be popped next anyway, or
+            // nearly: see `CORRIDOR_LEAD`), go on expanding without the round trip
+            // through the open list.
+            let lead = match self.corridor_lead {
+                true => CORRIDOR_LEAD * f64::from(self.radius),
+                false => 0.0,
+            };
             let mut current = Some(open.node);
             while let Some(index) = current.take() {
                 let node = &mut self.scratch.nodes[index as usize];
@@ -798,7 +831,9 @@ impl<'m> Search<'m> {
                 }
                 match children {
                     [Some(only), None]
-                        if self.scratch.open.peek().is_none_or(|top| only >= *top) =>
+                        if self.scratch.open.peek().is_none_or(|top| {
+                            only >= *top || (lead > 0.0 && only.f <= top.f + lead)
+                        }) =>
                     {
                         current = Some(only.node);
                     }
@@ -1764,6 +1799,56 @@ mod tests {
             );
             assert!(lowest_clearance(&walls, &path) >= r - 1e-6, "{tuning:?}");
         }
+    }
+
+    /// The lead down corridors (`CORRIDOR_LEAD`) changes no answer and takes fewer
+    /// entries from the open list: on crowded random worlds, discs of several radii
+    /// find the same lengths (and the same failures) with and without it, and pop less
+    /// in all.
+    #[test]
+    fn the_corridor_lead_changes_no_answer_and_pops_less() {
+        use super::Tuning;
+        let strict = Tuning {
+            corridor_lead: false,
+            ..Tuning::default()
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(23);
+        let (mut compared, mut popped, mut popped_strict) = (0, 0u64, 0u64);
+        for _ in 0..8 {
+            let mesh = crowded_mesh(&mut rng);
+            for _ in 0..40 {
+                let (a, b) = (
+                    walkable_point(&mesh, &mut rng),
+                    walkable_point(&mesh, &mut rng),
+                );
+                for radius in [0.1, 0.25, 0.4] {
+                    let (lead, stats) = mesh.find_path_with(a, b, radius, Tuning::default());
+                    let (plain, strict_stats) = mesh.find_path_with(a, b, radius, strict);
+                    match (&lead, &plain) {
+                        (Ok(l), Ok(p)) => {
+                            let (l, p) = (l.length(), p.length());
+                            assert!(
+                                (l - p).abs() <= 1e-9 * (1.0 + p),
+                                "{a} -> {b}, r = {radius}: {l} with the lead, {p} without"
+                            );
+                            compared += 1;
+                        }
+                        (l, p) => assert_eq!(
+                            l.as_ref().err(),
+                            p.as_ref().err(),
+                            "{a} -> {b}, r = {radius}"
+                        ),
+                    }
+                    popped += u64::from(stats.popped);
+                    popped_strict += u64::from(strict_stats.popped);
+                }
+            }
+        }
+        assert!(compared >= 500, "only {compared} paths compared");
+        assert!(
+            popped < popped_strict,
+            "{popped} entries popped with the lead, {popped_strict} without"
+        );
     }
 
     /// With the fallback, whole-portal dominance changes no disc's answer on the sliver
