@@ -402,6 +402,7 @@ fn assemble(
         pockets: Default::default(),
         corridors: Default::default(),
         near_walls: Default::default(),
+        corner_grid: Default::default(),
         locator: Locator::default(),
         walkable_area,
         id: super::navmesh::fresh_mesh_id(),

@@ -9,6 +9,7 @@
 
 mod build;
 mod clearance;
+mod corner_grid;
 mod corridors;
 pub mod import;
 mod level;

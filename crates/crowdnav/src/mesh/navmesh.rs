@@ -70,6 +70,9 @@ pub struct NavMesh {
     pub(crate) pockets: crate::path::pockets::Pockets,
     /// Per portal, the walls that can narrow it for a disc (see [`super::clearance::NearWalls`]).
     pub(crate) near_walls: super::clearance::NearWalls,
+    /// The obstacle corners on a grid, built on first use (see
+    /// [`super::corner_grid::CornerGrid`]).
+    pub(crate) corner_grid: super::corner_grid::LazyCornerGrid,
     pub(crate) locator: Locator,
     pub(crate) walkable_area: f64,
     /// Unique to the mesh built (a clone, identical, shares it): what a thread's
