@@ -1757,6 +1757,31 @@ mod tests {
         assert!(segments > 1000, "only {segments} segments");
     }
 
+    /// Asserts that two searches answered alike: both a path, lengths within
+    /// `tolerance` relative (0: equal), or the same error. Returns whether both found
+    /// a path.
+    fn assert_same_answer(
+        x: &Result<Path, crate::path::PathError>,
+        y: &Result<Path, crate::path::PathError>,
+        tolerance: f64,
+        query: &str,
+    ) -> bool {
+        match (x, y) {
+            (Ok(x), Ok(y)) => {
+                let (x, y) = (x.length(), y.length());
+                assert!(
+                    (x - y).abs() <= tolerance * (1.0 + y),
+                    "{query}: {x} against {y}"
+                );
+                true
+            }
+            (x, y) => {
+                assert_eq!(x.as_ref().err(), y.as_ref().err(), "{query}");
+                false
+            }
+        }
+    }
+
     /// The world of `random_worlds.rs`'s sliver-corner regression (a corner beside the
     /// channel comes within the radius of the funnel's path).
     const SLIVER_LEVEL: &str = r#"{"boundary":[[0.0,0.0],[1.0,0.0],[1.0,1.0],[0.0,1.0]],"obstacles":[[[0.45273933,0.7],[0.49631867,0.7],[0.49631867,0.7182072],[0.474529,0.7182072],[0.45273933,0.7182072]],[[0.24,0.19773933],[0.3036496,0.256755],[0.3036496,0.257255],[0.24,0.19823933]],[[0.84,0.64658916],[0.95116293,0.6642494],[0.95116293,0.6637494],[0.8955815,0.65491927],[0.84,0.64608914]],[[-0.099999994,0.69],[0.7099957,0.69],[0.7099957,0.685],[0.7099957,0.68],[-0.099999994,0.68],[-0.099999994,0.68]],[[0.34,0.68],[0.40144628,0.743633],[0.40144628,0.744133],[0.40144628,0.744133],[0.34,0.68050003]],[[0.75029904,0.4199863],[0.75945836,0.25943142],[0.71999997,0.2691922]],[[0.5135651,0.9553918],[0.5529093,0.9606709],[0.4921536,0.94]],[[0.22,0.9655487],[0.27221787,0.9655487],[0.27221787,0.9327743],[0.27221787,0.9],[0.22,0.9]]]}"#;
@@ -1833,21 +1858,8 @@ mod tests {
                 for radius in [0.1, 0.25, 0.4] {
                     let (lead, stats) = mesh.find_path_with(a, b, radius, Tuning::default());
                     let (plain, strict_stats) = mesh.find_path_with(a, b, radius, strict);
-                    match (&lead, &plain) {
-                        (Ok(l), Ok(p)) => {
-                            let (l, p) = (l.length(), p.length());
-                            assert!(
-                                (l - p).abs() <= 1e-9 * (1.0 + p),
-                                "{a} -> {b}, r = {radius}: {l} with the lead, {p} without"
-                            );
-                            compared += 1;
-                        }
-                        (l, p) => assert_eq!(
-                            l.as_ref().err(),
-                            p.as_ref().err(),
-                            "{a} -> {b}, r = {radius}"
-                        ),
-                    }
+                    let query = format!("{a} -> {b}, r = {radius}, with the lead and without");
+                    compared += usize::from(assert_same_answer(&lead, &plain, 1e-9, &query));
                     popped += u64::from(stats.popped);
                     popped_strict += u64::from(strict_stats.popped);
                 }
@@ -1880,12 +1892,8 @@ mod tests {
             let r = [0.005f32, 0.01, 0.02, 0.03][rng.gen_range(0..4)];
             let (grid, stats) = sliver.find_path_with(a, b, r, Tuning::default());
             let (walk, _) = sliver.find_path_with(a, b, r, walk_only);
-            assert_eq!(
-                grid.as_ref().map(|p| p.length().to_bits()),
-                walk.as_ref().map(|p| p.length().to_bits()),
-                "{a} -> {b}, r = {r}"
-            );
-            compared += usize::from(grid.is_ok());
+            let query = format!("{a} -> {b}, r = {r}, with the grid and without");
+            compared += usize::from(assert_same_answer(&grid, &walk, 0.0, &query));
             repaired += usize::from(stats.repaired);
         }
         for _ in 0..6 {
@@ -1898,12 +1906,8 @@ mod tests {
                 for radius in [0.1, 0.25, 0.4, 0.7] {
                     let (grid, stats) = mesh.find_path_with(a, b, radius, Tuning::default());
                     let (walk, _) = mesh.find_path_with(a, b, radius, walk_only);
-                    assert_eq!(
-                        grid.as_ref().map(|p| p.length().to_bits()),
-                        walk.as_ref().map(|p| p.length().to_bits()),
-                        "{a} -> {b}, r = {radius}"
-                    );
-                    compared += usize::from(grid.is_ok());
+                    let query = format!("{a} -> {b}, r = {radius}, with the grid and without");
+                    compared += usize::from(assert_same_answer(&grid, &walk, 0.0, &query));
                     repaired += usize::from(stats.repaired);
                 }
             }
@@ -1932,17 +1936,8 @@ mod tests {
             let r = [0.005f32, 0.01, 0.02, 0.03][rng.gen_range(0..4)];
             let (fast, stats) = mesh.find_path_with(a, b, r, Tuning::default());
             let (slow, _) = mesh.find_path_with(a, b, r, unpruned);
-            match (&fast, &slow) {
-                (Ok(f), Ok(s)) => {
-                    let (f, s) = (f.length(), s.length());
-                    assert!(
-                        (f - s).abs() <= 1e-6 * (1.0 + s),
-                        "{a} -> {b}, r = {r}: {f} with dominance, {s} without"
-                    );
-                    compared += 1;
-                }
-                (f, s) => assert_eq!(f.as_ref().err(), s.as_ref().err(), "{a} -> {b}, r = {r}"),
-            }
+            let query = format!("{a} -> {b}, r = {r}, with dominance and without");
+            compared += u32::from(assert_same_answer(&fast, &slow, 1e-6, &query));
             reran += u32::from(stats.reran);
         }
         assert!(compared >= 10_000, "only {compared} paths compared");
