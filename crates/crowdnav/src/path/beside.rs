@@ -556,15 +556,28 @@ fn any_corner_within(mesh: &NavMesh, pieces: &[Piece], wraps: &[Wrap], radius: f
     let stretch = 4.0 * grid.cell();
     pieces.iter().any(|piece| {
         let (lo, hi) = piece.bounds(r);
+        // A line piece's unit normal, when it has one.
+        let normal = match *piece {
+            Piece::Line { a, b } => (b - a).perp().try_normalize(),
+            Piece::Arc { .. } => None,
+        };
         let near = |w: Vec2, v: u32| {
             let w = w.as_dvec2();
-            if let Piece::Arc { center, radius, .. } = *piece {
-                // No point of the circle is nearer than this.
-                if w.distance(center) - radius > r * (1.0 + 1e-6) {
-                    return false;
-                }
-            }
             let slack = 1e-6 * (r + w.abs().max_element());
+            // No point of the piece is nearer than these (with room for rounding).
+            match (*piece, normal) {
+                (Piece::Arc { center, radius, .. }, _) => {
+                    if w.distance(center) - radius > r + slack {
+                        return false;
+                    }
+                }
+                (Piece::Line { a, .. }, Some(n)) => {
+                    if n.dot(w - a).abs() > r + slack {
+                        return false;
+                    }
+                }
+                (Piece::Line { .. }, None) => {}
+            }
             piece.nearest(w).0 < r - slack
                 && w.cmpge(lo).all()
                 && w.cmple(hi).all()
