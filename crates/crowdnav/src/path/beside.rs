@@ -193,15 +193,13 @@ struct Bins {
     origin: DVec2,
     /// Cells per unit of length, along each axis.
     scale: DVec2,
-    /// Cells per side: from 1 for a path of one piece to [`MAX_BINS`].
-    side: usize,
     /// The pieces of cell `c` are `items[starts[c]..starts[c + 1]]` (cells row by row).
     starts: Vec<u32>,
     items: Vec<u32>,
 }
 
-/// Most cells per side of [`Bins`].
-const MAX_BINS: usize = 16;
+/// Cells per side of [`Bins`].
+const BINS: usize = 16;
 
 /// Paths of at most this many pieces are not binned (see [`Bins`]).
 const SCAN_PIECES: usize = 24;
@@ -218,21 +216,17 @@ impl Bins {
             (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
             |(lo, hi), b| (lo.min(b.0), hi.max(b.1)),
         );
-        // About one piece per cell along a side of the path's box (a path's pieces
-        // follow a line more than they fill an area).
-        self.side = pieces.len().clamp(1, MAX_BINS);
-        let side = self.side;
         self.origin = lo;
-        let cell = ((hi - lo) / side as f64).max(DVec2::splat(f64::MIN_POSITIVE));
+        let cell = ((hi - lo) / BINS as f64).max(DVec2::splat(f64::MIN_POSITIVE));
         self.scale = 1.0 / cell;
         // Counts per cell summed up to each cell's end, then every cell filled back
         // to front from its end (so `starts[c]` ends at the cell's start).
         self.starts.clear();
-        self.starts.resize(side * side + 1, 0);
+        self.starts.resize(BINS * BINS + 1, 0);
         for i in 0..self.boxes.len() {
             let ((x0, y0), (x1, y1)) = self.cells_of(i);
             for y in y0..=y1 {
-                for c in y * side + x0..=y * side + x1 {
+                for c in y * BINS + x0..=y * BINS + x1 {
                     self.starts[c] += 1;
                 }
             }
@@ -247,7 +241,7 @@ impl Bins {
         for i in (0..self.boxes.len()).rev() {
             let ((x0, y0), (x1, y1)) = self.cells_of(i);
             for y in y0..=y1 {
-                for c in y * side + x0..=y * side + x1 {
+                for c in y * BINS + x0..=y * BINS + x1 {
                     self.starts[c] -= 1;
                     self.items[self.starts[c] as usize] = i as u32;
                 }
@@ -266,7 +260,7 @@ impl Bins {
     fn index(&self, p: DVec2) -> (usize, usize) {
         let q = (p - self.origin) * self.scale;
         // (Truncation is the floor once clamped at 0; NaN goes to 0.)
-        let clamp = |v: f64| (v.max(0.0) as usize).min(self.side - 1);
+        let clamp = |v: f64| (v.max(0.0) as usize).min(BINS - 1);
         (clamp(q.x), clamp(q.y))
     }
 
@@ -279,7 +273,7 @@ impl Bins {
         }
         let ((x0, y0), (x1, y1)) = (self.index(lo), self.index(hi));
         (y0..=y1).any(|y| {
-            let row = y * self.side;
+            let row = y * BINS;
             let (a, b) = (self.starts[row + x0], self.starts[row + x1 + 1]);
             self.items[a as usize..b as usize]
                 .iter()
