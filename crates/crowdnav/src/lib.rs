@@ -3,6 +3,7 @@
 
 pub mod collide;
 pub mod geom;
+pub(crate) mod grid;
 pub mod mesh;
 pub mod path;
 pub mod queries;

@@ -557,7 +557,7 @@ fn any_corner_within(mesh: &NavMesh, pieces: &[Piece], wraps: &[Wrap], radius: f
         };
         let near = |w: Vec2, v: u32| {
             let w = w.as_dvec2();
-            let slack = 1e-6 * (r + w.abs().max_element());
+            let slack = clear_slack(w, r);
             // No point of the piece is nearer than these (with room for rounding).
             match (*piece, normal) {
                 (Piece::Arc { center, radius, .. }, _) => {
@@ -586,12 +586,15 @@ fn any_corner_within(mesh: &NavMesh, pieces: &[Piece], wraps: &[Wrap], radius: f
                     grid.any_in(p.min(q) - r, p.max(q) + r, near)
                 })
             }
-            Piece::Arc { .. } => {
-                let (lo, hi) = piece.bounds(r);
-                grid.any_in(lo, hi, near)
-            }
+            Piece::Arc { .. } => grid.any_in(lo, hi, near),
         }
     })
+}
+
+/// How far inside the radius `r` a corner at `w` may come and still count as clear:
+/// within rounding of the radius (as in the funnel).
+fn clear_slack(w: DVec2, r: f64) -> f64 {
+    1e-6 * (r + w.abs().max_element())
 }
 
 /// The corner of `near` that comes nearest inside the radius of the path, as an extra
@@ -612,8 +615,7 @@ fn worst(
             continue;
         }
         let w = mesh.vertices[v as usize].as_dvec2();
-        // Within rounding of the radius counts as clear (as in the funnel).
-        let slack = 1e-6 * (r + w.abs().max_element());
+        let slack = clear_slack(w, r);
         let mut hits: SmallVec<[usize; 8]> = SmallVec::new();
         bins.any(w, w, |i| {
             hits.push(i);
@@ -721,7 +723,7 @@ mod tests {
                 let rr = f64::from(r);
                 let scan = corners.iter().any(|&v| {
                     let w = mesh.vertices[v as usize].as_dvec2();
-                    let slack = 1e-6 * (rr + w.abs().max_element());
+                    let slack = clear_slack(w, rr);
                     !wraps.iter().any(|x| x.point.id == v)
                         && pieces.iter().any(|piece| {
                             let (lo, hi) = piece.bounds(rr);

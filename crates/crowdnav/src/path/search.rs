@@ -1263,7 +1263,7 @@ impl<'m> Search<'m> {
     fn span(&mut self, t: TriangleId, exit: usize) -> Span {
         let key = 3 * t.0 + exit as u32;
         if let Some(ends) = self.scratch.span_memo.get(key) {
-            return Span::from_ends(ends, span_slack(self.mesh, t, exit));
+            return Span::from_ends(ends, portal_ends(self.mesh, t, exit).2);
         }
         let span = span_of(self.mesh, t, exit, self.radius);
         self.scratch.span_memo.put(key, span);
@@ -1545,11 +1545,6 @@ fn portal_ends(mesh: &NavMesh, t: TriangleId, exit: usize) -> (DVec2, DVec2, f64
     let q = mesh.vertices[ids[(exit + 1) % 3] as usize].as_dvec2();
     let slack = 1e-6 * (1.0 + p.abs().max_element().max(q.abs().max_element()));
     (p, q, slack)
-}
-
-/// The slack of [`portal_ends`].
-fn span_slack(mesh: &NavMesh, t: TriangleId, exit: usize) -> f64 {
-    portal_ends(mesh, t, exit).2
 }
 
 /// The crossing segment of portal `exit` of `t` for a disc of radius `radius`:

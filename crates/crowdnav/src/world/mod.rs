@@ -28,11 +28,10 @@
 //! [`COLLISION_DEPTH`].
 
 mod agent;
-mod grid;
 mod step;
 
+pub use crate::grid::{PointGrid, WallGrid};
 pub use agent::{Agent, AgentId, AgentParams, Goal, Motion, MovingObstacle, ObstacleId};
-pub use grid::{PointGrid, WallGrid};
 pub use step::{Metrics, World, WorldError, WorldParams, COLLISION_DEPTH};
 
 #[cfg(test)]

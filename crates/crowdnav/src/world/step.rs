@@ -1,9 +1,9 @@
 //! [`World`] and its step, phase by phase.
 
 use super::agent::{Agent, AgentId, AgentParams, Goal, Motion, MovingObstacle, ObstacleId};
-use super::grid::{key_distance_squared, key_of, PointGrid, WallGrid};
 use crate::collide::{Body, CollideParams, Collider, CollisionEvent, Resolver};
 use crate::geom::{closest_point_on_segment, Segment};
+use crate::grid::{key_distance_squared, key_of, PointGrid, WallGrid};
 use crate::mesh::{Location, NavMesh};
 use crate::path::{Endpoint, Path, PathError, PathPiece};
 use crate::steer::{

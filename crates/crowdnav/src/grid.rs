@@ -1,5 +1,5 @@
-//! Uniform grids: one over points (agents, moving obstacles) rebuilt every step, one
-//! over wall segments built once.
+//! Uniform grids: one over points (agents and moving obstacles, rebuilt every step; a
+//! mesh's obstacle corners, built once), one over wall segments built once.
 //!
 //! Both are a counting sort of items into cells: flat arrays, reused from step to step
 //! by the point grid, so rebuilding it allocates nothing once the crowd's size is
@@ -309,6 +309,33 @@ impl PointGrid {
             let (a, b) = self.row_slots(y, x0, x1);
             f(a, b);
         }
+    }
+
+    /// The side of its cells (0 before the first rebuild).
+    pub(crate) fn cell(&self) -> f32 {
+        self.layout.cell
+    }
+
+    /// Calls `f(i, point)` for every item whose point lies in the box from `lo` to `hi`
+    /// (edges included) until it returns `true`; returns whether one did.
+    pub(crate) fn any_in_box(
+        &self,
+        lo: Vec2,
+        hi: Vec2,
+        mut f: impl FnMut(u32, Vec2) -> bool,
+    ) -> bool {
+        if self.slots.is_empty() || !lo.is_finite() || !hi.is_finite() {
+            return false;
+        }
+        // (Cells are monotone in each coordinate: a point of the box lies in a cell
+        // between the corners' cells.)
+        let ((x0, y0), (x1, y1)) = (self.layout.coords(lo), self.layout.coords(hi));
+        (y0..=y1).any(|y| {
+            let (a, b) = self.row_slots(y, x0, x1);
+            self.slots[a..b]
+                .iter()
+                .any(|s| s.point.cmpge(lo).all() && s.point.cmple(hi).all() && f(s.index, s.point))
+        })
     }
 
     /// Calls `f(i)` for every item whose cell overlaps the square of half-width `range`
