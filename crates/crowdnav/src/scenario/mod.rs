@@ -8,6 +8,7 @@
 mod demo;
 mod file;
 mod formation;
+pub mod layouts;
 mod report;
 
 pub use demo::{demo_level, demo_scenario, DEMO_AGENTS, DEMO_AREA};

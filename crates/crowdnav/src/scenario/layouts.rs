@@ -1,0 +1,368 @@
+//! The layouts of pedestrian experiments, generated as [`Scenario`]s: a room emptying
+//! through a door, counterflow in a corridor, and two streams crossing.
+//!
+//! They are the set-ups that crowd models are measured on (Seyfried et al. 2009,
+//! Liddle et al. 2011 and Kretz et al. 2006 for doors; Zhang et al. 2012 for
+//! counterflow and crossing), with agents of human size ([`PERSON_RADIUS`],
+//! [`PERSON_SPEED`]). Each takes a seed that scatters the agents differently, so that a
+//! model is checked on many layouts of the same kind, never fitted to one.
+//!
+//! Every layout has a `measure` line (see [`Layout::line`]) where flows are counted.
+
+use super::file::{Scenario, ScenarioError};
+use glam::Vec2;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::json;
+
+/// The radius of a person's disc, metres: half a typical shoulder width (0.5 m).
+pub const PERSON_RADIUS: f32 = 0.25;
+
+/// The free walking speed of people on the flat, metres per second (Weidmann 1993).
+pub const PERSON_SPEED: f32 = 1.34;
+
+/// The step length of the generated scenarios, seconds.
+const DT: f32 = 0.05;
+
+/// A generated experiment: the scenario and the line across which its flow is counted.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    /// The scenario (ORCA by default, with no `"orca"` key: the library's defaults).
+    pub scenario: Scenario,
+    /// The measurement line: the door's exit (from its right jamb to its left, seen
+    /// walking through), or the corridor's middle.
+    pub line: (Vec2, Vec2),
+}
+
+/// A room of `size × size` metres emptying through a door `door_width` metres wide in
+/// a wall 1 m thick into a hall of the same size behind it; `agents` people scattered
+/// over the room (seeded by `seed`), each walking to its own place in the hall.
+///
+/// The room spans `x` in `[0, size]`, the wall `[size, size + 1]`, the hall
+/// `[size + 1, 2 size + 1]`; the door is centred at `y = size / 2`. The line is the
+/// door's exit, at `x = size + 1`.
+///
+/// # Errors
+/// [`ScenarioError::Invalid`] when the door is not between 2 radii and the room's
+/// side, or the agents do not fit in the room.
+pub fn door(size: f32, door_width: f32, agents: usize, seed: u64) -> Result<Layout, ScenarioError> {
+    let r = PERSON_RADIUS;
+    if !(size.is_finite() && size >= 4.0 && size <= 1000.0) {
+        return Err(ScenarioError::Invalid(format!(
+            "door layout: room size {size} m must be within 4 and 1000"
+        )));
+    }
+    if !(door_width.is_finite() && door_width > 2.0 * r && door_width < size - 1.0) {
+        return Err(ScenarioError::Invalid(format!(
+            "door layout: door width {door_width} m must be wider than a person (0.5 m) and narrower than the room"
+        )));
+    }
+    let (wall, hall_end) = (size, 2.0 * size + 1.0);
+    let (low, high) = (size / 2.0 - door_width / 2.0, size / 2.0 + door_width / 2.0);
+    let margin = r + 0.25;
+    let starts = scatter(
+        (Vec2::splat(margin), Vec2::new(wall - margin, size - margin)),
+        agents,
+        seed,
+    )?;
+    // Places in the hall on a grid 1.5 m apart, as many rows as the hall's height holds,
+    // filled column by column from the wall; agents take them in order of their height
+    // so that few paths cross behind the door.
+    let spacing = 1.5;
+    let rows = ((size - 2.0 * margin) / spacing).floor().max(1.0) as usize;
+    let columns = agents.div_ceil(rows);
+    let first_column = wall + 1.0 + 4.0;
+    if first_column + spacing * columns as f32 > hall_end - margin {
+        return Err(ScenarioError::Invalid(format!(
+            "door layout: {agents} places do not fit in a hall of {size} m"
+        )));
+    }
+    let mut goals: Vec<Vec2> = (0..agents)
+        .map(|k| {
+            let (column, row) = (k / rows, k % rows);
+            let y0 = size / 2.0 - spacing * (rows as f32 - 1.0) / 2.0;
+            Vec2::new(
+                first_column + spacing * column as f32,
+                y0 + spacing * row as f32,
+            )
+        })
+        .collect();
+    goals.sort_by(|a, b| a.y.total_cmp(&b.y).then(a.x.total_cmp(&b.x)));
+    let mut order: Vec<usize> = (0..agents).collect();
+    order.sort_by(|&a, &b| starts[a].y.total_cmp(&starts[b].y));
+    let mut goal_of = vec![Vec2::ZERO; agents];
+    for (k, &i) in order.iter().enumerate() {
+        goal_of[i] = goals[k];
+    }
+    let scenario = build(
+        &format!("door-{door_width}"),
+        &format!(
+            "{agents} people leave a {size} x {size} m room through a door {door_width} m wide, each to its own place in the hall behind."
+        ),
+        json!({
+            "boundary": [[0.0, 0.0], [hall_end, 0.0], [hall_end, size], [0.0, size]],
+            "obstacles": [
+                [[wall, 0.0], [wall + 1.0, 0.0], [wall + 1.0, low], [wall, low]],
+                [[wall, high], [wall + 1.0, high], [wall + 1.0, size], [wall, size]],
+            ],
+        }),
+        &starts,
+        &goal_of,
+        600.0,
+    )?;
+    Ok(Layout {
+        scenario,
+        line: (Vec2::new(wall + 1.0, low), Vec2::new(wall + 1.0, high)),
+    })
+}
+
+/// A corridor `length × width` metres with `per_side` people starting at each end
+/// (scattered over its first `length / 5` metres, seeded by `seed`), each walking
+/// `0.775 length` metres straight on to its own place near the other end. The line
+/// crosses the corridor at its middle.
+///
+/// # Errors
+/// [`ScenarioError::Invalid`] when the corridor is too small for the people.
+pub fn counterflow(
+    length: f32,
+    width: f32,
+    per_side: usize,
+    seed: u64,
+) -> Result<Layout, ScenarioError> {
+    check_corridor(length, width)?;
+    let margin = PERSON_RADIUS + 0.1;
+    let block = length / 5.0;
+    let travel = 0.775 * length;
+    let west = scatter(
+        (
+            Vec2::splat(margin),
+            Vec2::new(block - margin, width - margin),
+        ),
+        per_side,
+        seed,
+    )?;
+    let east = scatter(
+        (
+            Vec2::new(length - block + margin, margin),
+            Vec2::new(length - margin, width - margin),
+        ),
+        per_side,
+        seed ^ 0x9e37_79b9_7f4a_7c15,
+    )?;
+    let mut starts = west.clone();
+    starts.extend_from_slice(&east);
+    let goals: Vec<Vec2> = west
+        .iter()
+        .map(|p| *p + Vec2::new(travel, 0.0))
+        .chain(east.iter().map(|p| *p - Vec2::new(travel, 0.0)))
+        .collect();
+    let scenario = build(
+        "counterflow",
+        &format!(
+            "{per_side} people walk each way through a corridor {length} x {width} m, each {travel} m on."
+        ),
+        json!({"boundary": [[0.0, 0.0], [length, 0.0], [length, width], [0.0, width]]}),
+        &starts,
+        &goals,
+        600.0,
+    )?;
+    Ok(Layout {
+        scenario,
+        line: (Vec2::new(length / 2.0, 0.0), Vec2::new(length / 2.0, width)),
+    })
+}
+
+/// Two corridors `length × width` metres crossing at right angles in their middles
+/// (a plus sign), with `per_stream` people walking west to east and as many south to
+/// north, each from the first fifth of its arm (scattered, seeded by `seed`) to its
+/// own place in the last fifth of the opposite arm. The line crosses the east arm
+/// just past the crossing.
+///
+/// # Errors
+/// [`ScenarioError::Invalid`] when the corridors are too small for the people.
+pub fn crossing(
+    length: f32,
+    width: f32,
+    per_stream: usize,
+    seed: u64,
+) -> Result<Layout, ScenarioError> {
+    check_corridor(length, width)?;
+    let margin = PERSON_RADIUS + 0.1;
+    let block = length / 5.0;
+    let travel = 0.775 * length;
+    let (low, high) = (length / 2.0 - width / 2.0, length / 2.0 + width / 2.0);
+    let west = scatter(
+        (
+            Vec2::new(margin, low + margin),
+            Vec2::new(block - margin, high - margin),
+        ),
+        per_stream,
+        seed,
+    )?;
+    let south = scatter(
+        (
+            Vec2::new(low + margin, margin),
+            Vec2::new(high - margin, block - margin),
+        ),
+        per_stream,
+        seed ^ 0x9e37_79b9_7f4a_7c15,
+    )?;
+    let mut starts = west.clone();
+    starts.extend_from_slice(&south);
+    let goals: Vec<Vec2> = west
+        .iter()
+        .map(|p| *p + Vec2::new(travel, 0.0))
+        .chain(south.iter().map(|p| *p + Vec2::new(0.0, travel)))
+        .collect();
+    let plus = [
+        [low, 0.0],
+        [high, 0.0],
+        [high, low],
+        [length, low],
+        [length, high],
+        [high, high],
+        [high, length],
+        [low, length],
+        [low, high],
+        [0.0, high],
+        [0.0, low],
+        [low, low],
+    ];
+    let scenario = build(
+        "crossing",
+        &format!(
+            "{per_stream} people walk west to east and {per_stream} south to north through two corridors {width} m wide crossing at right angles."
+        ),
+        json!({ "boundary": plus }),
+        &starts,
+        &goals,
+        600.0,
+    )?;
+    Ok(Layout {
+        scenario,
+        line: (Vec2::new(high + 1.0, low), Vec2::new(high + 1.0, high)),
+    })
+}
+
+fn check_corridor(length: f32, width: f32) -> Result<(), ScenarioError> {
+    if !(length.is_finite() && width.is_finite() && width >= 1.0 && length >= 4.0 * width) {
+        return Err(ScenarioError::Invalid(format!(
+            "corridor {length} x {width} m: must be at least 1 m wide and 4 widths long"
+        )));
+    }
+    Ok(())
+}
+
+/// `count` points in the box `(min, max)`, at least two person radii plus 0.1 m apart,
+/// drawn uniformly (seeded) by rejection; the order in which they were drawn.
+fn scatter((min, max): (Vec2, Vec2), count: usize, seed: u64) -> Result<Vec<Vec2>, ScenarioError> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let gap = 2.0 * PERSON_RADIUS + 0.1;
+    let mut out: Vec<Vec2> = Vec::with_capacity(count);
+    let mut tries = 0usize;
+    while out.len() < count {
+        tries += 1;
+        if tries > 2000 * (count + 1) {
+            return Err(ScenarioError::Invalid(format!(
+                "{count} people do not fit in a {} x {} m area",
+                max.x - min.x,
+                max.y - min.y
+            )));
+        }
+        let p = Vec2::new(rng.gen_range(min.x..=max.x), rng.gen_range(min.y..=max.y));
+        if out.iter().all(|q| q.distance_squared(p) >= gap * gap) {
+            out.push(p);
+        }
+    }
+    Ok(out)
+}
+
+/// The scenario as a scenario file would say it (so that keys added to the format later
+/// keep their defaults).
+fn build(
+    name: &str,
+    description: &str,
+    world: serde_json::Value,
+    starts: &[Vec2],
+    goals: &[Vec2],
+    seconds: f32,
+) -> Result<Scenario, ScenarioError> {
+    let agents: Vec<serde_json::Value> = starts
+        .iter()
+        .zip(goals)
+        .map(|(s, g)| {
+            json!({
+                "pos": [s.x, s.y],
+                "goal": [g.x, g.y],
+                "radius": PERSON_RADIUS,
+                "max_speed": PERSON_SPEED,
+            })
+        })
+        .collect();
+    let value = json!({
+        "name": name,
+        "description": description,
+        "dt": DT,
+        "steps": (seconds / DT).round() as u64,
+        "world": world,
+        "agents": agents,
+    });
+    Scenario::from_json(&value.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layouts_build_worlds_with_every_agent_on_the_floor() {
+        let layouts = [
+            door(30.0, 1.0, 120, 1).expect("door"),
+            door(30.0, 2.4, 120, 2).expect("wide door"),
+            counterflow(40.0, 4.0, 40, 3).expect("counterflow"),
+            crossing(40.0, 4.0, 40, 4).expect("crossing"),
+        ];
+        for layout in &layouts {
+            let world = layout.scenario.build(None).expect("builds");
+            let mesh = world.mesh().expect("a level");
+            for a in world.agents() {
+                let room = mesh.clearance(a.position).unwrap_or(0.0);
+                assert!(
+                    room >= a.radius,
+                    "{}: agent at {} has room {room}",
+                    layout.scenario.name,
+                    a.position
+                );
+                let goal = world_goal(a);
+                assert!(
+                    mesh.clearance(goal).unwrap_or(0.0) >= a.radius,
+                    "{}: goal {goal} off the floor",
+                    layout.scenario.name
+                );
+            }
+        }
+    }
+
+    fn world_goal(a: &crate::world::Agent) -> Vec2 {
+        match a.goal {
+            crate::world::Goal::Point(p) => p,
+            _ => panic!("point goals only"),
+        }
+    }
+
+    #[test]
+    fn seeds_scatter_differently_and_bad_sizes_are_refused() {
+        let a = door(30.0, 1.0, 50, 1).expect("door");
+        let b = door(30.0, 1.0, 50, 2).expect("door");
+        assert_ne!(a.scenario.agents[0].pos, b.scenario.agents[0].pos);
+        assert_eq!(
+            door(30.0, 1.0, 50, 1).expect("door").scenario,
+            a.scenario,
+            "same seed, same layout"
+        );
+        assert!(door(30.0, 0.4, 10, 1).is_err());
+        assert!(door(f32::NAN, 1.0, 10, 1).is_err());
+        assert!(counterflow(10.0, 4.0, 10, 1).is_err());
+        assert!(crossing(40.0, 4.0, 10_000, 1).is_err());
+    }
+}
