@@ -29,7 +29,7 @@ use std::time::Instant;
 /// Never in practice: the scenario's fixed header is valid JSON.
 pub fn circle(n: usize) -> Result<Scenario, String> {
     let mut s =
-        Scenario::from_json(r#"{"name": "circle", "method": "orca", "dt": 0.25, "steps": 100000}"#)
+        Scenario::from_json(r#"{"name": "circle", "method": "orca", "dt": 0.25, "steps": 100000, "orca": {"preset": "rvo2"}}"#)
             .map_err(|e| e.to_string())?;
     s.name = format!("circle-{n}");
     s.ring = Some(RingSpec::rvo2_circle(n));

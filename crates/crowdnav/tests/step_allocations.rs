@@ -18,7 +18,7 @@ fn steady_state_step_allocates_nothing() {
         neighbor_dist: 8.0,
         time_horizon: 2.0,
         time_horizon_obst: 2.0,
-        ..OrcaParams::default()
+        ..OrcaParams::rvo2()
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)

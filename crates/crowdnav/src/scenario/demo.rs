@@ -53,6 +53,7 @@ pub fn demo_scenario(method: Method) -> Scenario {
             max_neighbors: 10,
             time_horizon: 2.0,
             time_horizon_obst: 2.0,
+            ..OrcaParams::rvo2()
         }),
         antigravity: None,
         swarm: None,

@@ -26,7 +26,9 @@ pub use swarm::{Neighbor3, SteerAgent3, Swarm, SwarmParams};
 pub mod linear_program;
 pub mod orca;
 
-pub use orca::{orca_half_plane_disc, orca_half_plane_segment, Orca, OrcaParams, OrcaScratch};
+pub use orca::{
+    orca_half_plane_disc, orca_half_plane_segment, Orca, OrcaParams, OrcaPreset, OrcaScratch,
+};
 
 /// The agent whose velocity is being chosen, as a steering method sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]

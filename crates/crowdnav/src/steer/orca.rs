@@ -43,15 +43,47 @@ pub const MIN_TIME: f32 = 1.0e-3;
 /// to break the symmetry of two agents meeting exactly head-on.
 pub const SYMMETRY_BIAS: f32 = 0.05;
 
+/// How far an agent can walk straight on along the unit `way` (at most `range`,
+/// metres) before its disc touches someone it queues behind ([`queues_behind`]).
+fn free_distance(ctx: &SteerContext<'_>, way: Vec2, range: f32) -> f32 {
+    let agent = &ctx.agent;
+    let mut free = range;
+    for neighbor in ctx.neighbors {
+        let offset = neighbor.position - agent.position;
+        let along = offset.dot(way);
+        let contact = agent.radius + neighbor.radius;
+        let across = offset.perp_dot(way);
+        if along <= 0.0 || along - contact >= free || across.abs() >= contact {
+            continue;
+        }
+        let other = neighbor.preferred_velocity.normalize_or_zero();
+        if queues_behind(way, other, offset) {
+            let hit = along - (contact * contact - across * across).max(0.0).sqrt();
+            free = free.min(hit.max(0.0));
+        }
+    }
+    free.max(0.0)
+}
+
+/// Whether an agent that would walk along the unit `way` queues behind a neighbour at
+/// `offset` that would walk along the unit (or zero) `other`: one walking the same way
+/// and ahead of the agent more than the agent is ahead of it, so that two never wait
+/// for each other.
+fn queues_behind(way: Vec2, other: Vec2, offset: Vec2) -> bool {
+    other.dot(way) > 0.0 && (way + other).dot(offset) > 0.0
+}
+
 /// Share of the top speed an overlapping wall may demand to push the agent back out.
 const WALL_PUSH_SHARE: f32 = 0.5;
 
-/// ORCA's parameters. `Default` matches RVO2's Circle example.
+/// ORCA's parameters. `Default` is [`OrcaParams::people`]: crowds of people that
+/// queue at doors, press into gaps and pass each other in counterflow;
+/// [`OrcaParams::rvo2`] is RVO2's own avoidance, as in its Circle example.
 ///
-/// In scenario files every field is optional:
-/// `{ "neighbor_dist": 15, "max_neighbors": 10, "time_horizon": 10, "time_horizon_obst": 10 }`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+/// In scenario files every field is optional, and `"preset"` (`"people"`, the default,
+/// or `"rvo2"`) says what the fields left out are:
+/// `{"preset": "rvo2", "time_horizon": 5}`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct OrcaParams {
     /// Neighbours whose centres lie further than this are ignored, metres. [Limit: >= 0]
     pub neighbor_dist: f32,
@@ -62,16 +94,105 @@ pub struct OrcaParams {
     pub time_horizon: f32,
     /// How far ahead collisions with walls are avoided, seconds. \[Limit: > 0\]
     pub time_horizon_obst: f32,
+    /// How the avoidance between two walking agents is shared by their places. At 0
+    /// each takes half, wherever they are (RVO2). Above 0 the one behind takes
+    /// `0.5 + 0.5 · priority · ahead` of it (at most all), where `ahead` (from −2 to 2)
+    /// is how far the other lies ahead of it along both their ways, less how far it lies
+    /// ahead of the other; the other takes the rest. Someone yielded to entirely is
+    /// expected to walk as it wants to. People give way to those ahead and pay little
+    /// heed to those behind, which lets a crowd at a door drain instead of jamming.
+    /// Agents standing still, or touching, share evenly. \[Limit: >= 0\]
+    pub priority: f32,
+    /// The time gap an agent keeps behind the one it queues behind (someone ahead in
+    /// its path walking the same way), seconds: it walks no faster than the free space
+    /// ahead over this time (the collision-free speed model of Tordeux, Chraibi and
+    /// Seyfried 2016), so a crowd slows down as it packs and queues rather than
+    /// sliding sideways. 0 turns it off (RVO2). \[Limit: >= 0\]
+    pub time_gap: f32,
 }
 
-impl Default for OrcaParams {
-    fn default() -> Self {
-        Self {
+/// A named set of [`OrcaParams`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OrcaPreset {
+    /// [`OrcaParams::people`], the default.
+    #[default]
+    People,
+    /// [`OrcaParams::rvo2`].
+    Rvo2,
+}
+
+impl OrcaPreset {
+    /// Its parameters.
+    pub fn params(self) -> OrcaParams {
+        match self {
+            OrcaPreset::People => OrcaParams::people(),
+            OrcaPreset::Rvo2 => OrcaParams::rvo2(),
+        }
+    }
+}
+
+impl OrcaParams {
+    /// People walking: neighbours within 5 m (the ten nearest), a 3 s horizon for
+    /// each other and 1 s for walls, priority 4 to those ahead, a 0.3 s time gap.
+    /// Measured on generated doors, corridors and crossings (see docs/crowd-behaviour.md).
+    pub const fn people() -> OrcaParams {
+        OrcaParams {
+            neighbor_dist: 5.0,
+            max_neighbors: 10,
+            time_horizon: 3.0,
+            time_horizon_obst: 1.0,
+            priority: 4.0,
+            time_gap: 0.3,
+        }
+    }
+
+    /// RVO2's Circle example: neighbours within 15 m (the ten nearest), 10 s horizons,
+    /// the avoidance shared evenly, no time gap.
+    pub const fn rvo2() -> OrcaParams {
+        OrcaParams {
             neighbor_dist: 15.0,
             max_neighbors: 10,
             time_horizon: 10.0,
             time_horizon_obst: 10.0,
+            priority: 0.0,
+            time_gap: 0.0,
         }
+    }
+}
+
+impl Default for OrcaParams {
+    fn default() -> Self {
+        Self::people()
+    }
+}
+
+/// [`OrcaParams`] as a scenario file writes them: a preset and any field of its own.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OrcaParamsSpec {
+    #[serde(default)]
+    preset: OrcaPreset,
+    neighbor_dist: Option<f32>,
+    max_neighbors: Option<usize>,
+    time_horizon: Option<f32>,
+    time_horizon_obst: Option<f32>,
+    priority: Option<f32>,
+    time_gap: Option<f32>,
+}
+
+impl<'de> Deserialize<'de> for OrcaParams {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let spec = OrcaParamsSpec::deserialize(deserializer)?;
+        let base = spec.preset.params();
+        Ok(OrcaParams {
+            neighbor_dist: spec.neighbor_dist.unwrap_or(base.neighbor_dist),
+            max_neighbors: spec.max_neighbors.unwrap_or(base.max_neighbors),
+            time_horizon: spec.time_horizon.unwrap_or(base.time_horizon),
+            time_horizon_obst: spec.time_horizon_obst.unwrap_or(base.time_horizon_obst),
+            priority: spec.priority.unwrap_or(base.priority),
+            time_gap: spec.time_gap.unwrap_or(base.time_gap),
+        })
     }
 }
 
@@ -157,7 +278,10 @@ impl Orca {
         } else {
             0.0
         };
-        let preferred = clamp_speed(agent.preferred_velocity, max_speed);
+        let mut preferred = clamp_speed(agent.preferred_velocity, max_speed);
+        if self.params.time_gap > 0.0 {
+            preferred = self.keep_time_gap(ctx, preferred);
+        }
         scratch.planes.clear();
 
         let mut result = Vec2::ZERO;
@@ -172,7 +296,12 @@ impl Orca {
             // preferred velocity clamped to the top speed: `max_speed` is the agent's
             // own here, finite and positive.)
             let inv_tau = 1.0 / self.params.time_horizon.max(MIN_TIME);
-            match self.neighbor_half_planes_in_order(ctx, inv_tau, preferred, &mut scratch.planes) {
+            let in_order = if self.params.priority > 0.0 {
+                None
+            } else {
+                self.neighbor_half_planes_in_order(ctx, inv_tau, preferred, &mut scratch.planes)
+            };
+            match in_order {
                 Some(neighbors_admit) => admitted &= neighbors_admit,
                 None => {
                     scratch.planes.truncate(hard_count);
@@ -182,7 +311,20 @@ impl Orca {
                         self.params.max_neighbors,
                         &mut scratch.nearest,
                     );
-                    for chunk in scratch.nearest.chunks(4) {
+                    if self.params.priority > 0.0 {
+                        admitted &= self.prioritised_half_planes(
+                            ctx,
+                            inv_tau,
+                            preferred,
+                            &scratch.nearest,
+                            &mut scratch.planes,
+                        );
+                    }
+                    for chunk in scratch
+                        .nearest
+                        .chunks(4)
+                        .filter(|_| self.params.priority <= 0.0)
+                    {
                         // `select_neighbors` gives indices into `ctx.neighbors`.
                         let lane = |k: usize| &ctx.neighbors[chunk[k.min(chunk.len() - 1)].1];
                         let own = Own {
@@ -319,6 +461,79 @@ impl Orca {
         Some(admitted)
     }
 
+    /// `preferred` slowed down so that the agent keeps [`OrcaParams::time_gap`] behind
+    /// the one it queues behind: it walks no faster than the free space ahead of it
+    /// over the time gap (see [`free_distance`]).
+    fn keep_time_gap(&self, ctx: &SteerContext<'_>, preferred: Vec2) -> Vec2 {
+        let speed = preferred.length();
+        let Some(way) = preferred.try_normalize() else {
+            return preferred;
+        };
+        let free = free_distance(ctx, way, self.params.neighbor_dist.max(0.0));
+        way * (free / self.params.time_gap).min(speed)
+    }
+
+    /// The half-planes of the neighbours `nearest` (indices into `ctx.neighbors`) with
+    /// the avoidance shared by [`OrcaParams::priority`]; returns whether every one
+    /// admits `preferred`.
+    fn prioritised_half_planes(
+        &self,
+        ctx: &SteerContext<'_>,
+        inv_tau: f32,
+        preferred: Vec2,
+        nearest: &[(f32, usize)],
+        planes: &mut Vec<HalfPlane>,
+    ) -> bool {
+        let agent = &ctx.agent;
+        let heading = agent.preferred_velocity.normalize_or_zero();
+        let mut admitted = true;
+        for &(_, index) in nearest {
+            let neighbor = &ctx.neighbors[index];
+            let share = match neighbor.kind {
+                NeighborKind::Obstacle => 1.0,
+                NeighborKind::Agent => {
+                    let towards = (neighbor.position - agent.position).normalize_or_zero();
+                    let other = neighbor.preferred_velocity.normalize_or_zero();
+                    // How far the neighbour lies ahead of the agent, less how far the
+                    // agent lies ahead of it: antisymmetric, so the two shares add to 1.
+                    let ahead = (heading + other).dot(towards);
+                    let apart = neighbor.position.distance_squared(agent.position)
+                        > (agent.radius + neighbor.radius).powi(2);
+                    if !apart || heading == Vec2::ZERO || other == Vec2::ZERO {
+                        // Overlapping discs separate together, and someone standing
+                        // shares the avoidance with a passer-by as in plain ORCA (seen
+                        // walking as it wants to, it makes way).
+                        0.5
+                    } else {
+                        (0.5 + 0.5 * self.params.priority * ahead).clamp(0.0, 1.0)
+                    }
+                }
+            };
+            if share <= 0.0 {
+                // The neighbour behind takes all of it: nothing is left for this agent.
+                continue;
+            }
+            // Someone the agent yields to entirely is expected to walk as it wants to.
+            let expected;
+            let neighbor = if share >= 1.0 && neighbor.kind == NeighborKind::Agent {
+                expected = Neighbor {
+                    velocity: neighbor.preferred_velocity,
+                    ..*neighbor
+                };
+                &expected
+            } else {
+                neighbor
+            };
+            let (plane, admits) =
+                half_plane_disc(agent, neighbor, inv_tau, ctx.dt, preferred, share);
+            if is_finite(&plane) {
+                planes.push(plane);
+                admitted &= admits;
+            }
+        }
+        admitted
+    }
+
     /// The hard half-planes of the walls in range, appended to `planes`; returns whether
     /// every one of them admits `preferred`.
     fn wall_half_planes(
@@ -430,7 +645,25 @@ pub fn orca_half_plane_disc(
 ) -> HalfPlane {
     let preferred = clamp_speed(agent.preferred_velocity, agent.max_speed);
     let inv_tau = 1.0 / time_horizon.max(MIN_TIME);
-    half_plane_disc(agent, neighbor, inv_tau, dt, preferred).0
+    half_plane_disc(
+        agent,
+        neighbor,
+        inv_tau,
+        dt,
+        preferred,
+        reciprocal_share(neighbor),
+    )
+    .0
+}
+
+/// The share of the avoidance an agent takes towards `neighbor` when the effort is
+/// split evenly: half for an agent, all of it for an obstacle (which does not react).
+#[inline(always)]
+fn reciprocal_share(neighbor: &Neighbor) -> f32 {
+    match neighbor.kind {
+        NeighborKind::Agent => 0.5,
+        NeighborKind::Obstacle => 1.0,
+    }
 }
 
 /// [`orca_half_plane_disc`] given `inv_tau = 1 / max(time_horizon, MIN_TIME)` and the
@@ -443,14 +676,11 @@ fn half_plane_disc(
     inv_tau: f32,
     dt: f32,
     preferred: Vec2,
+    share: f32,
 ) -> (HalfPlane, bool) {
     let relative_position = neighbor.position - agent.position;
     let relative_velocity = agent.velocity - neighbor.velocity;
     let radius = (agent.radius + neighbor.radius).max(0.0);
-    let share = match neighbor.kind {
-        NeighborKind::Agent => 0.5,
-        NeighborKind::Obstacle => 1.0,
-    };
     let distance_squared = relative_position.length_squared();
     // Also when the distance is NaN.
     let apart = distance_squared > radius * radius;

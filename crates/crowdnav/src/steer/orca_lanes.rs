@@ -256,7 +256,14 @@ fn lanes_half_planes<const GATED: bool>(
     for (lane, (neighbor, &plane)) in neighbors.iter().zip(&rows).enumerate().take(count) {
         let bit = 1 << lane;
         if scalar & bit != 0 {
-            let (plane, plane_admits) = half_plane_disc(agent, neighbor, inv_tau, dt, preferred);
+            let (plane, plane_admits) = half_plane_disc(
+                agent,
+                neighbor,
+                inv_tau,
+                dt,
+                preferred,
+                super::reciprocal_share(neighbor),
+            );
             if super::is_finite(&plane) {
                 planes.push(plane);
                 admitted &= plane_admits;

@@ -71,7 +71,7 @@ fn simulate(
     dt: f32,
     mut check: impl FnMut(&[Body]),
 ) {
-    let orca = Orca::default();
+    let orca = Orca::new(OrcaParams::rvo2());
     let mut scratch = OrcaScratch::new();
     let mut neighbors = Vec::new();
     let mut velocities = vec![Vec2::ZERO; bodies.len()];
@@ -251,7 +251,7 @@ fn wall_seen_from_behind_is_ignored() {
         walls: &[wall],
         dt: 0.1,
     };
-    assert_eq!(Orca::default().steer(&ctx, None), v(0.0, 1.0));
+    assert_eq!(Orca::new(OrcaParams::rvo2()).steer(&ctx, None), v(0.0, 1.0));
 }
 
 // --- Filtering and debug -------------------------------------------------------------
@@ -261,7 +261,7 @@ fn only_the_nearest_neighbours_within_range_count() {
     let params = OrcaParams {
         neighbor_dist: 5.0,
         max_neighbors: 2,
-        ..OrcaParams::default()
+        ..OrcaParams::rvo2()
     };
     let agent = agent_at(Vec2::ZERO, v(1.0, 0.0), v(1.0, 0.0));
     // Given out of order: the caller may pass more and farther ones.
@@ -305,7 +305,7 @@ fn walls_out_of_reach_are_skipped_and_debug_records_lines_preferred_and_final() 
         dt: 0.1,
     };
     let mut debug = SteerDebug::default();
-    let velocity = Orca::default().steer(&ctx, Some(&mut debug));
+    let velocity = Orca::new(OrcaParams::rvo2()).steer(&ctx, Some(&mut debug));
     assert_eq!(debug.with_label("orca_line").count(), 1);
     let preferred: Vec<_> = debug.with_label("preferred").collect();
     let last: Vec<_> = debug.with_label("final").collect();
@@ -327,9 +327,129 @@ fn params_deserialize_with_every_field_optional() {
         OrcaParams {
             time_horizon: 5.0,
             max_neighbors: 3,
-            ..OrcaParams::default()
+            ..OrcaParams::people()
         }
     );
+}
+
+#[test]
+fn a_preset_fills_the_fields_left_out_and_unknown_ones_are_refused() {
+    let rvo2: OrcaParams = serde_json::from_str(r#"{"preset": "rvo2"}"#).expect("valid");
+    assert_eq!(rvo2, OrcaParams::rvo2());
+    let people: OrcaParams = serde_json::from_str(r#"{"preset": "people"}"#).expect("valid");
+    assert_eq!(people, OrcaParams::people());
+    let tuned: OrcaParams =
+        serde_json::from_str(r#"{"preset": "rvo2", "time_gap": 0.5}"#).expect("valid");
+    assert_eq!(
+        tuned,
+        OrcaParams {
+            time_gap: 0.5,
+            ..OrcaParams::rvo2()
+        }
+    );
+    assert!(serde_json::from_str::<OrcaParams>(r#"{"preset": "ants"}"#).is_err());
+    assert!(serde_json::from_str::<OrcaParams>(r#"{"horizon": 3}"#).is_err());
+    // What is written reads back the same.
+    let text = serde_json::to_string(&tuned).expect("serialises");
+    assert_eq!(
+        serde_json::from_str::<OrcaParams>(&text).expect("reads"),
+        tuned
+    );
+}
+
+/// Two agents walking the same way, one right behind the other: with priority the one
+/// behind takes all of the avoidance and the one ahead none, so the one ahead walks on
+/// as it wants while the one behind holds back; shared evenly (RVO2), the one ahead is
+/// pushed forward too.
+#[test]
+fn the_agent_behind_yields_to_the_one_ahead() {
+    let ahead = SteerAgent {
+        position: v(0.6, 0.0),
+        velocity: v(0.2, 0.0),
+        radius: 0.25,
+        max_speed: 1.5,
+        preferred_velocity: v(0.2, 0.0),
+        target: v(10.0, 0.0),
+    };
+    let behind = SteerAgent {
+        position: v(0.0, 0.0),
+        velocity: v(1.3, 0.0),
+        preferred_velocity: v(1.3, 0.0),
+        ..ahead
+    };
+    let seen = |a: &SteerAgent| Neighbor {
+        position: a.position,
+        velocity: a.velocity,
+        radius: a.radius,
+        preferred_velocity: a.preferred_velocity,
+        kind: NeighborKind::Agent,
+    };
+    let steer = |orca: &Orca, me: &SteerAgent, other: &SteerAgent| {
+        let ctx = SteerContext {
+            agent: *me,
+            neighbors: &[seen(other)],
+            walls: &[],
+            dt: 0.05,
+        };
+        orca.steer(&ctx, None)
+    };
+    let people = Orca::new(OrcaParams {
+        time_gap: 0.0,
+        ..OrcaParams::people()
+    });
+    assert_eq!(steer(&people, &ahead, &behind), ahead.preferred_velocity);
+    let held = steer(&people, &behind, &ahead);
+    assert!(held.x < 1.0, "the one behind holds back: {held}");
+    let even = Orca::new(OrcaParams {
+        time_horizon: 3.0,
+        ..OrcaParams::rvo2()
+    });
+    let pushed = steer(&even, &ahead, &behind);
+    assert!(
+        pushed.x > ahead.preferred_velocity.x + 0.01,
+        "shared evenly, pushed on: {pushed}"
+    );
+}
+
+/// An agent queued behind another walking the same way walks no faster than the free
+/// space ahead over the time gap; one that is not in its way does not slow it down.
+#[test]
+fn the_time_gap_slows_an_agent_to_the_free_space_ahead() {
+    let me = SteerAgent {
+        position: v(0.0, 0.0),
+        velocity: v(1.3, 0.0),
+        radius: 0.25,
+        max_speed: 1.5,
+        preferred_velocity: v(1.3, 0.0),
+        target: v(10.0, 0.0),
+    };
+    let other = |x: f32, y: f32, preferred: Vec2| Neighbor {
+        position: v(x, y),
+        velocity: preferred,
+        radius: 0.25,
+        preferred_velocity: preferred,
+        kind: NeighborKind::Agent,
+    };
+    let orca = Orca::new(OrcaParams::people());
+    let steer = |neighbors: &[Neighbor]| {
+        orca.steer(
+            &SteerContext {
+                agent: me,
+                neighbors,
+                walls: &[],
+                dt: 0.05,
+            },
+            None,
+        )
+    };
+    // 0.2 m of free space ahead, a time gap of 0.3 s: at most 0.67 m/s.
+    let queued = steer(&[other(0.7, 0.0, v(1.0, 0.0))]);
+    assert!(queued.x <= 0.2 / 0.3 + 1e-4 && queued.x > 0.5, "{queued}");
+    // Someone beside, or coming the other way, is not a queue.
+    let free = steer(&[other(0.0, 1.0, v(1.0, 0.0))]);
+    assert_eq!(free, me.preferred_velocity);
+    let oncoming = steer(&[other(3.0, 0.0, v(-1.0, 0.0))]);
+    assert!(oncoming.x > 1.0, "{oncoming}");
 }
 
 // --- Behaviour in small simulations ----------------------------------------------------
@@ -432,7 +552,7 @@ fn neighbour_cannot_push_an_agent_through_a_wall() {
 #[test]
 fn agent_avoids_a_moving_obstacle_that_does_not_react() {
     // An obstacle crosses the agent's path from the left; it has right of way.
-    let orca = Orca::default();
+    let orca = Orca::new(OrcaParams::rvo2());
     let dt = 0.1;
     let mut agent = agent_at(v(-5.0, 0.0), Vec2::ZERO, Vec2::ZERO);
     let mut obstacle = neighbor_at(v(0.0, -5.0), v(0.0, 1.0), 1.0, NeighborKind::Obstacle);
@@ -487,7 +607,7 @@ fn random_scene(rng: &mut ChaCha8Rng) -> (SteerAgent, Vec<Neighbor>, Vec<Segment
 #[test]
 fn steering_is_deterministic_and_independent_of_scratch_contents() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
-    let orca = Orca::default();
+    let orca = Orca::new(OrcaParams::rvo2());
     let mut dirty = OrcaScratch::new();
     for _ in 0..200 {
         let (agent, neighbors, walls) = random_scene(&mut rng);
@@ -517,7 +637,7 @@ fn crowded_random_scenes_keep_every_facing_wall() {
     // However crowded, the chosen velocity keeps each wall's hard half-plane whenever
     // the walls alone leave room.
     let mut rng = ChaCha8Rng::seed_from_u64(SEED + 1);
-    let orca = Orca::default();
+    let orca = Orca::new(OrcaParams::rvo2());
     let mut scratch = OrcaScratch::new();
     for _ in 0..300 {
         let (agent, neighbors, walls) = random_scene(&mut rng);
@@ -547,7 +667,7 @@ fn crowded_random_scenes_keep_every_facing_wall() {
 
 #[test]
 fn degenerate_inputs_give_finite_bounded_velocities() {
-    let orca = Orca::default();
+    let orca = Orca::new(OrcaParams::rvo2());
     let base = agent_at(v(1.0, 1.0), v(0.5, 0.0), v(1.0, 0.0));
     let coincident = neighbor_at(v(1.0, 1.0), v(0.5, 0.0), 0.5, NeighborKind::Agent);
     let point_neighbor = neighbor_at(v(2.0, 1.0), Vec2::ZERO, 0.0, NeighborKind::Obstacle);
@@ -630,7 +750,7 @@ fn coincident_agents_split_apart() {
         preferred_velocity: s.preferred_velocity,
         kind: NeighborKind::Agent,
     };
-    let orca = Orca::default();
+    let orca = Orca::new(OrcaParams::rvo2());
     let steer = |s: SteerAgent, other: SteerAgent| {
         let ctx = SteerContext {
             agent: s,
@@ -708,7 +828,7 @@ fn early_answer_matches_the_full_program_bit_for_bit() {
     // running the linear program: the answer must be the program's, bit for bit, and
     // the scenes must reach both branches.
     let mut rng = ChaCha8Rng::seed_from_u64(SEED + 7);
-    let orca = Orca::default();
+    let orca = Orca::new(OrcaParams::rvo2());
     let mut scratch = OrcaScratch::new();
     let mut projected = Vec::new();
     let (mut admitted, mut solved) = (0, 0);
@@ -833,7 +953,7 @@ fn disc_case(
     };
     let u = boundary.point - relative_velocity;
     let plane = HalfPlane::from_point_normal(agent.velocity + u * share, boundary.normal);
-    let (built, _) = half_plane_disc(agent, neighbor, inv_tau, 0.1, preferred);
+    let (built, _) = half_plane_disc(agent, neighbor, inv_tau, 0.1, preferred, share);
     if built != plane {
         "turned"
     } else if !plane.contains(preferred) {
@@ -991,7 +1111,14 @@ fn four_lanes_give_the_scalar_half_planes_bit_for_bit() {
         let mut expected = vec![HalfPlane::from_point_normal(Vec2::ONE, Vec2::Y)];
         let mut expected_admitted = true;
         for neighbor in &neighbors[..count] {
-            let (plane, admits) = half_plane_disc(&agent, neighbor, inv_tau, 0.1, preferred);
+            let (plane, admits) = half_plane_disc(
+                &agent,
+                neighbor,
+                inv_tau,
+                0.1,
+                preferred,
+                reciprocal_share(neighbor),
+            );
             *cases
                 .entry(disc_case(&agent, neighbor, inv_tau, preferred))
                 .or_default() += 1;
@@ -1069,7 +1196,7 @@ fn neighbour_half_planes_are_the_scalar_ones_of_the_nearest_in_range() {
         let orca = Orca::new(OrcaParams {
             neighbor_dist: [15.0, 3.0, 2.0, 0.0][rng.gen_range(0..4)],
             max_neighbors: rng.gen_range(0..12),
-            ..OrcaParams::default()
+            ..OrcaParams::rvo2()
         });
         let ctx = SteerContext {
             agent,
@@ -1090,7 +1217,15 @@ fn neighbour_half_planes_are_the_scalar_ones_of_the_nearest_in_range() {
         let expected: Vec<HalfPlane> = nearest
             .iter()
             .map(|&(_, index)| {
-                half_plane_disc(&agent, &neighbors[index], inv_tau, 0.1, preferred).0
+                half_plane_disc(
+                    &agent,
+                    &neighbors[index],
+                    inv_tau,
+                    0.1,
+                    preferred,
+                    reciprocal_share(&neighbors[index]),
+                )
+                .0
             })
             .filter(is_finite)
             .collect();

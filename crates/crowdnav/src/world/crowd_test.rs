@@ -13,6 +13,7 @@ fn orca() -> Box<Orca> {
         max_neighbors: 10,
         time_horizon: 2.0,
         time_horizon_obst: 2.0,
+        ..OrcaParams::rvo2()
     }))
 }
 
