@@ -161,9 +161,7 @@ impl LineReport {
             first_crossing: times.iter().copied().reduce(f64::min),
             last_crossing: times.iter().copied().reduce(f64::max),
             flow,
-            specific_flow: flow
-                .filter(|_| length > 0.0)
-                .map(|f| f / f64::from(length)),
+            specific_flow: flow.filter(|_| length > 0.0).map(|f| f / f64::from(length)),
         }
     }
 }
@@ -314,14 +312,25 @@ mod tests {
     fn motion_beside_along_or_short_of_the_line_crosses_nothing() {
         let line = door();
         // Past the end of the segment.
-        assert_eq!(line.crossing(Vec2::new(-1.0, 2.0), Vec2::new(1.0, 2.0)), None);
+        assert_eq!(
+            line.crossing(Vec2::new(-1.0, 2.0), Vec2::new(1.0, 2.0)),
+            None
+        );
         // Along it, and short of it.
-        assert_eq!(line.crossing(Vec2::new(0.0, -0.5), Vec2::new(0.0, 0.5)), None);
-        assert_eq!(line.crossing(Vec2::new(-1.0, 0.0), Vec2::new(-0.1, 0.0)), None);
+        assert_eq!(
+            line.crossing(Vec2::new(0.0, -0.5), Vec2::new(0.0, 0.5)),
+            None
+        );
+        assert_eq!(
+            line.crossing(Vec2::new(-1.0, 0.0), Vec2::new(-0.1, 0.0)),
+            None
+        );
         // NaN crosses nothing.
         assert_eq!(line.crossing(Vec2::NAN, Vec2::new(1.0, 0.0)), None);
         // The ends belong to the line.
-        assert!(line.crossing(Vec2::new(-1.0, 1.0), Vec2::new(1.0, 1.0)).is_some());
+        assert!(line
+            .crossing(Vec2::new(-1.0, 1.0), Vec2::new(1.0, 1.0))
+            .is_some());
     }
 
     #[test]
@@ -343,12 +352,19 @@ mod tests {
     #[test]
     fn zero_length_and_non_finite_lines_are_refused_by_name() {
         let p = Vec2::new(3.0, 4.0);
-        let error = LineCounter::new(vec![door(), MeasurementLine::new("gate", p, p)], &open_world())
-            .expect_err("zero length");
+        let error = LineCounter::new(
+            vec![door(), MeasurementLine::new("gate", p, p)],
+            &open_world(),
+        )
+        .expect_err("zero length");
         assert!(error.to_string().contains("lines[1] \"gate\""), "{error}");
         assert!(error.to_string().contains("zero length"), "{error}");
         let far = MeasurementLine::new("far", p, Vec2::new(f32::INFINITY, 0.0));
-        assert!(far.validate(0).expect_err("infinite").to_string().contains("NaN or infinite"));
+        assert!(far
+            .validate(0)
+            .expect_err("infinite")
+            .to_string()
+            .contains("NaN or infinite"));
         let nan = MeasurementLine::new("nan", Vec2::NAN, p);
         assert!(nan.validate(0).is_err());
     }
@@ -395,7 +411,10 @@ mod tests {
         assert_eq!(r.flow, Some(0.75));
         assert_eq!(r.specific_flow, Some(0.75 / 4.0));
         let empty = LineReport::new(&line, &[]);
-        assert_eq!((empty.crossings, empty.first_crossing, empty.flow), (0, None, None));
+        assert_eq!(
+            (empty.crossings, empty.first_crossing, empty.flow),
+            (0, None, None)
+        );
     }
 
     /// Two agents walk through a door line in opposite directions, a third walks
@@ -432,11 +451,20 @@ mod tests {
         }
         let found = counter.crossings(0);
         assert_eq!(found.len(), 2, "{found:?}");
-        let by = |id| found.iter().find(|c| c.agent == AgentId(id)).expect("crossed");
+        let by = |id| {
+            found
+                .iter()
+                .find(|c| c.agent == AgentId(id))
+                .expect("crossed")
+        };
         assert_eq!(by(0).direction, Direction::LeftToRight);
         assert_eq!(by(1).direction, Direction::RightToLeft);
         let expected = when_left_on_line.expect("agent 0 reached the line");
-        assert!((by(0).time - expected).abs() < 1e-6, "{} vs {expected}", by(0).time);
+        assert!(
+            (by(0).time - expected).abs() < 1e-6,
+            "{} vs {expected}",
+            by(0).time
+        );
         // About 3 s at 1 m/s.
         assert!(by(0).time > 2.5 && by(0).time < 4.0, "{}", by(0).time);
         let reports = counter.reports();
@@ -445,7 +473,10 @@ mod tests {
         assert_eq!(reports[0].flow, None, "two crossings are too few");
         assert_eq!(reports[1].name, "aside");
         assert_eq!(reports[1].crossings, 0);
-        assert_eq!((reports[1].first_crossing, reports[1].last_crossing), (None, None));
+        assert_eq!(
+            (reports[1].first_crossing, reports[1].last_crossing),
+            (None, None)
+        );
         assert!(counter.crossings(2).is_empty());
     }
 }

@@ -23,8 +23,6 @@ pub use file::{
     WorldSpec,
 };
 pub use formation::{formation_goals, formation_starts, FormationArea, FormationKind};
-pub use lines::{
-    percentile_flow, Crossing, Direction, LineCounter, LineReport, MeasurementLine,
-};
+pub use lines::{percentile_flow, Crossing, Direction, LineCounter, LineReport, MeasurementLine};
 pub use report::{run, Report, RunOptions};
 pub use trajectory::{TrajectoryRecorder, TRAJECTORY_HEADER};

@@ -189,7 +189,11 @@ mod tests {
         // Steps 0, 3, 6, 9: four frames of two agents.
         let expected: Vec<(u32, u32)> = (0..4).flat_map(|f| [(0, f), (1, f)]).collect();
         assert_eq!(frames, expected);
-        let times: Vec<&str> = csv.lines().skip(1).map(|l| l.split(',').nth(2).unwrap_or("")).collect();
+        let times: Vec<&str> = csv
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(2).unwrap_or(""))
+            .collect();
         let t3: f64 = times[2].parse().expect("a number");
         // Three steps of the f32 step 0.1.
         assert!((t3 - 3.0 * f64::from(0.1f32)).abs() < 1e-12, "{t3}");
