@@ -4,6 +4,7 @@
 //! compares. Without network (pip fails) the test says it was skipped; without
 //! `python3` too, except under `CI=true`, where a missing `python3` fails it.
 
+#[expect(dead_code, reason = "this test needs no bad-input check")]
 mod common;
 
 use common::{crowdnav, temp_dir, temp_file};
