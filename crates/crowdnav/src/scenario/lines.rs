@@ -237,24 +237,23 @@ impl LineCounter {
 
     /// Records the crossings of every agent since the last call (or since
     /// [`LineCounter::new`]). Calling it twice without a step in between records
-    /// nothing; agents added since are counted from now on.
+    /// nothing; agents added since are counted from now on. Without lines it returns
+    /// at once.
     pub fn observe(&mut self, world: &World) {
-        if world.steps() == self.previous_step {
+        if self.lines.is_empty() || world.steps() == self.previous_step {
             return;
         }
         let now = world.time() - world.epoch_time();
+        let span = now - self.previous_time;
         let agents = world.agents();
-        if !self.lines.is_empty() {
-            let span = now - self.previous_time;
-            for (a, &p0) in agents.iter().zip(&self.previous) {
-                for (line, found) in self.lines.iter().zip(&mut self.crossings) {
-                    if let Some((fraction, direction)) = line.crossing(p0, a.position) {
-                        found.push(Crossing {
-                            time: self.previous_time + fraction * span,
-                            agent: a.id,
-                            direction,
-                        });
-                    }
+        for (a, &p0) in agents.iter().zip(&self.previous) {
+            for (line, found) in self.lines.iter().zip(&mut self.crossings) {
+                if let Some((fraction, direction)) = line.crossing(p0, a.position) {
+                    found.push(Crossing {
+                        time: self.previous_time + fraction * span,
+                        agent: a.id,
+                        direction,
+                    });
                 }
             }
         }
