@@ -199,7 +199,8 @@ mod tests {
         assert!((t3 - 3.0 * f64::from(0.1f32)).abs() < 1e-12, "{t3}");
         let every = NonZeroU64::new(3).expect("not zero");
         let recorder = TrajectoryRecorder::new(Vec::new(), every).expect("in memory");
-        assert!((recorder.frame_rate(0.1) - 1.0 / 0.3).abs() < 1e-9);
+        let expected = 1.0 / (3.0 * f64::from(0.1f32));
+        assert!((recorder.frame_rate(0.1) - expected).abs() < 1e-12);
     }
 
     /// A writer that fails after some bytes, like a full disk.
