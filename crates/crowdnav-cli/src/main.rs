@@ -5,6 +5,7 @@
 //! failure (e.g. an output file that cannot be written).
 
 mod bench_cmd;
+mod output;
 mod path_cmd;
 mod raster;
 mod run_cmd;

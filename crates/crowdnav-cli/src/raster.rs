@@ -2,6 +2,7 @@
 //! drawn on it every few steps, in a small fixed palette (no anti-aliasing, so every
 //! pixel is a palette colour and frames need no quantisation).
 
+use crowdnav::scenario::MeasurementLine;
 use crowdnav::world::{Agent, Goal, World};
 use glam::Vec2;
 use std::fs::File;
@@ -18,12 +19,15 @@ const PALETTE: [[u8; 3]; 8] = [
     [208, 32, 32],   // 4 agent after a collision
     [128, 128, 128], // 5 moving obstacle
     [32, 160, 64],   // 6 goal marks
-    [255, 255, 255], // 7 spare
+    [224, 112, 0],   // 7 measurement lines and their names
 ];
 
-/// The box a world is drawn in: its mesh, or its agents, goals and obstacles, with a
-/// margin.
-pub fn world_bounds(world: &World) -> (Vec2, Vec2) {
+/// The colour of measurement lines in pictures (palette entry 7), as SVG writes it.
+pub const LINE_COLOUR: &str = "#e07000";
+
+/// The box a world is drawn in: its mesh, or its agents, goals and obstacles, and the
+/// measurement lines, with a margin.
+pub fn world_bounds(world: &World, lines: &[MeasurementLine]) -> (Vec2, Vec2) {
     let mut lo = Vec2::splat(f32::INFINITY);
     let mut hi = Vec2::splat(f32::NEG_INFINITY);
     let mut add = |p: Vec2, r: f32| {
@@ -44,6 +48,10 @@ pub fn world_bounds(world: &World) -> (Vec2, Vec2) {
         for o in world.obstacles() {
             add(o.position, o.radius);
         }
+    }
+    for line in lines {
+        add(line.from, 0.0);
+        add(line.to, 0.0);
     }
     if !lo.is_finite() || !hi.is_finite() {
         return (Vec2::splat(-1.0), Vec2::splat(1.0));
@@ -80,7 +88,8 @@ pub struct GifRecorder {
 }
 
 impl GifRecorder {
-    /// Starts a GIF of `world` at most `width` pixels wide; each frame is shown for
+    /// Starts a GIF of `world` at most `width` pixels wide, with the measurement
+    /// `lines` and their names drawn on the background; each frame is shown for
     /// `seconds_per_frame` (GIF delays are in hundredths of a second).
     ///
     /// # Errors
@@ -88,10 +97,11 @@ impl GifRecorder {
     pub fn create(
         path: &Path,
         world: &World,
+        lines: &[MeasurementLine],
         width: u32,
         seconds_per_frame: f32,
     ) -> anyhow::Result<GifRecorder> {
-        let (lo, hi) = world_bounds(world);
+        let (lo, hi) = world_bounds(world, lines);
         let size = (hi - lo).max(Vec2::splat(1e-3));
         let scale = width as f32 / size.x.max(size.y * 0.5);
         let w = ((size.x * scale).round() as u32).clamp(16, 2048);
@@ -132,6 +142,7 @@ impl GifRecorder {
         } else if let Some(r) = Rect::from_xywh(0.0, 0.0, w as f32, h as f32) {
             background.fill_rect(r, &paint(1), Transform::identity(), None);
         }
+        draw_lines(&mut background, lines, transform, scale);
         let file = File::create(path)
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
         let flat: Vec<u8> = PALETTE.iter().flatten().copied().collect();
@@ -224,6 +235,121 @@ impl GifRecorder {
         frame.dispose = gif::DisposalMethod::Keep;
         self.encoder.write_frame(&frame)?;
         Ok(())
+    }
+}
+
+/// Measurement lines in their colour, each with its name beside its middle.
+fn draw_lines(pixmap: &mut Pixmap, lines: &[MeasurementLine], transform: Transform, scale: f32) {
+    let mut pb = PathBuilder::new();
+    for line in lines {
+        pb.move_to(line.from.x, line.from.y);
+        pb.line_to(line.to.x, line.to.y);
+    }
+    if let Some(p) = pb.finish() {
+        let stroke = Stroke {
+            width: (2.0 / scale).max(0.01),
+            ..Stroke::default()
+        };
+        pixmap.stroke_path(&p, &paint(7), &stroke, transform, None);
+    }
+    for line in lines {
+        let mid = (line.from + line.to) * 0.5;
+        let t = transform;
+        let pixel = Vec2::new(
+            t.sx * mid.x + t.kx * mid.y + t.tx,
+            t.ky * mid.x + t.sy * mid.y + t.ty,
+        );
+        draw_text(pixmap, &line.name, pixel + Vec2::new(4.0, -12.0));
+    }
+}
+
+/// Pixels per dot of the label font.
+const DOT: f32 = 2.0;
+
+/// Writes `text` in capitals with a 3 × 5 dot font, its top left corner at `at`
+/// (pixels), moved inside the image when it would leave it.
+fn draw_text(pixmap: &mut Pixmap, text: &str, at: Vec2) {
+    let glyphs: Vec<[u8; 5]> = text.chars().map(glyph).collect();
+    let width = glyphs.len() as f32 * 4.0 * DOT;
+    let x0 = at.x.min(pixmap.width() as f32 - width).max(0.0).round();
+    let y0 =
+        at.y.min(pixmap.height() as f32 - 5.0 * DOT)
+            .max(0.0)
+            .round();
+    let mut pb = PathBuilder::new();
+    for (k, rows) in glyphs.iter().enumerate() {
+        for (row, bits) in rows.iter().enumerate() {
+            for col in 0..3 {
+                if bits & (0b100 >> col) != 0 {
+                    let x = x0 + (k as f32 * 4.0 + col as f32) * DOT;
+                    let y = y0 + row as f32 * DOT;
+                    if let Some(r) = Rect::from_xywh(x, y, DOT, DOT) {
+                        pb.push_rect(r);
+                    }
+                }
+            }
+        }
+    }
+    if let Some(p) = pb.finish() {
+        pixmap.fill_path(
+            &p,
+            &paint(7),
+            FillRule::Winding,
+            Transform::identity(),
+            None,
+        );
+    }
+}
+
+/// A character's 3 × 5 dots, one byte a row, the left dot the `0b100` bit; letters
+/// in capitals, anything unknown as `?`.
+fn glyph(c: char) -> [u8; 5] {
+    match c.to_ascii_uppercase() {
+        'A' => [0b010, 0b101, 0b111, 0b101, 0b101],
+        'B' => [0b110, 0b101, 0b110, 0b101, 0b110],
+        'C' => [0b011, 0b100, 0b100, 0b100, 0b011],
+        'D' => [0b110, 0b101, 0b101, 0b101, 0b110],
+        'E' => [0b111, 0b100, 0b110, 0b100, 0b111],
+        'F' => [0b111, 0b100, 0b110, 0b100, 0b100],
+        'G' => [0b011, 0b100, 0b101, 0b101, 0b011],
+        'H' => [0b101, 0b101, 0b111, 0b101, 0b101],
+        'I' => [0b111, 0b010, 0b010, 0b010, 0b111],
+        'J' => [0b001, 0b001, 0b001, 0b101, 0b010],
+        'K' => [0b101, 0b101, 0b110, 0b101, 0b101],
+        'L' => [0b100, 0b100, 0b100, 0b100, 0b111],
+        'M' => [0b101, 0b111, 0b111, 0b101, 0b101],
+        'N' => [0b110, 0b101, 0b101, 0b101, 0b101],
+        'O' => [0b010, 0b101, 0b101, 0b101, 0b010],
+        'P' => [0b110, 0b101, 0b110, 0b100, 0b100],
+        'Q' => [0b010, 0b101, 0b101, 0b110, 0b011],
+        'R' => [0b110, 0b101, 0b110, 0b101, 0b101],
+        'S' => [0b011, 0b100, 0b010, 0b001, 0b110],
+        'T' => [0b111, 0b010, 0b010, 0b010, 0b010],
+        'U' => [0b101, 0b101, 0b101, 0b101, 0b111],
+        'V' => [0b101, 0b101, 0b101, 0b101, 0b010],
+        'W' => [0b101, 0b101, 0b111, 0b111, 0b101],
+        'X' => [0b101, 0b101, 0b010, 0b101, 0b101],
+        'Y' => [0b101, 0b101, 0b010, 0b010, 0b010],
+        'Z' => [0b111, 0b001, 0b010, 0b100, 0b111],
+        '0' => [0b111, 0b101, 0b101, 0b101, 0b111],
+        '1' => [0b010, 0b110, 0b010, 0b010, 0b111],
+        '2' => [0b110, 0b001, 0b010, 0b100, 0b111],
+        '3' => [0b110, 0b001, 0b010, 0b001, 0b110],
+        '4' => [0b101, 0b101, 0b111, 0b001, 0b001],
+        '5' => [0b111, 0b100, 0b110, 0b001, 0b110],
+        '6' => [0b011, 0b100, 0b111, 0b101, 0b111],
+        '7' => [0b111, 0b001, 0b010, 0b010, 0b010],
+        '8' => [0b111, 0b101, 0b111, 0b101, 0b111],
+        '9' => [0b111, 0b101, 0b111, 0b001, 0b110],
+        ' ' => [0; 5],
+        '-' => [0, 0, 0b111, 0, 0],
+        '_' => [0, 0, 0, 0, 0b111],
+        '.' => [0, 0, 0, 0, 0b010],
+        ':' => [0, 0b010, 0, 0b010, 0],
+        '/' => [0b001, 0b001, 0b010, 0b100, 0b100],
+        '(' => [0b001, 0b010, 0b010, 0b010, 0b001],
+        ')' => [0b100, 0b010, 0b010, 0b010, 0b100],
+        _ => [0b110, 0b001, 0b010, 0, 0b010],
     }
 }
 

@@ -1,16 +1,20 @@
 //! `crowdnav run` (a scenario file) and `crowdnav demo` (the seed demo's formation
 //! sequence).
 
+use crate::output::PendingFile;
 use crate::raster::GifRecorder;
 use crate::{svg, Failure};
 use anyhow::Context;
 use crowdnav::scenario::{
-    demo_scenario, formation_goals, formation_starts, run as run_world, FormationKind, Method,
-    Report, RunOptions, Scenario, DEMO_AGENTS, DEMO_AREA,
+    demo_scenario, formation_goals, formation_starts, run as run_world, FormationKind, LineCounter,
+    Method, Report, RunOptions, Scenario, TrajectoryRecorder, DEMO_AGENTS, DEMO_AREA,
 };
 use crowdnav::world::{AgentId, Goal, World};
 use glam::Vec2;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::fs::File;
+use std::io::BufWriter;
+use std::num::NonZeroU64;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -32,6 +36,13 @@ pub struct RunArgs {
     /// Write an animation to this GIF file.
     #[arg(long, value_name = "FILE")]
     gif: Option<PathBuf>,
+    /// Write every agent's trajectory to this CSV file (agent,frame,time,x,y,vx,vy),
+    /// which PedPy reads as trajectory data.
+    #[arg(long, value_name = "FILE.csv")]
+    trajectories: Option<PathBuf>,
+    /// Record the trajectories every N-th step (frame 0 is the initial state).
+    #[arg(long, value_name = "N", value_parser = parse_every, allow_hyphen_values = true)]
+    every: Option<NonZeroU64>,
 }
 
 #[derive(clap::Args)]
@@ -49,6 +60,13 @@ pub struct DemoArgs {
 
 pub fn parse_method(s: &str) -> Result<Method, String> {
     s.parse()
+}
+
+fn parse_every(s: &str) -> Result<NonZeroU64, String> {
+    s.parse::<u64>()
+        .ok()
+        .and_then(NonZeroU64::new)
+        .ok_or_else(|| "expected a whole number of steps, at least 1".to_owned())
 }
 
 fn other(e: impl Into<anyhow::Error>) -> Failure {
@@ -90,11 +108,74 @@ impl Trails {
     }
 }
 
+/// The trajectory file being written: the recorder on a temporary file beside the
+/// target, renamed into place when the run has finished.
+struct Trajectories {
+    recorder: TrajectoryRecorder<BufWriter<File>>,
+    file: PendingFile,
+    error: Option<std::io::Error>,
+}
+
+impl Trajectories {
+    /// Creates the temporary file; a path that cannot be written is bad input.
+    fn create(path: &Path, every: NonZeroU64) -> Result<Trajectories, Failure> {
+        let (file, handle) = PendingFile::create(path).map_err(Failure::BadInput)?;
+        let recorder = TrajectoryRecorder::new(BufWriter::new(handle), every)
+            .with_context(|| format!("cannot write {}", path.display()))
+            .map_err(Failure::BadInput)?;
+        Ok(Trajectories {
+            recorder,
+            file,
+            error: None,
+        })
+    }
+
+    /// Records a frame if due; the first write error is kept for the end.
+    fn record(&mut self, world: &World) {
+        if self.error.is_none() {
+            if let Err(e) = self.recorder.record(world) {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    /// Flushes the file and moves it into place, unless a write failed.
+    fn finish(self) -> Result<(), Failure> {
+        let target = self.file.target().display().to_string();
+        let written = match self.error {
+            Some(e) => Err(e),
+            None => self.recorder.finish().and_then(|out| {
+                out.into_inner()
+                    .map_err(std::io::IntoInnerError::into_error)?
+                    .sync_all()
+            }),
+        };
+        written
+            .with_context(|| format!("cannot write {target}"))
+            .map_err(other)?;
+        self.file.commit().map_err(other)
+    }
+}
+
 pub fn run(args: &RunArgs) -> Result<(), Failure> {
+    if args.every.is_some() && args.trajectories.is_none() {
+        return Err(Failure::BadInput(anyhow::anyhow!(
+            "--every needs --trajectories FILE.csv"
+        )));
+    }
     let scenario = Scenario::from_file(&args.scenario).map_err(|e| Failure::BadInput(e.into()))?;
     let mut world = scenario
         .build(args.method)
         .map_err(|e| Failure::BadInput(e.into()))?;
+    let mut lines = LineCounter::new(scenario.lines.clone(), &world)
+        .map_err(|e| Failure::BadInput(e.into()))?;
+    let mut trajectories = match &args.trajectories {
+        Some(path) => Some(Trajectories::create(
+            path,
+            args.every.unwrap_or(NonZeroU64::MIN),
+        )?),
+        None => None,
+    };
     let max_steps = args.steps.unwrap_or(scenario.steps);
     let options = RunOptions {
         dt: scenario.dt,
@@ -102,7 +183,9 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         stop_when_arrived: true,
     };
     let mut gif = match &args.gif {
-        Some(path) => Some(GifRecorder::create(path, &world, 480, 0.05).map_err(other)?),
+        Some(path) => {
+            Some(GifRecorder::create(path, &world, &scenario.lines, 480, 0.05).map_err(other)?)
+        }
         None => None,
     };
     let gif_every = (max_steps / GIF_FRAMES).max(1);
@@ -112,9 +195,16 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     if let Some(g) = gif.as_mut() {
         g.frame(&world).map_err(other)?;
     }
-    let report = run_world(&scenario.name, &mut world, options, |w| {
+    if let Some(t) = trajectories.as_mut() {
+        t.record(&world);
+    }
+    let mut report = run_world(&scenario.name, &mut world, options, |w| {
         bar.inc(1);
         trails.record(w);
+        lines.observe(w);
+        if let Some(t) = trajectories.as_mut() {
+            t.record(w);
+        }
         if let Some(g) = gif.as_mut() {
             if w.steps() % gif_every == 0 || w.all_arrived() {
                 if let Err(e) = g.frame(w) {
@@ -125,15 +215,19 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     })
     .map_err(|e| Failure::BadInput(e.into()))?;
     bar.finish_and_clear();
+    report.lines = lines.reports();
     if let Some(e) = gif_error {
         return Err(other(e));
+    }
+    if let Some(t) = trajectories {
+        t.finish()?;
     }
     println!("{}", report.table());
     if let Some(path) = &args.report {
         write_json(path, &report)?;
     }
     if let Some(path) = &args.svg {
-        std::fs::write(path, svg::world_svg(&world, &trails.paths))
+        std::fs::write(path, svg::world_svg(&world, &trails.paths, &scenario.lines))
             .with_context(|| format!("cannot write {}", path.display()))
             .map_err(other)?;
     }
@@ -197,7 +291,7 @@ pub fn demo(args: &DemoArgs) -> Result<(), Failure> {
             return;
         }
         if gif.is_none() {
-            match GifRecorder::create(&gif_path, w, 400, 0.1) {
+            match GifRecorder::create(&gif_path, w, &[], 400, 0.1) {
                 Ok(g) => gif = Some(g),
                 Err(e) => {
                     gif_error = Some(e);

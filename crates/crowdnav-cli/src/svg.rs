@@ -3,6 +3,7 @@
 
 use crowdnav::mesh::{NavMesh, TriangleId};
 use crowdnav::path::{Path, PathPiece};
+use crowdnav::scenario::MeasurementLine;
 use crowdnav::world::World;
 use glam::Vec2;
 use std::fmt::Write;
@@ -164,16 +165,70 @@ fn draw_mesh(out: &mut String, mesh: &NavMesh) {
     let _ = writeln!(out, "</g>");
 }
 
+/// Measurement lines in their colour, each named beside its middle.
+fn draw_lines(out: &mut String, lines: &[MeasurementLine], stroke: f32) {
+    if lines.is_empty() {
+        return;
+    }
+    let colour = crate::raster::LINE_COLOUR;
+    let _ = writeln!(
+        out,
+        r#"<g class="measurement-lines" stroke="{colour}" stroke-width="{}" stroke-linecap="round">"#,
+        stroke * 3.0
+    );
+    for line in lines {
+        let _ = writeln!(
+            out,
+            r#"<line x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
+            line.from.x, line.from.y, line.to.x, line.to.y
+        );
+    }
+    let _ = writeln!(out, "</g>");
+    let _ = writeln!(
+        out,
+        r#"<g fill="{colour}" font-family="sans-serif" font-size="{}">"#,
+        stroke * 16.0
+    );
+    for line in lines {
+        let mid = (line.from + line.to) * 0.5;
+        let _ = writeln!(
+            out,
+            r#"<text x="{}" y="{}">{}</text>"#,
+            mid.x + stroke * 6.0,
+            mid.y - stroke * 6.0,
+            xml_escape(&line.name)
+        );
+    }
+    let _ = writeln!(out, "</g>");
+}
+
+/// `text` with the characters that XML reserves written as entities.
+fn xml_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if c.is_control() => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 fn finish(mut out: String) -> String {
     out.push_str("</svg>\n");
     out
 }
 
-/// A world after a run: the mesh (when it has one), each agent's trail (sampled
-/// positions), its goal, and the agents themselves (red: collided since they last
-/// arrived), with moving obstacles in grey.
-pub fn world_svg(world: &World, trails: &[Vec<Vec2>]) -> String {
-    let (lo, hi) = crate::raster::world_bounds(world);
+/// A world after a run: the mesh (when it has one), the measurement lines with their
+/// names, each agent's trail (sampled positions), its goal, and the agents themselves
+/// (red: collided since they last arrived), with moving obstacles in grey.
+pub fn world_svg(world: &World, trails: &[Vec<Vec2>], lines: &[MeasurementLine]) -> String {
+    let (lo, hi) = crate::raster::world_bounds(world, lines);
     let stroke = stroke_of_bounds(lo, hi);
     let mut out = begin_bounds(lo, hi);
     if let Some(mesh) = world.mesh() {
@@ -191,6 +246,7 @@ pub fn world_svg(world: &World, trails: &[Vec<Vec2>]) -> String {
         let _ = writeln!(out, r#"<path d="{d}"/>"#);
     }
     let _ = writeln!(out, "</g>");
+    draw_lines(&mut out, lines, stroke);
     for a in world.agents() {
         let goal = crate::raster::goal_point(world, a);
         let _ = writeln!(

@@ -187,3 +187,246 @@ fn bench_on_bad_input_is_one_line() {
         "teleport",
     );
 }
+
+/// The CSV's rows as (agent, frame, time); panics on a malformed row.
+fn trajectory_rows(csv: &str) -> Vec<(u32, u32, f64)> {
+    csv.lines()
+        .skip(1)
+        .map(|line| {
+            let fields: Vec<&str> = line.split(',').collect();
+            assert_eq!(fields.len(), 7, "{line}");
+            for value in &fields[3..] {
+                let v: f32 = value.parse().expect("a number");
+                assert!(v.is_finite(), "{line}");
+            }
+            (
+                fields[0].parse().expect("agent"),
+                fields[1].parse().expect("frame"),
+                fields[2].parse().expect("time"),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn run_writes_trajectories_one_row_per_agent_and_recorded_step() {
+    let dir = temp_dir("trajectories");
+    let csv = dir.join("t.csv");
+    let run = |every: Option<&str>| {
+        let mut args = vec![
+            "run",
+            "scenarios/swap.json",
+            "--steps",
+            "50",
+            "--trajectories",
+            csv.to_str().expect("utf-8"),
+        ];
+        args.extend(every.map(|n| ["--every", n]).into_iter().flatten());
+        let out = crowdnav(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::read_to_string(&csv).expect("trajectories written")
+    };
+
+    // Every step: frame 0 (the start) and 50 steps, 32 agents each.
+    let text = run(None);
+    assert_eq!(text.lines().next(), Some("agent,frame,time,x,y,vx,vy"));
+    let rows = trajectory_rows(&text);
+    assert_eq!(rows.len(), 32 * 51);
+    assert_eq!(rows[0], (0, 0, 0.0));
+    assert_eq!(rows[31].0, 31);
+    assert_eq!(rows.last().map(|r| (r.0, r.1)), Some((31, 50)));
+
+    // Every 7th step: steps 0, 7, …, 49 are frames 0 to 7, 0.35 s apart.
+    let rows = trajectory_rows(&run(Some("7")));
+    assert_eq!(rows.len(), 32 * 8);
+    let frames: Vec<u32> = rows.iter().step_by(32).map(|r| r.1).collect();
+    assert_eq!(frames, (0..8).collect::<Vec<u32>>());
+    let time_of_frame_2 = rows[64].2;
+    assert!((time_of_frame_2 - 0.7).abs() < 1e-6, "{time_of_frame_2}");
+
+    // Only the file itself is left in the folder: no temporary file.
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .expect("folder")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert_eq!(names, ["t.csv"]);
+}
+
+#[test]
+fn run_counts_line_crossings_each_way_and_draws_the_lines() {
+    // Four agents walk towards +x through the door, one comes back above them, and
+    // nobody goes near "aside".
+    let walker = |from: [f32; 2], to: [f32; 2]| serde_json::json!({"pos": from, "goal": to, "radius": 0.25, "max_speed": 1.5});
+    let scenario = serde_json::json!({
+        "name": "door",
+        "dt": 0.05,
+        "steps": 400,
+        "agents": [
+            walker([-4.0, -2.0], [4.0, -2.0]),
+            walker([-4.5, -1.0], [4.0, -1.0]),
+            walker([-5.0, 0.0], [4.0, 0.0]),
+            walker([-5.5, 1.0], [4.0, 1.0]),
+            walker([4.0, 2.5], [-4.0, 2.5]),
+        ],
+        "lines": [
+            {"name": "door", "from": [0, -3], "to": [0, 3]},
+            {"name": "aside & <away>", "from": [20, -3], "to": [20, 3]},
+        ],
+    });
+    let path = temp_file("run", "door.json", &scenario.to_string());
+    let dir = temp_dir("lines");
+    let (report, svg, gif) = (dir.join("r.json"), dir.join("s.svg"), dir.join("a.gif"));
+    let out = crowdnav(&[
+        "run",
+        path.to_str().expect("utf-8"),
+        "--report",
+        report.to_str().expect("utf-8"),
+        "--svg",
+        svg.to_str().expect("utf-8"),
+        "--gif",
+        gif.to_str().expect("utf-8"),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("line door: 4 left to right, 1 right to left"),
+        "{stdout}"
+    );
+    let value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).expect("report")).expect("json");
+    let lines = value["lines"].as_array().expect("lines");
+    assert_eq!(lines.len(), 2);
+    let door = &lines[0];
+    assert_eq!(door["name"], "door");
+    assert_eq!(door["length"], 6.0);
+    assert_eq!(door["crossings"], 5);
+    assert_eq!(door["crossings_left_to_right"], 4);
+    assert_eq!(door["crossings_right_to_left"], 1);
+    let first = door["first_crossing"].as_f64().expect("a time");
+    let last = door["last_crossing"].as_f64().expect("a time");
+    // The nearest walker is 4 m from the door at 1.5 m/s at most.
+    assert!(first >= 4.0 / 1.5 - 0.05 && first < last, "{door}");
+    let flow = door["flow"].as_f64().expect("five crossings have a flow");
+    let specific = door["specific_flow"].as_f64().expect("a specific flow");
+    assert!((specific - flow / 6.0).abs() < 1e-12, "{door}");
+    let aside = &lines[1];
+    assert_eq!(aside["crossings"], 0);
+    for key in ["first_crossing", "last_crossing", "flow", "specific_flow"] {
+        assert!(aside[key].is_null(), "{key}: {aside}");
+    }
+
+    let drawing = std::fs::read_to_string(&svg).expect("svg");
+    assert!(
+        drawing.contains(r#"<line x1="0" y1="-3" x2="0" y2="3"/>"#),
+        "door drawn"
+    );
+    assert!(drawing.contains(">door</text>"), "door named");
+    assert!(
+        drawing.contains(">aside &amp; &lt;away&gt;</text>"),
+        "names escaped"
+    );
+    let bytes = std::fs::read(&gif).expect("gif");
+    assert!(bytes.starts_with(b"GIF89a"));
+    // The line colour is in the GIF's palette (global colour table after the header).
+    let palette = &bytes[13..13 + 3 * 8];
+    assert!(palette.chunks(3).any(|c| c == [224, 112, 0]), "{palette:?}");
+}
+
+#[test]
+fn bad_lines_every_and_trajectory_paths_exit_2_and_write_nothing() {
+    let dir = temp_dir("bad-measure");
+    let csv = dir.join("t.csv");
+    let csv_arg = csv.to_str().expect("utf-8");
+    let with_line = |name: &str, line: &str| {
+        let swap = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/swap.json");
+        let text = std::fs::read_to_string(swap).expect("swap scenario");
+        let mut value: serde_json::Value = serde_json::from_str(&text).expect("json");
+        value["lines"] = serde_json::from_str(line).expect("line json");
+        temp_file("run", name, &value.to_string())
+    };
+    let zero = with_line(
+        "zero.json",
+        r#"[{"name": "door", "from": [1, 2], "to": [1, 2]}]"#,
+    );
+    let huge = with_line(
+        "huge.json",
+        r#"[{"name": "far", "from": [1e39, 0], "to": [1, 2]}]"#,
+    );
+    let unknown = with_line(
+        "unknown.json",
+        r#"[{"name": "d", "from": [0, 0], "to": [1, 0], "width": 2}]"#,
+    );
+    let zero_arg = zero.to_str().expect("utf-8");
+    assert_bad_input(
+        &["run", zero_arg, "--trajectories", csv_arg],
+        "lines[0] \"door\": it has zero length",
+    );
+    assert_bad_input(
+        &["run", huge.to_str().expect("utf-8")],
+        "lines[0] \"far\": a coordinate is NaN or infinite",
+    );
+    assert_bad_input(&["run", unknown.to_str().expect("utf-8")], "width");
+    for every in ["0", "-1", "1.5", "x"] {
+        assert_bad_input(
+            &[
+                "run",
+                "scenarios/swap.json",
+                "--trajectories",
+                csv_arg,
+                "--every",
+                every,
+            ],
+            "at least 1",
+        );
+    }
+    assert_bad_input(
+        &["run", "scenarios/swap.json", "--every", "2"],
+        "--every needs --trajectories",
+    );
+    let missing = dir.join("no-such-folder").join("t.csv");
+    assert_bad_input(
+        &[
+            "run",
+            "scenarios/swap.json",
+            "--trajectories",
+            missing.to_str().expect("utf-8"),
+        ],
+        "cannot write",
+    );
+    assert_bad_input(
+        &[
+            "run",
+            "scenarios/swap.json",
+            "--trajectories",
+            dir.to_str().expect("utf-8"),
+        ],
+        "it is a folder",
+    );
+    // Nothing was written, not even a temporary file.
+    assert_eq!(std::fs::read_dir(&dir).expect("folder").count(), 0);
+
+    // A file already there is left as it was when the run is refused.
+    std::fs::write(&csv, "before\n").expect("write");
+    assert_bad_input(&["run", zero_arg, "--trajectories", csv_arg], "zero length");
+    assert_bad_input(
+        &[
+            "run",
+            "scenarios/swap.json",
+            "--trajectories",
+            csv_arg,
+            "--every",
+            "0",
+        ],
+        "--every",
+    );
+    assert_eq!(
+        std::fs::read_to_string(&csv).expect("still there"),
+        "before\n"
+    );
+    assert_eq!(std::fs::read_dir(&dir).expect("folder").count(), 1);
+}

@@ -58,5 +58,6 @@ pub fn demo_scenario(method: Method) -> Scenario {
         antigravity: None,
         swarm: None,
         world_params: None,
+        lines: Vec::new(),
     }
 }

@@ -1,6 +1,7 @@
 //! The scenario file: plain serde structs, validated into a [`World`].
 
 use super::formation::{formation_goals, formation_starts, FormationArea, FormationKind};
+use super::lines::MeasurementLine;
 use crate::mesh::{read_walls, BuildError, Level, LevelError, LoadError, NavMesh};
 use crate::steer::{
     AntiGravity, AntiGravityParams, Orca, OrcaParams, Steering, Swarm, SwarmParams,
@@ -343,6 +344,10 @@ pub struct Scenario {
     /// World tuning.
     #[serde(default)]
     pub world_params: Option<WorldParamsSpec>,
+    /// Measurement lines: agents crossing them are counted, and the report gives the
+    /// flow through each (see [`LineCounter`](super::LineCounter)).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<MeasurementLine>,
 }
 
 /// Why a scenario could not be read or built. Each variant names its culprit.
@@ -366,7 +371,7 @@ pub enum ScenarioError {
         /// What serde said.
         message: String,
     },
-    /// A value is out of range.
+    /// A value is out of range, or a measurement line is degenerate.
     #[error("invalid scenario: {0}")]
     Invalid(String),
     /// The inline world is invalid.
@@ -543,6 +548,9 @@ impl Scenario {
                     r.outer_radius()
                 )));
             }
+        }
+        for (i, line) in self.lines.iter().enumerate() {
+            line.validate(i)?;
         }
         Ok(())
     }

@@ -1,5 +1,6 @@
 //! Running a world to the end, and the report of how it went.
 
+use super::lines::LineReport;
 use crate::world::World;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -41,6 +42,11 @@ pub struct Report {
     pub sim_time: f64,
     /// Whether every agent arrived before the step limit.
     pub completed: bool,
+    /// The scenario's measurement lines, in order: crossings and flow through each
+    /// (see [`LineCounter`](super::LineCounter)). [`run`] and [`Report::of_world`]
+    /// leave it empty; whoever counts sets it.
+    #[serde(default)]
+    pub lines: Vec<LineReport>,
 }
 
 impl Report {
@@ -86,13 +92,14 @@ impl Report {
             ms_per_step,
             sim_time: world.time() - world.epoch_time(),
             completed: world.all_arrived(),
+            lines: Vec::new(),
         }
     }
 
     /// A few lines for a terminal.
     pub fn table(&self) -> String {
         let opt = |v: Option<f64>| v.map_or("-".to_owned(), |x| format!("{x:.2}"));
-        format!(
+        let mut text = format!(
             "{name} ({method}): {agents} agents, {steps} steps ({sim:.1} s)\n  \
              arrived {arrived}/{agents}, mean time {mean} s, max {max} s, path ratio {ratio}\n  \
              collisions {coll}, overlapping pairs {ov}, max penetration {pen:.4} m, \
@@ -113,7 +120,21 @@ impl Report {
                 .min_separation
                 .map_or("-".to_owned(), |s| format!("{s:.4} m")),
             ms = self.ms_per_step,
-        )
+        );
+        for line in &self.lines {
+            text.push_str(&format!(
+                "\n  line {name}: {lr} left to right, {rl} right to left, first {first} s, \
+                 last {last} s, flow {flow} /s, specific flow {specific} /(m s)",
+                name = line.name,
+                lr = line.crossings_left_to_right,
+                rl = line.crossings_right_to_left,
+                first = opt(line.first_crossing),
+                last = opt(line.last_crossing),
+                flow = opt(line.flow),
+                specific = opt(line.specific_flow),
+            ));
+        }
+        text
     }
 }
 
