@@ -29,8 +29,8 @@ const DT: f32 = 0.05;
 pub struct Layout {
     /// The scenario (ORCA by default, with no `"orca"` key: the library's defaults).
     pub scenario: Scenario,
-    /// The measurement line: the door's exit (from its right jamb to its left, seen
-    /// walking through), or the corridor's middle.
+    /// The measurement line, as in the scenario's `lines`: the door's exit, the
+    /// corridor's middle, or across the east arm just past the crossing.
     pub line: (Vec2, Vec2),
 }
 
@@ -94,6 +94,7 @@ pub fn door(size: f32, door_width: f32, agents: usize, seed: u64) -> Result<Layo
     for (k, &i) in order.iter().enumerate() {
         goal_of[i] = goals[k];
     }
+    let line = (Vec2::new(wall + 1.0, low), Vec2::new(wall + 1.0, high));
     let scenario = build(
         &format!("door-{door_width}"),
         &format!(
@@ -106,14 +107,11 @@ pub fn door(size: f32, door_width: f32, agents: usize, seed: u64) -> Result<Layo
                 [[wall, high], [wall + 1.0, high], [wall + 1.0, size], [wall, size]],
             ],
         }),
-        &starts,
-        &goal_of,
+        (&starts, &goal_of),
+        ("door", line),
         600.0,
     )?;
-    Ok(Layout {
-        scenario,
-        line: (Vec2::new(wall + 1.0, low), Vec2::new(wall + 1.0, high)),
-    })
+    Ok(Layout { scenario, line })
 }
 
 /// A corridor `length × width` metres with `per_side` people starting at each end
@@ -156,20 +154,18 @@ pub fn counterflow(
         .map(|p| *p + Vec2::new(travel, 0.0))
         .chain(east.iter().map(|p| *p - Vec2::new(travel, 0.0)))
         .collect();
+    let line = (Vec2::new(length / 2.0, 0.0), Vec2::new(length / 2.0, width));
     let scenario = build(
         "counterflow",
         &format!(
             "{per_side} people walk each way through a corridor {length} x {width} m, each {travel} m on."
         ),
         json!({"boundary": [[0.0, 0.0], [length, 0.0], [length, width], [0.0, width]]}),
-        &starts,
-        &goals,
+        (&starts, &goals),
+        ("middle", line),
         600.0,
     )?;
-    Ok(Layout {
-        scenario,
-        line: (Vec2::new(length / 2.0, 0.0), Vec2::new(length / 2.0, width)),
-    })
+    Ok(Layout { scenario, line })
 }
 
 /// Two corridors `length × width` metres crossing at right angles in their middles
@@ -228,20 +224,18 @@ pub fn crossing(
         [0.0, low],
         [low, low],
     ];
+    let line = (Vec2::new(high + 1.0, low), Vec2::new(high + 1.0, high));
     let scenario = build(
         "crossing",
         &format!(
             "{per_stream} people walk west to east and {per_stream} south to north through two corridors {width} m wide crossing at right angles."
         ),
         json!({ "boundary": plus }),
-        &starts,
-        &goals,
+        (&starts, &goals),
+        ("east", line),
         600.0,
     )?;
-    Ok(Layout {
-        scenario,
-        line: (Vec2::new(high + 1.0, low), Vec2::new(high + 1.0, high)),
-    })
+    Ok(Layout { scenario, line })
 }
 
 fn check_corridor(length: f32, width: f32) -> Result<(), ScenarioError> {
@@ -283,8 +277,8 @@ fn build(
     name: &str,
     description: &str,
     world: serde_json::Value,
-    starts: &[Vec2],
-    goals: &[Vec2],
+    (starts, goals): (&[Vec2], &[Vec2]),
+    (line_name, line): (&str, (Vec2, Vec2)),
     seconds: f32,
 ) -> Result<Scenario, ScenarioError> {
     let agents: Vec<serde_json::Value> = starts
@@ -306,6 +300,7 @@ fn build(
         "steps": (seconds / DT).round() as u64,
         "world": world,
         "agents": agents,
+        "lines": [{"name": line_name, "from": [line.0.x, line.0.y], "to": [line.1.x, line.1.y]}],
     });
     Scenario::from_json(&value.to_string())
 }
