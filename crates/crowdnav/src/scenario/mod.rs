@@ -10,7 +10,7 @@ mod file;
 mod formation;
 mod report;
 
-pub use demo::{demo_level, demo_scenario, DEMO_AGENTS, DEMO_AREA};
+pub use demo::{demo_antigravity, demo_level, demo_scenario, DEMO_AGENTS, DEMO_AREA};
 pub use file::{
     AgentSpec, FormationSpec, GoalSpec, Method, ObstacleSpec, RingSpec, Scenario, ScenarioError,
     WorldSpec,
