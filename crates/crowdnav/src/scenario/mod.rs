@@ -18,7 +18,7 @@ mod lines;
 mod report;
 mod trajectory;
 
-pub use demo::{demo_level, demo_scenario, DEMO_AGENTS, DEMO_AREA};
+pub use demo::{demo_antigravity, demo_level, demo_scenario, DEMO_AGENTS, DEMO_AREA};
 pub use file::{
     AgentSpec, FormationSpec, GoalSpec, Method, ObstacleSpec, RingSpec, Scenario, ScenarioError,
     WorldSpec,

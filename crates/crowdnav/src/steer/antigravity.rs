@@ -36,6 +36,19 @@
 //! - a tie at a crossing (within one seed frame) goes to the agent coming from the
 //!   other's right, so that two agents cannot both yield; the seed lets both yield.
 //!
+//! Two rules that the seed does not have, for crowds that must all get home (each can
+//! be switched off in [`AntiGravityParams`]; in the open, away from resting bodies and
+//! goals, they change nothing):
+//! - a body at rest (no preferred velocity: an agent home, a parked obstacle) whose
+//!   surface lies farther than the agent's target is not in the agent's way and does
+//!   not push, as the seed already skips the target itself. Agents standing at their
+//!   slots 1.6 m apart push an agent heading for the free slot among them harder than
+//!   its pull: it circled its slot for good;
+//! - an agent at rest at its goal, or within a few radii of it, makes way for a body
+//!   coming at it (see the `make_way` module): it steps off that body's course just in
+//!   time and walks home once it has passed. The seed's entities stood still, and
+//!   those still on their way could not get past a row of them.
+//!
 //! **Known weaknesses.** The seed's own: the force is a heuristic, so agents can still
 //! touch in crowds (the seed follows with collision response); the many shaping curves
 //! of part 4 were tuned by eye; nothing prevents oscillation in tight places; a local
@@ -53,6 +66,7 @@
 //! that horizon, so they scale with it. Speeds are metres per second throughout, and
 //! the result does not depend on the step `dt`.
 
+use super::make_way::{make_way, HOME_RADII};
 use super::walls::wall_push;
 use super::{clamp_speed, Neighbor, SteerContext, SteerDebug, Steering};
 use crate::geom::{mirror, segment_intersection, Segment, SegmentIntersection};
@@ -97,6 +111,17 @@ pub struct AntiGravityParams {
     /// Part 4: how much the yielding agent amplifies its mirrored push. Dimensionless.
     /// \[Limit: >= 0\] Default 3 (the seed's value).
     pub yield_gain: f32,
+    /// Not in the seed: a body at rest (no preferred velocity) whose surface lies
+    /// farther than the agent's target is not in its way and does not push, as the
+    /// seed already skips the target itself. Without this, agents standing at their
+    /// own goals round a free goal can push harder than the pull and hold the agent
+    /// off it for good. Default on.
+    pub skip_resting_beyond_target: bool,
+    /// Not in the seed: how far ahead, seconds, an agent at rest, or within 2.2 radii
+    /// of its target, looks for bodies coming at it, to make way for them (step off
+    /// their course, or not step onto it); 0 leaves it to the seed, whose entities
+    /// stand still once home. \[Limit: >= 0\] Default 2 s (the trajectory horizon).
+    pub make_way_horizon: f32,
 }
 
 impl Default for AntiGravityParams {
@@ -110,6 +135,8 @@ impl Default for AntiGravityParams {
             look_ahead: 40.0 / SEED_FPS,
             trajectory_horizon: SEED_HORIZON_FRAMES / SEED_FPS,
             yield_gain: 3.0,
+            skip_resting_beyond_target: true,
+            make_way_horizon: SEED_HORIZON_FRAMES / SEED_FPS,
         }
     }
 }
@@ -140,11 +167,23 @@ impl Steering for AntiGravity {
 
     fn steer(&self, ctx: &SteerContext<'_>, mut debug: Option<&mut SteerDebug>) -> Vec2 {
         let agent = &ctx.agent;
+        let p = &self.params;
         let Some(desired) = agent.preferred_velocity.try_normalize() else {
-            return Vec2::ZERO;
+            let velocity = make_way(
+                agent,
+                Vec2::ZERO,
+                ctx.neighbors,
+                ctx.walls,
+                p.make_way_horizon,
+                ctx.dt,
+            );
+            if let Some(d) = debug {
+                d.push("final", agent.position, velocity);
+            }
+            return velocity;
         };
         let speed = agent.preferred_velocity.length();
-        let p = &self.params;
+        let to_target = agent.target.distance(agent.position);
         let mut raw_sum = Vec2::ZERO;
         let mut adjusted_sum = Vec2::ZERO;
         let mut add = |push: Push, debug: &mut Option<&mut SteerDebug>| {
@@ -159,6 +198,11 @@ impl Steering for AntiGravity {
         for n in ctx.neighbors {
             let offset = agent.position - n.position;
             let distance = offset.length();
+            let gap = distance - agent.radius - n.radius;
+            if p.skip_resting_beyond_target && n.preferred_velocity == Vec2::ZERO && gap > to_target
+            {
+                continue;
+            }
             let away = offset.try_normalize().unwrap_or(-desired);
             let mut push = Push::new(p, desired, away, distance, agent.radius + n.radius);
             if p.moving_obstacles {
@@ -180,10 +224,19 @@ impl Steering for AntiGravity {
         } else {
             adjusted_sum
         };
-        let velocity = clamp_speed(
-            (desired + push).normalize_or_zero() * speed,
-            agent.max_speed,
-        );
+        let mut velocity = (desired + push).normalize_or_zero() * speed;
+        if to_target <= HOME_RADII * agent.radius {
+            // Home, or nearly: still make way.
+            velocity = make_way(
+                agent,
+                velocity,
+                ctx.neighbors,
+                ctx.walls,
+                p.make_way_horizon,
+                ctx.dt,
+            );
+        }
+        let velocity = clamp_speed(velocity, agent.max_speed);
         if let Some(d) = debug {
             d.push("sum", agent.position, raw_sum);
             d.push("final", agent.position, velocity);

@@ -525,3 +525,63 @@ fn degenerate_input_gives_finite_capped_velocities() {
         assert!(debug.vectors.iter().all(|d| d.vector.is_finite()));
     }
 }
+
+// ---- Beyond the seed: resting bodies beyond the goal, making way ---------------
+
+/// An agent heading for a free slot in a lattice of bodies resting 1.6 m apart (gaps of
+/// 0.6 m), as in a formation whose other agents are already home.
+fn free_slot() -> Vec<Body> {
+    let mut bodies = vec![Body::agent(Vec2::new(-3.0, 0.3), Vec2::ZERO, 0.5, 2.0)];
+    for (x, y) in [(1.6, 0.0), (0.0, 1.6), (0.0, -1.6), (1.6, 1.6), (1.6, -1.6)] {
+        bodies.push(Body::obstacle(Vec2::new(x, y), Vec2::ZERO, 0.5));
+    }
+    bodies
+}
+
+#[test]
+fn resting_bodies_beyond_the_goal_no_longer_hold_the_agent_off_it() {
+    let seed = with(AntiGravityParams {
+        skip_resting_beyond_target: false,
+        ..AntiGravityParams::default()
+    });
+    let mut bodies = free_slot();
+    simulate(&seed, &mut bodies, &[], 10.0);
+    assert!(!arrived(&bodies[0]), "{}", bodies[0].position);
+    let mut bodies = free_slot();
+    let trace = simulate(&AntiGravity::default(), &mut bodies, &[], 10.0);
+    assert!(arrived(&bodies[0]), "{}", bodies[0].position);
+    assert!(trace.min_gap > 0.0);
+}
+
+#[test]
+fn an_agent_at_rest_steps_off_the_course_of_one_coming_at_it_and_comes_back() {
+    // `b` rests at its goal on `a`'s line; `a` walks through. As in the seed, `b`
+    // stands still and `a` must go round it; with making way `b` steps aside (to `a`'s
+    // right on this exact tie), lets `a` pass and walks home.
+    let scene = || {
+        [
+            Body::agent(Vec2::new(-4.0, 0.0), Vec2::new(4.0, 0.0), 0.5, 2.0),
+            Body::agent(Vec2::ZERO, Vec2::ZERO, 0.5, 2.0),
+        ]
+    };
+    let seed = with(AntiGravityParams {
+        make_way_horizon: 0.0,
+        ..AntiGravityParams::default()
+    });
+    let stray = |trace: &Trace| trace.path(0).map(|p| p.y.abs()).fold(0.0_f32, f32::max);
+    let mut bodies = scene();
+    let trace = simulate(&seed, &mut bodies, &[], 8.0);
+    assert!(trace.path(1).all(|p| p == Vec2::ZERO));
+    let seed_stray = stray(&trace);
+    let mut bodies = scene();
+    let trace = simulate(&AntiGravity::default(), &mut bodies, &[], 8.0);
+    assert!(arrived(&bodies[0]) && arrived(&bodies[1]));
+    assert!(trace.min_gap > 0.0);
+    let lowest = trace.path(1).map(|p| p.y).fold(0.0_f32, f32::min);
+    println!(
+        "b stepped to {lowest}; a strayed {} (seed: {seed_stray})",
+        stray(&trace)
+    );
+    assert!(lowest < -0.04, "{lowest}");
+    assert!(stray(&trace) < seed_stray);
+}

@@ -18,6 +18,7 @@ use crate::geom::Segment;
 use glam::Vec2;
 
 mod antigravity;
+mod make_way;
 mod swarm;
 mod walls;
 

@@ -10,6 +10,21 @@
 //! and moving targets cost nothing extra: the seed uses it for ships flying between
 //! planets on elliptical orbits.
 //!
+//! Two rules that the seed does not have, for crowds of agents that must all get home
+//! (each can be switched off in [`SwarmParams`]; the 3D method and pushes from
+//! obstacles are the seed's):
+//! - **keeping right.** Two agents whose ways cross push each other sideways, along
+//!   the line between them, and walk on side by side, neither letting the other pass:
+//!   the "who goes first?" lock of the steering seed's part 4. When the crossing is an
+//!   exact mirror image (two flows at right angles, symmetric about the diagonal), it
+//!   never breaks. So a push from another agent that holds the agent back (points
+//!   against its pull) gains as much again sideways to the agent's right — the
+//!   steering seed's side of the road. Head-on, both swerve right; at a crossing, the
+//!   one coming from the right passes first, as on the road;
+//! - **making way.** An agent at rest at its goal, or within a few radii of it, makes
+//!   way for a body coming at it (see the `make_way` module) instead of standing in a
+//!   row that those still on their way cannot get through.
+//!
 //! **Known weaknesses** (the seed's own): paths are not shortest; an obstacle exactly
 //! on the line to the target pushes straight back and the agent stalls where pull and
 //! push balance; it can get stuck when the target is hard to reach and fails in mazes.
@@ -21,8 +36,9 @@
 //! 2D and 3D share one core written on [`Vec3`]: the 2D method embeds its plane at
 //! `z = 0`.
 
+use super::make_way::{make_way, HOME_RADII};
 use super::walls::wall_push;
-use super::{clamp_speed, SteerContext, SteerDebug, Steering};
+use super::{clamp_speed, NeighborKind, SteerContext, SteerDebug, Steering};
 use glam::{Vec2, Vec3};
 
 /// Tuning of [`Swarm`].
@@ -43,6 +59,15 @@ pub struct SwarmParams {
     /// `arrival_factor · (radius + target_radius)` of the target's. \[Limit: >= 0\]
     /// Default 1.5.
     pub arrival_factor: f32,
+    /// Not in the seed, 2D only: agents keep right. A push from another agent that
+    /// holds the agent back (points against its pull) gains as much again sideways to
+    /// the agent's right; obstacles push as in the seed. See [`Swarm`]. Default on.
+    pub keep_right: bool,
+    /// Not in the seed, 2D only: how far ahead, seconds, an agent at rest, or within
+    /// 2.2 radii of its target, looks for bodies coming at it, to make way for them
+    /// (step off their course, or not step onto it); 0 leaves it to the seed, whose
+    /// ships stop once there. \[Limit: >= 0\] Default 2 s.
+    pub make_way_horizon: f32,
 }
 
 impl Default for SwarmParams {
@@ -52,6 +77,8 @@ impl Default for SwarmParams {
             contender_pull: 4.0,
             min_gap: 1.0e-4,
             arrival_factor: 1.5,
+            keep_right: true,
+            make_way_horizon: 2.0,
         }
     }
 }
@@ -61,6 +88,8 @@ impl Default for SwarmParams {
 /// In 2D the pull points at `ctx.agent.target` and the speed is that of the preferred
 /// velocity (zero once arrived); neighbours push as discs, and walls from their closest
 /// point as discs of radius 0 (only from their walkable side).
+///
+/// In 2D, agents keep right and make way at home (see the module docs).
 ///
 /// Debug vectors (2D): `"pull"` (the scaled pull), `"push"` (the sum of the pushes) and
 /// `"final"` (the velocity chosen).
@@ -138,27 +167,35 @@ impl Swarm {
         }
         let pushers = neighbors
             .iter()
-            .map(|n| (agent.position - n.position, n.radius));
-        let heading = self.heading(to_target / distance, agent.radius, pushers);
+            .map(|n| (agent.position - n.position, n.radius, false));
+        let heading = self.heading(to_target / distance, agent.radius, None, pushers);
         clamp_speed_3d(heading.direction * agent.max_speed, agent.max_speed)
     }
 
     /// The shared core: the unit `pull`, the agent's `radius`, and the pushing bodies as
-    /// (offset from the body's centre to the agent's, body radius).
+    /// (offset from the body's centre to the agent's, body radius, whether it keeps
+    /// right with the agent). `right` is the agent's right (the pull turned a quarter
+    /// turn clockwise in 2D), `None` in 3D where there is no right.
     fn heading(
         &self,
         pull: Vec3,
         radius: f32,
-        bodies: impl IntoIterator<Item = (Vec3, f32)>,
+        right: Option<Vec3>,
+        bodies: impl IntoIterator<Item = (Vec3, f32, bool)>,
     ) -> Heading {
         let p = &self.params;
         let mut push = Vec3::ZERO;
         let mut contenders = 0_u32;
-        for (offset, body_radius) in bodies {
+        for (offset, body_radius, keeps_right) in bodies {
             let gap = offset.length() - body_radius - radius;
             if gap < p.range_radii * radius {
                 contenders += 1;
-                push += offset / gap.max(p.min_gap).max(f32::MIN_POSITIVE);
+                let mut one = offset / gap.max(p.min_gap).max(f32::MIN_POSITIVE);
+                let against = -one.dot(pull);
+                if let (true, Some(right)) = (keeps_right && against > 0.0, right) {
+                    one += right * against;
+                }
+                push += one;
             }
         }
         let pull = pull * (p.contender_pull * contenders as f32).max(1.0);
@@ -177,6 +214,22 @@ impl Steering for Swarm {
 
     fn steer(&self, ctx: &SteerContext<'_>, debug: Option<&mut SteerDebug>) -> Vec2 {
         let agent = &ctx.agent;
+        let p = &self.params;
+        if agent.preferred_velocity == Vec2::ZERO {
+            // At rest at its goal: make way for whoever comes.
+            let velocity = make_way(
+                agent,
+                Vec2::ZERO,
+                ctx.neighbors,
+                ctx.walls,
+                p.make_way_horizon,
+                ctx.dt,
+            );
+            if let Some(d) = debug {
+                d.push("final", agent.position, velocity);
+            }
+            return velocity;
+        }
         let speed = agent.preferred_velocity.length();
         let pull = (agent.target - agent.position)
             .try_normalize()
@@ -184,16 +237,38 @@ impl Steering for Swarm {
         let Some(pull) = pull.filter(|_| speed.is_finite()) else {
             return Vec2::ZERO;
         };
-        let discs = ctx
-            .neighbors
-            .iter()
-            .map(|n| ((agent.position - n.position).extend(0.0), n.radius));
+        let discs = ctx.neighbors.iter().map(|n| {
+            let keeps_right = p.keep_right && n.kind == NeighborKind::Agent;
+            (
+                (agent.position - n.position).extend(0.0),
+                n.radius,
+                keeps_right,
+            )
+        });
         let walls = ctx.walls.iter().filter_map(|w| {
             let (away, distance) = wall_push(w, agent.position, agent.radius)?;
-            Some(((away * distance).extend(0.0), 0.0))
+            Some(((away * distance).extend(0.0), 0.0, false))
         });
-        let heading = self.heading(pull.extend(0.0), agent.radius, discs.chain(walls));
-        let velocity = clamp_speed(heading.direction.truncate() * speed, agent.max_speed);
+        let right = Vec2::new(pull.y, -pull.x).extend(0.0);
+        let heading = self.heading(
+            pull.extend(0.0),
+            agent.radius,
+            Some(right),
+            discs.chain(walls),
+        );
+        let mut velocity = heading.direction.truncate() * speed;
+        if agent.target.distance(agent.position) <= HOME_RADII * agent.radius {
+            // Home, or nearly: still make way.
+            velocity = make_way(
+                agent,
+                velocity,
+                ctx.neighbors,
+                ctx.walls,
+                p.make_way_horizon,
+                ctx.dt,
+            );
+        }
+        let velocity = clamp_speed(velocity, agent.max_speed);
         if let Some(d) = debug {
             d.push("pull", agent.position, heading.pull.truncate());
             d.push("push", agent.position, heading.push.truncate());

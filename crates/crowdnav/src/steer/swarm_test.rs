@@ -428,3 +428,66 @@ fn degenerate_input_gives_finite_capped_velocities() {
         assert!(v.is_finite() && v.length() <= 2.0 + 1e-5);
     }
 }
+
+// ---- Beyond the seed: keeping right -----------------------------------------------
+
+/// Two 2D agents (radius 0.5 m, 1.4 m/s) whose ways cross at right angles, mirror
+/// images of each other about the diagonal; each sees the other as an agent. Returns
+/// whether both arrived within `seconds`, and the smallest gap between them.
+fn mirrored_crossing(swarm: &Swarm, seconds: f32) -> (bool, f32) {
+    let goals = [Vec2::new(8.0, 0.0), Vec2::new(0.0, 8.0)];
+    let mut positions = [Vec2::new(-6.0, 0.0), Vec2::new(0.0, -6.0)];
+    let mut velocities = [Vec2::ZERO; 2];
+    let mut min_gap = f32::INFINITY;
+    for _ in 0..(seconds / DT).round() as usize {
+        let steer = |i: usize| {
+            let j = 1 - i;
+            let to_goal = goals[i] - positions[i];
+            let preferred = if to_goal.length() < 0.05 {
+                Vec2::ZERO
+            } else {
+                to_goal.normalize() * 1.4_f32.min(to_goal.length() / DT)
+            };
+            let other = Neighbor {
+                position: positions[j],
+                velocity: velocities[j],
+                radius: 0.5,
+                preferred_velocity: velocities[j],
+                kind: NeighborKind::Agent,
+            };
+            let ctx = SteerContext {
+                agent: SteerAgent {
+                    position: positions[i],
+                    velocity: velocities[i],
+                    radius: 0.5,
+                    max_speed: 1.4,
+                    preferred_velocity: preferred,
+                    target: goals[i],
+                },
+                neighbors: &[other],
+                walls: &[],
+                dt: DT,
+            };
+            swarm.steer(&ctx, None)
+        };
+        velocities = [steer(0), steer(1)];
+        for i in 0..2 {
+            positions[i] += velocities[i] * DT;
+        }
+        min_gap = min_gap.min(positions[0].distance(positions[1]) - 1.0);
+    }
+    let home = (0..2).all(|i| positions[i].distance(goals[i]) < 0.1);
+    (home, min_gap)
+}
+
+#[test]
+fn agents_whose_ways_cross_mirror_images_lock_unless_they_keep_right() {
+    let seed = Swarm::new(SwarmParams {
+        keep_right: false,
+        ..SwarmParams::default()
+    });
+    let (home, _) = mirrored_crossing(&seed, 30.0);
+    assert!(!home);
+    let (home, gap) = mirrored_crossing(&Swarm::default(), 30.0);
+    assert!(home && gap > -0.05, "{gap}");
+}
