@@ -7,6 +7,7 @@
 
 mod demo;
 mod file;
+mod floor;
 mod formation;
 mod report;
 
@@ -15,5 +16,6 @@ pub use file::{
     AgentSpec, FormationSpec, GoalSpec, Method, ObstacleSpec, RingSpec, Scenario, ScenarioError,
     WorldSpec,
 };
+pub use floor::SLOT_GAP;
 pub use formation::{formation_goals, formation_starts, FormationArea, FormationKind};
 pub use report::{run, Report, RunOptions};
