@@ -3,7 +3,8 @@
 # serves it on 127.0.0.1, opens it in headless Chromium, presses keys and checks a
 # screenshot (crates/crowdnav-viewer/web/e2e.mjs). Installs chromium when root with
 # apt-get; says clearly, and exits 0, when it could not run (no chromium, no node with
-# WebSocket, no wasm target). Screenshots are left in target/web-test/.
+# WebSocket, no wasm target). The page is built in web/ and the screenshots are left in
+# web-test/ of cargo's target directory (target/, or $CARGO_TARGET_DIR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,8 +35,10 @@ elif ! rustc --print target-list | grep -q wasm32-unknown-unknown; then
     skip "no wasm32-unknown-unknown target"
 fi
 
-web=target/web
-out=target/web-test
+target_dir="$(cargo metadata --format-version 1 --no-deps |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+web="$target_dir/web"
+out="$target_dir/web-test"
 echo "== building the page"
 bash crates/crowdnav-viewer/web/build.sh "$web"
 mkdir -p "$out"

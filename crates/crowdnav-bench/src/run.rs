@@ -514,7 +514,7 @@ fn detour_times(
     }
     #[cfg(feature = "detour")]
     {
-        if let Some(why) = crate::detour::refusal(scenario.all_agents().len()) {
+        if let Some(why) = crate::detour::refusal(scenario.all_agents(None).len()) {
             return Ok(Err(why));
         }
         eprintln!("crowd: {} on DetourCrowd (1 thread)", scenario.name);
@@ -538,7 +538,7 @@ fn detour_finish(
     }
     #[cfg(feature = "detour")]
     {
-        if let Some(why) = crate::detour::refusal(scenario.all_agents().len()) {
+        if let Some(why) = crate::detour::refusal(scenario.all_agents(None).len()) {
             return Ok(Err(why));
         }
         eprintln!(
@@ -576,7 +576,7 @@ fn crowd_part(r: &mut Report, opts: &CrowdOptions) -> Result<(), String> {
     }
     if opts.bottleneck {
         let s = crowd::bottleneck()?;
-        let n = s.all_agents().len();
+        let n = s.all_agents(None).len();
         let cap = s.steps;
         scenarios.push((s, n, Some(cap)));
     }

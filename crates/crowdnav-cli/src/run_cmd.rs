@@ -250,7 +250,7 @@ pub fn run_demo(
     let scenario = demo_scenario(method);
     let area = DEMO_AREA;
     let mut world = scenario.build(None)?;
-    for p in formation_starts(FormationKind::Circle, DEMO_AGENTS, area, 1) {
+    for p in formation_starts(FormationKind::Circle, DEMO_AGENTS, area, 1, world.mesh()) {
         world.add_agent(
             crowdnav::world::AgentParams::new(p, p)
                 .with_radius(area.agent_radius)
@@ -260,7 +260,7 @@ pub fn run_demo(
     let mut reports = Vec::new();
     for (k, kind) in FormationKind::ALL.into_iter().enumerate() {
         let now: Vec<Vec2> = world.agents().iter().map(|a| a.position).collect();
-        let goals = formation_goals(kind, &now, area, k as u64 + 1);
+        let goals = formation_goals(kind, &now, area, k as u64 + 1, world.mesh());
         for (i, g) in goals.into_iter().enumerate() {
             world.set_goal(AgentId(i as u32), Goal::Point(g))?;
         }

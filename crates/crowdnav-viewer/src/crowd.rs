@@ -285,7 +285,9 @@ impl Crowd {
         self.loaded = true;
         let r = self.area.agent_radius;
         let starts: Vec<Vec2> = match self.origin {
-            Origin::Demo => formation_starts(FormationKind::Circle, 32, self.area, 1),
+            Origin::Demo => {
+                formation_starts(FormationKind::Circle, 32, self.area, 1, self.world.mesh())
+            }
             _ => self.scatter(32, r),
         };
         for p in starts {
@@ -300,7 +302,7 @@ impl Crowd {
     /// the level (a fixed sequence, so runs repeat).
     fn scatter(&self, n: usize, r: f32) -> Vec<Vec2> {
         let Some(mesh) = self.world.mesh() else {
-            return formation_starts(FormationKind::Circle, n, self.area, 1);
+            return formation_starts(FormationKind::Circle, n, self.area, 1, None);
         };
         let (lo, hi) = self.bounds;
         let mut out: Vec<Vec2> = Vec::new();
@@ -324,12 +326,20 @@ impl Crowd {
         out
     }
 
-    /// Sends everyone to a formation chosen from where they stand now.
+    /// Sends everyone to a formation chosen from where they stand now. The demo's
+    /// formations are laid out around the room's centre; on a level or a scenario's,
+    /// around the agents' centroid (the library moves each shape to where it fits).
     pub fn formation(&mut self, kind: FormationKind) {
         self.load();
         self.formations += 1;
         let now: Vec<Vec2> = self.world.agents().iter().map(|a| a.position).collect();
-        let goals = formation_goals(kind, &now, self.area, self.formations);
+        if self.origin != Origin::Demo && !now.is_empty() {
+            let centroid = now.iter().sum::<Vec2>() / now.len() as f32;
+            if centroid.is_finite() {
+                self.area.center = centroid;
+            }
+        }
+        let goals = formation_goals(kind, &now, self.area, self.formations, self.world.mesh());
         for (i, g) in goals.into_iter().enumerate() {
             let _ = self.world.set_goal(AgentId(i as u32), Goal::Point(g));
         }

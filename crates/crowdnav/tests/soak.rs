@@ -65,7 +65,7 @@ fn soak(path: &Path, steps: u64) {
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     // Where each agent goes back and forth between (point goals only).
     let ends: Vec<Option<(Vec2, Vec2)>> = scenario
-        .all_agents()
+        .all_agents(world.mesh())
         .iter()
         .map(|a| match a.goal {
             GoalSpec::Point(g) => Some((a.pos, g)),

@@ -86,7 +86,7 @@ impl NavMesh {
     /// wide enough when both its ends touch walls) and crossing later triangles only
     /// where [`NavMesh::can_cross`] allows. A superset of where paths go, used to
     /// discard candidates cheaply; each survivor is confirmed by a path query.
-    fn reachable_triangles(&self, start: TriangleId, radius: f32) -> Vec<bool> {
+    pub(crate) fn reachable_triangles(&self, start: TriangleId, radius: f32) -> Vec<bool> {
         let mut reached = vec![false; self.triangle_count()];
         let mut seen = vec![[false; 3]; self.triangle_count()];
         let mut queue = VecDeque::new();

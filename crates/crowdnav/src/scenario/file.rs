@@ -165,10 +165,11 @@ impl FormationSpec {
         }
     }
 
-    /// The agents it generates.
-    pub fn agents(&self) -> Vec<AgentSpec> {
-        let starts = formation_starts(self.kind, self.count, self.area(), self.seed);
-        let goals = formation_goals(self.kind, &starts, self.area(), self.seed);
+    /// The agents it generates, on the walkable floor of `mesh` when there is one (see
+    /// [`formation_starts`] and [`formation_goals`]).
+    pub fn agents(&self, mesh: Option<&NavMesh>) -> Vec<AgentSpec> {
+        let starts = formation_starts(self.kind, self.count, self.area(), self.seed, mesh);
+        let goals = formation_goals(self.kind, &starts, self.area(), self.seed, mesh);
         starts
             .into_iter()
             .zip(goals)
@@ -441,11 +442,13 @@ impl Scenario {
         Ok(s)
     }
 
-    /// Every agent: the listed ones, then the formation's.
-    pub fn all_agents(&self) -> Vec<AgentSpec> {
+    /// Every agent: the listed ones, then the formation's (laid out on `mesh`, the
+    /// level's as [`Scenario::mesh`] builds it, or on open ground when `None`), then
+    /// the ring's.
+    pub fn all_agents(&self, mesh: Option<&NavMesh>) -> Vec<AgentSpec> {
         let mut v = self.agents.clone();
         if let Some(f) = &self.formation {
-            v.extend(f.agents());
+            v.extend(f.agents(mesh));
         }
         if let Some(r) = &self.ring {
             v.extend(r.agents());
@@ -471,8 +474,9 @@ impl Scenario {
                 let o = self.orca.unwrap_or_default();
                 p.neighbor_dist = o.neighbor_dist;
                 p.max_neighbors = o.max_neighbors;
+                // Top speeds do not depend on where the formation stands.
                 let max_speed = self
-                    .all_agents()
+                    .all_agents(None)
                     .iter()
                     .map(|a| a.max_speed)
                     .fold(0.0f32, f32::max);
@@ -570,7 +574,7 @@ impl Scenario {
         for o in &self.obstacles {
             world.add_obstacle(o.radius, o.motion)?;
         }
-        let agents = self.all_agents();
+        let agents = self.all_agents(world.mesh());
         // Chase goals may name later agents: add everyone aiming at their start, then
         // set the goals.
         for a in &agents {

@@ -12,6 +12,7 @@
 
 mod demo;
 mod file;
+mod floor;
 mod formation;
 pub mod layouts;
 mod lines;
@@ -23,6 +24,7 @@ pub use file::{
     AgentSpec, FormationSpec, GoalSpec, Method, ObstacleSpec, RingSpec, Scenario, ScenarioError,
     WorldSpec,
 };
+pub use floor::SLOT_GAP;
 pub use formation::{formation_goals, formation_starts, FormationArea, FormationKind};
 pub use lines::{percentile_flow, Crossing, Direction, LineCounter, LineReport, MeasurementLine};
 pub use report::{run, Report, RunOptions};

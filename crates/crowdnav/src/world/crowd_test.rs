@@ -187,3 +187,92 @@ fn a_late_agent_gets_through_a_ring_of_arrived_agents_which_then_return() {
     assert!(steps < 2000, "rest after {steps} steps");
     assert_no_overlap(&world);
 }
+
+/// The level of `worlds/two-rooms.json`: two rooms joined by a door in a 2 m wall.
+fn two_rooms() -> NavMesh {
+    let level = Level::from_json(include_str!("../../../../worlds/two-rooms.json")).expect("level");
+    NavMesh::from_level(&level).expect("mesh")
+}
+
+/// The largest overlap between two agents now, as a fraction of the smaller radius.
+fn worst_overlap(world: &World) -> f32 {
+    let agents = world.agents();
+    let mut worst = 0.0f32;
+    for (i, a) in agents.iter().enumerate() {
+        for b in &agents[i + 1..] {
+            let depth = a.radius + b.radius - a.position.distance(b.position);
+            worst = worst.max(depth / a.radius.min(b.radius));
+        }
+    }
+    worst
+}
+
+#[test]
+fn an_agent_put_back_on_the_floor_does_not_land_on_another() {
+    // Issue 24's pair: one agent starts inside the wall between the rooms, 0.69 m
+    // behind its face; the nearest floor is where another agent stands.
+    let mesh = two_rooms();
+    let mut world = World::new(Some(mesh.clone()), orca(), WorldParams::default());
+    let outside = Vec2::new(18.216, 4.299);
+    let inside = Vec2::new(19.686, 3.629);
+    for p in [outside, inside] {
+        world.add_agent(AgentParams::new(p, p)).expect("agent");
+    }
+    world.step(0.05).expect("step");
+    assert!(
+        worst_overlap(&world) <= 0.01,
+        "overlap {}",
+        worst_overlap(&world)
+    );
+    assert!(world.metrics().max_penetration <= 0.01 * 0.5);
+    assert_no_overlap(&world);
+    for a in world.agents() {
+        let c = mesh.clearance(a.position);
+        assert!(
+            c.is_some_and(|c| c >= a.radius * 0.99),
+            "{:?} clearance {c:?}",
+            a.id
+        );
+    }
+}
+
+#[test]
+fn agents_started_inside_walls_and_on_each_other_end_every_step_apart_and_on_the_floor() {
+    use crate::steer::{AntiGravity, Steering, Swarm};
+    use rand::{Rng, SeedableRng};
+    let mesh = two_rooms();
+    for seed in 0..12u64 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let steering: Box<dyn Steering> = match seed % 3 {
+            0 => orca(),
+            1 => Box::new(AntiGravity::new(Default::default())),
+            _ => Box::new(Swarm::new(Default::default())),
+        };
+        let mut world = World::new(Some(mesh.clone()), steering, WorldParams::default());
+        // Anywhere in the level's box, walls and obstacles included, packed closer
+        // than their diameter; half stand still, half cross the level.
+        for k in 0..120 {
+            let p = Vec2::new(rng.gen_range(12.0..28.0), rng.gen_range(0.0..20.0));
+            let goal = if k % 2 == 0 {
+                p
+            } else {
+                Vec2::new(40.0 - p.x, p.y)
+            };
+            world.add_agent(AgentParams::new(p, goal)).expect("agent");
+        }
+        for step in 0..40 {
+            world.step(0.05).expect("step");
+            let worst = worst_overlap(&world);
+            assert!(worst <= 0.01, "seed {seed} step {step}: overlap {worst}");
+            for a in world.agents() {
+                let c = mesh.clearance(a.position);
+                assert!(
+                    c.is_some_and(|c| c >= a.radius * 0.99),
+                    "seed {seed} step {step}: {:?} at {} clearance {c:?}",
+                    a.id,
+                    a.position
+                );
+            }
+        }
+    }
+}

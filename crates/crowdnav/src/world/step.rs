@@ -689,8 +689,8 @@ impl World {
         self.move_obstacles();
         // The grid still holds the positions before `integrate`, none further than
         // `moved` from where they are now.
-        self.collide(moved);
-        if self.keep_on_mesh() {
+        let pushed = self.collide(moved);
+        if self.keep_on_mesh(moved + pushed) {
             self.candidates_cover_measure = false;
         }
         self.rebuild_grid();
@@ -904,13 +904,14 @@ impl World {
     /// Phase: collision response. Agents (made bodies by [`World::integrate`]) and
     /// moving obstacles (immovable) are the bodies; candidate pairs come from the grid with a margin of the largest radius,
     /// which bounds how far depenetration moves anyone in a step. The grid holds the
-    /// agents' positions from before they moved, at most `moved` metres away.
-    fn collide(&mut self, moved: f32) {
+    /// agents' positions from before they moved, at most `moved` metres away. Returns
+    /// how far depenetration moved anyone, metres.
+    fn collide(&mut self, moved: f32) -> f32 {
         self.grid_fresh = false;
         self.events.clear();
         self.candidates_cover_measure = false;
         if !self.params.collisions {
-            return;
+            return 0.0;
         }
         self.bodies.truncate(self.agents.len());
         self.bodies.extend(
@@ -918,8 +919,37 @@ impl World {
                 .iter()
                 .map(|o| Body::immovable(o.position, o.velocity, o.radius)),
         );
+        self.resolve_contacts(moved)
+    }
+
+    /// Collision response among the bodies as they are now (the grid holds positions
+    /// at most `widen` metres from the bodies' now): one [`World::resolve_pass`], and
+    /// more while depenetration moved someone further than the candidates' margin
+    /// covers (half the smallest radius), since a pair it pushed together may have
+    /// been no candidate; at most [`RESOLVE_PASSES`]. Returns how far the passes moved
+    /// anyone, metres.
+    fn resolve_contacts(&mut self, mut widen: f32) -> f32 {
+        let mut total = 0.0;
+        for _ in 0..RESOLVE_PASSES {
+            let pushed = self.resolve_pass(widen);
+            total += pushed;
+            widen += pushed;
+            if 2.0 * pushed <= self.radii.0 {
+                break;
+            }
+        }
+        total
+    }
+
+    /// One pass of collision response among the bodies as they are now: candidates
+    /// (the grid holds positions at most `widen` metres from the bodies' now),
+    /// impulses and depenetration, the results copied back to the agents, and the
+    /// events appended to `self.events` and counted. Returns how far depenetration
+    /// moved anyone, metres.
+    fn resolve_pass(&mut self, widen: f32) -> f32 {
+        let first_event = self.events.len();
         let (min_r, max_r) = self.radii;
-        self.find_candidates(max_r, moved);
+        self.find_candidates(max_r, widen);
         self.resolver.set_params(self.params.collide);
         self.resolver.resolve(
             &mut self.bodies,
@@ -951,7 +981,7 @@ impl World {
             })
             .reduce(|| 0.0f32, f32::max);
         self.candidates_cover_measure = 2.0 * pushed <= min_r;
-        for e in &self.events {
+        for e in &self.events[first_event..] {
             let radius = self.bodies[e.body as usize].radius;
             let smaller = match e.other {
                 Collider::Body(j) => radius.min(self.bodies[j as usize].radius),
@@ -971,6 +1001,7 @@ impl World {
                 Collider::Wall(_) => self.metrics.wall_contacts += 1,
             }
         }
+        pushed
     }
 
     /// The collision candidates at the bodies' positions: pairs of agents (or of an
@@ -1072,11 +1103,41 @@ impl World {
         }
     }
 
-    /// Phase: an agent that left the walkable space is put back on it, just inside
-    /// the nearest wall. Returns whether it moved anyone.
-    fn keep_on_mesh(&mut self) -> bool {
+    /// Phase: an agent that left the walkable space (it started inside an obstacle, an
+    /// edit put one on it, or it was pushed through a wall) is put back on it, just
+    /// inside the nearest wall. That spot may be taken: with collisions on, contacts
+    /// are resolved again around the new positions, and so on for at most
+    /// [`PUT_BACK_ROUNDS`] rounds, so that nobody is left overlapping another. The
+    /// grid holds positions at most `widen` metres from the agents' now. Returns
+    /// whether it moved anyone.
+    fn keep_on_mesh(&mut self, mut widen: f32) -> bool {
+        let mut put_back = false;
+        for round in 0..PUT_BACK_ROUNDS {
+            let far = self.put_back_on_mesh();
+            if far == 0.0 {
+                break;
+            }
+            put_back = true;
+            if !self.params.collisions || round + 1 == PUT_BACK_ROUNDS {
+                break;
+            }
+            // The bodies of the agents put back are where they were before; every
+            // other body already matches its agent.
+            for (b, a) in self.bodies.iter_mut().zip(&self.agents) {
+                b.position = a.position;
+                b.velocity = a.velocity;
+            }
+            widen += far;
+            widen += self.resolve_contacts(widen);
+        }
+        put_back
+    }
+
+    /// Puts every agent whose centre is off the walkable space just inside the
+    /// nearest wall; returns how far it moved anyone (0 when nobody was off).
+    fn put_back_on_mesh(&mut self) -> f32 {
         let Some(mesh) = self.mesh.as_ref() else {
-            return false;
+            return 0.0;
         };
         let walls = &self.walls;
         let wall_grid = &self.wall_grid;
@@ -1084,17 +1145,18 @@ impl World {
             .par_iter_mut()
             .map_init(Vec::new, |ids, a| {
                 if matches!(mesh.locate(a.position), Location::Walkable(_)) {
-                    return false;
+                    return 0.0;
                 }
                 match nearest_inside(a.position, a.radius, walls, wall_grid, ids) {
                     Some(p) => {
+                        let d = a.position.distance(p);
                         a.position = p;
-                        true
+                        d
                     }
-                    None => false,
+                    None => 0.0,
                 }
             })
-            .reduce(|| false, |x, y| x | y)
+            .reduce(|| 0.0f32, f32::max)
     }
 
     /// Phase: overlap and separation figures after the step. Per agent in parallel,
@@ -1492,6 +1554,16 @@ fn gather_neighbors(
     }
     reach
 }
+
+/// Most passes of collision response per call of `World::resolve_contacts`: the
+/// first nearly always suffices; more follow bodies that depenetration pushed further
+/// than the candidates' margin (agents started on top of each other).
+const RESOLVE_PASSES: usize = 8;
+
+/// Most rounds of putting agents back on the mesh and resolving the contacts that
+/// makes, per step (see `World::keep_on_mesh`); one or two are enough but where agents
+/// stand in a gap narrower than their diameter.
+const PUT_BACK_ROUNDS: usize = 4;
 
 /// The point just inside the wall nearest to `p` (one radius in from it), or `None`
 /// when no wall is known near `p`.
