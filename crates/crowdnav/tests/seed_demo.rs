@@ -18,7 +18,7 @@ const MOST_PER_FORMATION: u64 = 150;
 fn anti_gravity_forms_every_demo_formation_with_few_collisions() {
     let scenario = demo_scenario(Method::Antigravity);
     let mut world = scenario.build(None).expect("the demo builds");
-    for p in formation_starts(FormationKind::Circle, DEMO_AGENTS, DEMO_AREA, 1) {
+    for p in formation_starts(FormationKind::Circle, DEMO_AGENTS, DEMO_AREA, 1, world.mesh()) {
         world
             .add_agent(
                 AgentParams::new(p, p)
@@ -31,7 +31,7 @@ fn anti_gravity_forms_every_demo_formation_with_few_collisions() {
     let mut failures = Vec::new();
     for (k, kind) in FormationKind::ALL.into_iter().enumerate() {
         let now: Vec<Vec2> = world.agents().iter().map(|a| a.position).collect();
-        let goals = formation_goals(kind, &now, DEMO_AREA, k as u64 + 1);
+        let goals = formation_goals(kind, &now, DEMO_AREA, k as u64 + 1, world.mesh());
         for (i, g) in goals.into_iter().enumerate() {
             world
                 .set_goal(AgentId(i as u32), Goal::Point(g))

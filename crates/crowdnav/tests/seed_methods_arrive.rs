@@ -23,7 +23,7 @@ fn small_scenarios() -> Vec<(String, Scenario)> {
         .filter_map(|path| {
             let scenario = Scenario::from_file(&path).expect("shipped scenario parses");
             let name = path.file_stem()?.to_string_lossy().into_owned();
-            (scenario.all_agents().len() <= MAX_AGENTS).then_some((name, scenario))
+            (scenario.all_agents(None).len() <= MAX_AGENTS).then_some((name, scenario))
         })
         .collect()
 }
