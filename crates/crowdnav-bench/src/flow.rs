@@ -390,8 +390,8 @@ pub struct FlowRun {
     pub sim_seconds: f64,
     /// Wall-clock seconds spent stepping (measuring and recording apart).
     pub step_wall_s: f64,
-    /// When each agent arrived (crowdnav: at its goal; JuPedSim: removed at its exit),
-    /// seconds; `None`: not within the run.
+    /// When each agent first arrived (crowdnav: at its goal; JuPedSim: removed at its
+    /// exit), seconds; `None`: not within the run.
     pub arrivals: Vec<Option<f64>>,
     /// Agent pairs ever deeper into each other than 1 % of the smaller radius
     /// (crowdnav: the world's own count, after every step; JuPedSim: from the tracks).
@@ -418,8 +418,8 @@ impl FlowRun {
 }
 
 /// Runs `layout` with crowdnav as the scenario says (its method and parameters, its
-/// `dt`), on one thread (JuPedSim steps on one), until every agent arrived or the
-/// scenario's steps ran out, recording every step.
+/// `dt`), on one thread (JuPedSim steps on one), until every agent has reached its goal
+/// once or the scenario's steps ran out, recording every step.
 ///
 /// # Errors
 /// The scenario does not build or a step fails.
@@ -447,7 +447,9 @@ pub fn run_crowdnav(layout: &Layout) -> Result<FlowRun, String> {
         record(&world, &mut tracks);
         let mut wall = 0.0;
         for _ in 0..scenario.steps {
-            if world.all_arrived() {
+            // Done when everyone has reached their goal once (as JuPedSim's run ends
+            // when its last agent leaves at its exit).
+            if world.agents().iter().all(|a| a.arrival_time().is_some()) {
                 break;
             }
             let start = Instant::now();

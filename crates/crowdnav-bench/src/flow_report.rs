@@ -137,7 +137,7 @@ impl SideRuns {
             "clear_over_alone": opt(self.median(Measured::clear_over_alone)),
             "lane_order": opt(self.median(|m| m.lane_order)),
             "overlapping_pairs": self.runs.iter().map(|m| m.overlapping_pairs).max(),
-            "ms_per_sim_second": opt(self.median(|m| Some(m.ms_per_sim_s))),
+            "ms_per_sim_second": opt(self.median(|m| Some(m.ms_per_sim_s).filter(|x| x.is_finite()))),
         })
     }
 }
@@ -594,7 +594,11 @@ fn report(
                 case.label,
                 side.label(),
                 cell(&runs.values(|m| m.clear_s), 1, "not all arrived"),
-                cell(&runs.values(|m| Some(m.ms_per_sim_s)), 1, "")
+                cell(
+                    &runs.values(|m| Some(m.ms_per_sim_s).filter(|x| x.is_finite())),
+                    1,
+                    "no time simulated"
+                )
             );
         }
     }

@@ -119,9 +119,17 @@ impl Python {
     /// network?), in one line.
     pub fn prepare(dir: &Path) -> Result<Python, String> {
         let base = std::env::var_os("CROWDNAV_PYTHON").unwrap_or_else(|| "python3".into());
+        Python::prepare_with(dir, &base)
+    }
+
+    /// [`Python::prepare`] with the Python `base` making the environment.
+    ///
+    /// # Errors
+    /// As [`Python::prepare`].
+    pub fn prepare_with(dir: &Path, base: &std::ffi::OsStr) -> Result<Python, String> {
         let base_name = base.to_string_lossy().into_owned();
         let version = run(
-            Command::new(&base).args(["-c", "import sys; print(sys.version.split()[0])"]),
+            Command::new(base).args(["-c", "import sys; print(sys.version.split()[0])"]),
             &base_name,
         )
         .map_err(|e| format!("no usable Python ({e})"))?;
@@ -147,7 +155,7 @@ impl Python {
             }
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
             run(
-                Command::new(&base).arg("-m").arg("venv").arg(&venv),
+                Command::new(base).arg("-m").arg("venv").arg(&venv),
                 "python3 -m venv",
             )?;
             run(
@@ -159,7 +167,7 @@ impl Python {
                         "--quiet",
                         "--disable-pip-version-check",
                     ])
-                    .args(["--timeout", "30", "--retries", "2"])
+                    .args(["--timeout", "20", "--retries", "1"])
                     .args(REQUIREMENTS),
                 "pip install (is PyPI reachable?)",
             )?;
@@ -264,5 +272,29 @@ impl Python {
         let text = std::fs::read_to_string(&out_path)
             .map_err(|e| format!("{}: {e}", out_path.display()))?;
         serde_json::from_str(&text).map_err(|e| format!("PedPy: unreadable output: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn without_python_the_side_says_why() {
+        let dir = std::env::temp_dir().join("crowdnav-bench-no-python");
+        let why = Python::prepare_with(&dir, "/nonexistent/python3".as_ref())
+            .expect_err("no such Python");
+        assert!(why.starts_with("no usable Python"), "{why}");
+        assert!(!dir.join("venv").exists());
+    }
+
+    #[test]
+    fn the_script_knows_both_models() {
+        for model in Model::ALL {
+            assert!(
+                SCRIPT.contains(&format!("\"{}\"", model.key())),
+                "{model:?}"
+            );
+        }
     }
 }

@@ -21,7 +21,10 @@
 //!   experiments; a fundamental diagram computed with PedPy.
 //! - `all` (the default): the four.
 //!
-//! `--quick` takes small samples (under two minutes on two cores; for CI). The tables
+//! `--quick` takes small samples (for CI: under two minutes on two cores for the first
+//! three parts; the flow part runs each layout once, JuPedSim on the 1 m door and the
+//! corridors only, about a minute and a half, plus about a minute the first time for
+//! pip to install JuPedSim). The tables
 //! go to stdout as markdown (and to `--markdown FILE`), every figure to `--json FILE`,
 //! the plots to `--out DIR` as SVG. Without the benchmark data (`CROWDNAV_DATA`,
 //! default `../shared/data` beside the repository) the data parts say "skipped".
