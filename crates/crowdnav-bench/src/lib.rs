@@ -9,6 +9,10 @@
 //! - `detour` (feature `detour`, opt-in): DetourCrowd, the crowd part's third
 //!   side, through `recastnavigation-sys`; the crate's only unsafe code.
 //! - [`meshes`]: mesh building, crowdnav against polyanya's triangulation.
+//! - [`flow`]: crowd flow measured from trajectories (line crossings, specific flow,
+//!   overlaps, lane order) and crowdnav's runs of the experiments' layouts;
+//!   [`jupedsim`]: JuPedSim and PedPy through Python, the other side;
+//!   [`flow_report`]: the flow part's tables and plots.
 //! - [`run`]: one benchmark run and its report (markdown, JSON, SVG via [`svg`]).
 //! - [`guard`]: a time limit for our r > 0 queries (a child process).
 //! - [`stats`]: medians, quantiles, repeated timings.
@@ -20,7 +24,10 @@ pub mod crowd;
 pub mod data;
 #[cfg(feature = "detour")]
 pub mod detour;
+pub mod flow;
+pub mod flow_report;
 pub mod guard;
+pub mod jupedsim;
 pub mod meshes;
 pub mod paths;
 pub mod run;

@@ -1,7 +1,7 @@
 //! `crowdnav-bench`: crowdnav against its peers, one process, one run.
 //!
 //! ```text
-//! crowdnav-bench [all|paths|crowd|mesh] [--quick] [--json FILE] [--out DIR] [--markdown FILE]
+//! crowdnav-bench [all|paths|crowd|mesh|flow] [--quick] [--json FILE] [--out DIR] [--markdown FILE]
 //!                [--map NAME] [--reps N] [--every K] [--only I] [--radii R,R] [--every-inflated K]
 //!                [--disc-radius R] [--sizes N,N] [--steps N] [--limit SECONDS]
 //! ```
@@ -14,9 +14,17 @@
 //!   crowdnav's `World::step` against `dodgy_2d` on 1 and 2 threads and DetourCrowd
 //!   on 1 (feature `detour`, opt-in), and runs to the finish.
 //! - `mesh`: mesh building, crowdnav against polyanya's triangulation.
-//! - `all` (the default): the three.
+//! - `flow`: crowds that should flow like people (doors 0.8–2.4 m, counterflow,
+//!   crossing streams), crowdnav against JuPedSim's CollisionFreeSpeed and SocialForce
+//!   models (installed with pip into `target/flow/venv`, made on the first run; without
+//!   Python or network that side says "skipped") and the specific flow measured in
+//!   experiments; a fundamental diagram computed with PedPy.
+//! - `all` (the default): the four.
 //!
-//! `--quick` takes small samples (under two minutes on two cores; for CI). The tables
+//! `--quick` takes small samples (for CI: under two minutes on two cores for the first
+//! three parts; the flow part runs each layout once, JuPedSim on the 1 m door and the
+//! corridors only, about a minute and a half, plus about a minute the first time for
+//! pip to install JuPedSim). The tables
 //! go to stdout as markdown (and to `--markdown FILE`), every figure to `--json FILE`,
 //! the plots to `--out DIR` as SVG. Without the benchmark data (`CROWDNAV_DATA`,
 //! default `../shared/data` beside the repository) the data parts say "skipped".
@@ -30,7 +38,7 @@ use crowdnav_bench::run::{run, Options};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: crowdnav-bench [all|paths|crowd|mesh] [--quick] [--json FILE] [--out DIR] [--markdown FILE]
+const USAGE: &str = "usage: crowdnav-bench [all|paths|crowd|mesh|flow] [--quick] [--json FILE] [--out DIR] [--markdown FILE]
        [--map NAME] [--reps N] [--every K] [--only I] [--radii R,R] [--every-inflated K]
        [--disc-radius R] [--sizes N,N] [--steps N] [--limit SECONDS]";
 
@@ -83,7 +91,7 @@ fn main_with(args: &[String]) -> Result<(), String> {
     }
     let mut it = args.iter().peekable();
     let part = match it.peek().map(|s| s.as_str()) {
-        Some(p @ ("all" | "paths" | "crowd" | "mesh")) => {
+        Some(p @ ("all" | "paths" | "crowd" | "mesh" | "flow")) => {
             it.next();
             p.to_owned()
         }
@@ -186,20 +194,19 @@ fn main_with(args: &[String]) -> Result<(), String> {
             _ => return Err(format!("usage: unknown argument {flag}\n{USAGE}")),
         }
     }
-    match part.as_str() {
-        "paths" => {
-            opts.crowd = None;
-            opts.mesh = None;
-        }
-        "crowd" => {
+    if part != "all" {
+        if part != "paths" {
             opts.paths = None;
-            opts.mesh = None;
         }
-        "mesh" => {
-            opts.paths = None;
+        if part != "crowd" {
             opts.crowd = None;
         }
-        _ => {}
+        if part != "mesh" {
+            opts.mesh = None;
+        }
+        if part != "flow" {
+            opts.flow = None;
+        }
     }
     if let (Some(p), Ok(exe)) = (opts.paths.as_mut(), std::env::current_exe()) {
         let limit = limit.unwrap_or(if quick { 2.0 } else { 5.0 });
@@ -208,7 +215,7 @@ fn main_with(args: &[String]) -> Result<(), String> {
         }
     }
     let dir = data_dir();
-    if let Err(why) = &dir {
+    if let (Err(why), true) = (&dir, opts.paths.is_some() || opts.mesh.is_some()) {
         println!("skipped (data parts): {why}");
     }
     let report = run(&opts, dir.as_deref().map_err(String::as_str))?;

@@ -64,6 +64,54 @@ pub struct MeshOptions {
     pub reps: usize,
 }
 
+/// What the flow part runs (see [`crate::flow_report`]).
+#[derive(Clone, Debug)]
+pub struct FlowOptions {
+    /// Door widths of the sweep, metres.
+    pub doors: Vec<f32>,
+    /// The room's side, metres.
+    pub room: f32,
+    /// People in the room.
+    pub door_agents: usize,
+    /// Length and width of the corridors (counterflow; each arm of the crossing),
+    /// metres.
+    pub corridor: (f32, f32),
+    /// People per direction in the corridors.
+    pub per_side: usize,
+    /// The layouts' seeds: each layout runs once per seed.
+    pub seeds: Vec<u64>,
+    /// Run JuPedSim too (making its Python environment if need be).
+    pub jupedsim: bool,
+    /// The door widths that JuPedSim runs (each of them must be in `doors`).
+    pub jupedsim_doors: Vec<f32>,
+    /// JuPedSim runs the first this many seeds.
+    pub jupedsim_seeds: usize,
+    /// JuPedSim runs the counterflow and the crossing.
+    pub jupedsim_corridors: bool,
+    /// A fundamental diagram with PedPy (needs the Python environment).
+    pub fundamental_diagram: bool,
+}
+
+impl FlowOptions {
+    /// The set-up of issue 19: the door sweep 0.8–2.4 m out of a 30 m room with 120
+    /// people, corridors 40 × 4 m with 40 people a side, `seeds` seeds.
+    pub fn standard(seeds: Vec<u64>) -> FlowOptions {
+        FlowOptions {
+            doors: vec![0.8, 1.0, 1.2, 1.6, 2.0, 2.4],
+            room: 30.0,
+            door_agents: 120,
+            corridor: (40.0, 4.0),
+            per_side: 40,
+            jupedsim_seeds: seeds.len(),
+            seeds,
+            jupedsim: true,
+            jupedsim_doors: vec![0.8, 1.0, 1.2, 1.6, 2.0, 2.4],
+            jupedsim_corridors: true,
+            fundamental_diagram: true,
+        }
+    }
+}
+
 /// A whole run.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -75,6 +123,8 @@ pub struct Options {
     pub crowd: Option<CrowdOptions>,
     /// The mesh part, if run.
     pub mesh: Option<MeshOptions>,
+    /// The flow part, if run.
+    pub flow: Option<FlowOptions>,
 }
 
 impl Options {
@@ -118,6 +168,12 @@ impl Options {
             mesh: Some(MeshOptions {
                 maps: vec![0],
                 reps: 1,
+            }),
+            // crowdnav on every layout once; JuPedSim (slower: about 20 s a door)
+            // on the 1 m door and the corridors.
+            flow: Some(FlowOptions {
+                jupedsim_doors: vec![1.0],
+                ..FlowOptions::standard(vec![1])
             }),
         }
     }
@@ -163,6 +219,7 @@ impl Options {
                 maps: (0..meshes::MESH_MAPS.len()).collect(),
                 reps: 3,
             }),
+            flow: Some(FlowOptions::standard(vec![1, 2, 3])),
         }
     }
 }
@@ -205,6 +262,9 @@ pub fn run(opts: &Options, data: Result<&Path, &str>) -> Result<Report, String> 
     if let Some(m) = &opts.mesh {
         mesh_part(&mut r, m, data)?;
     }
+    if let Some(f) = &opts.flow {
+        crate::flow_report::flow_part(&mut r, f)?;
+    }
     Ok(r)
 }
 
@@ -212,7 +272,8 @@ fn spread_json(s: Spread) -> Value {
     json!({"median": finite(s.median), "p95": finite(s.p95), "max": finite(s.max)})
 }
 
-fn finite(x: f64) -> Value {
+/// `x` as JSON, `null` when not finite.
+pub(crate) fn finite(x: f64) -> Value {
     if x.is_finite() {
         json!(x)
     } else {
@@ -498,6 +559,7 @@ fn time_vs_length(timed: &[Timed], name: &str) -> String {
                 line: false,
             },
         ],
+        bands: Vec::new(),
     }
     .to_svg()
 }
@@ -745,6 +807,7 @@ fn crowd_part(r: &mut Report, opts: &CrowdOptions) -> Result<(), String> {
             log_x: true,
             log_y: true,
             series: plot,
+            bands: Vec::new(),
         }
         .to_svg(),
     ));
@@ -802,7 +865,7 @@ fn mesh_part(r: &mut Report, opts: &MeshOptions, data: Result<&Path, &str>) -> R
 }
 
 /// The current UTC time, `YYYY-MM-DD HH:MM`.
-fn utc_now() -> String {
+pub(crate) fn utc_now() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

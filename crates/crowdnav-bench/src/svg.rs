@@ -10,8 +10,22 @@ pub struct Series {
     pub color: &'static str,
     /// Points (x, y); non-finite or (on a log axis) non-positive ones are skipped.
     pub points: Vec<(f64, f64)>,
-    /// Join the points with a line (else draw dots).
+    /// Join the points with a line (else draw dots). A line of more than
+    /// [`CURVE_POINTS`] points is a curve and gets no markers.
     pub line: bool,
+}
+
+/// Above this many points a line series is drawn as a bare curve.
+pub const CURVE_POINTS: usize = 30;
+
+/// A horizontal band of y values, shaded behind the data (a measured range).
+pub struct Band {
+    /// Legend text.
+    pub name: String,
+    /// Fill colour (any SVG colour).
+    pub color: &'static str,
+    /// Lower and upper y.
+    pub y: (f64, f64),
 }
 
 /// A plot.
@@ -28,6 +42,8 @@ pub struct Plot {
     pub log_y: bool,
     /// The series.
     pub series: Vec<Series>,
+    /// Bands shaded behind the series (their y range widens the axis).
+    pub bands: Vec<Band>,
 }
 
 const W: f64 = 720.0;
@@ -50,6 +66,13 @@ impl Plot {
             .iter()
             .flat_map(|s| s.points.iter().copied().filter(ok))
             .map(|(x, y)| (tx(x), ty(y)))
+            .collect();
+        let band_ys: Vec<f64> = self
+            .bands
+            .iter()
+            .flat_map(|b| [b.y.0, b.y.1])
+            .filter(|&y| y.is_finite() && (!self.log_y || y > 0.0))
+            .map(ty)
             .collect();
         let range = |vals: &mut dyn Iterator<Item = f64>, log: bool| {
             let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
@@ -74,7 +97,10 @@ impl Plot {
             }
         };
         let (x0, x1) = range(&mut pts.iter().map(|p| p.0), self.log_x);
-        let (y0, y1) = range(&mut pts.iter().map(|p| p.1), self.log_y);
+        let (y0, y1) = range(
+            &mut pts.iter().map(|p| p.1).chain(band_ys.iter().copied()),
+            self.log_y,
+        );
         let px = |x: f64| LEFT + (x - x0) / (x1 - x0) * (W - LEFT - RIGHT);
         let py = |y: f64| H - BOTTOM - (y - y0) / (y1 - y0) * (H - TOP - BOTTOM);
         let mut s = String::new();
@@ -89,6 +115,20 @@ impl Plot {
             W / 2.0,
             escape(&self.title)
         );
+        for band in &self.bands {
+            let (lo, hi) = (band.y.0.min(band.y.1), band.y.0.max(band.y.1));
+            if !(lo.is_finite() && hi.is_finite()) || (self.log_y && lo <= 0.0) {
+                continue;
+            }
+            let (top, bottom) = (py(ty(hi)), py(ty(lo)));
+            let _ = writeln!(
+                s,
+                r#"<rect x="{LEFT}" y="{top:.1}" width="{}" height="{:.1}" fill="{}" fill-opacity="0.25"/>"#,
+                W - LEFT - RIGHT,
+                bottom - top,
+                band.color
+            );
+        }
         // Axes, ticks and grid.
         for (i, v) in ticks(x0, x1, self.log_x).into_iter().enumerate() {
             let x = px(v);
@@ -150,12 +190,14 @@ impl Plot {
                     d.join(" "),
                     series.color
                 );
-                for (x, y) in &mapped {
-                    let _ = writeln!(
-                        s,
-                        r#"<circle cx="{x:.1}" cy="{y:.1}" r="3.5" fill="{}"/>"#,
-                        series.color
-                    );
+                if mapped.len() <= CURVE_POINTS {
+                    for (x, y) in &mapped {
+                        let _ = writeln!(
+                            s,
+                            r#"<circle cx="{x:.1}" cy="{y:.1}" r="3.5" fill="{}"/>"#,
+                            series.color
+                        );
+                    }
                 }
             } else {
                 for (x, y) in &mapped {
@@ -177,6 +219,121 @@ impl Plot {
                 ly,
                 escape(&series.name)
             );
+        }
+        for (k, band) in self.bands.iter().enumerate() {
+            let ly = TOP + 16.0 + 16.0 * (self.series.len() + k) as f64;
+            let _ = writeln!(
+                s,
+                r#"<rect x="{}" y="{}" width="10" height="10" fill="{}" fill-opacity="0.25" stroke="{}"/><text x="{}" y="{}">{}</text>"#,
+                LEFT + 10.0,
+                ly - 9.0,
+                band.color,
+                band.color,
+                LEFT + 26.0,
+                ly,
+                escape(&band.name)
+            );
+        }
+        s.push_str("</svg>\n");
+        s
+    }
+}
+
+/// One panel of a [`TrackPicture`]: a floor and paths drawn on it to scale.
+pub struct TrackPanel {
+    /// Text above the panel.
+    pub label: String,
+    /// Outlines (the boundary, the obstacles), drawn in grey.
+    pub outlines: Vec<Vec<(f64, f64)>>,
+    /// Paths and their colours.
+    pub paths: Vec<(&'static str, Vec<(f64, f64)>)>,
+    /// Discs (colour, centre, radius in world units), drawn over the paths.
+    pub discs: Vec<(&'static str, (f64, f64), f64)>,
+}
+
+/// Trajectories seen from above: panels stacked vertically, each to the same scale,
+/// the y axis pointing up.
+pub struct TrackPicture {
+    /// Title.
+    pub title: String,
+    /// A line under the title (what the colours mean).
+    pub legend: String,
+    /// The area each panel shows: `(min, max)` corners.
+    pub window: ((f64, f64), (f64, f64)),
+    /// The panels.
+    pub panels: Vec<TrackPanel>,
+}
+
+impl TrackPicture {
+    /// The picture as an SVG document, `width` pixels wide.
+    pub fn to_svg(&self, width: f64) -> String {
+        let ((x0, y0), (x1, y1)) = self.window;
+        let (span_x, span_y) = ((x1 - x0).max(1e-9), (y1 - y0).max(1e-9));
+        let margin = 20.0;
+        let scale = (width - 2.0 * margin) / span_x;
+        let panel_h = span_y * scale;
+        let (head, label_h, gap) = (52.0, 18.0, 14.0);
+        let height = head + self.panels.len() as f64 * (label_h + panel_h + gap);
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif" font-size="12">"#
+        );
+        let _ = writeln!(
+            s,
+            r#"<rect width="{width:.0}" height="{height:.0}" fill="white"/>"#
+        );
+        let _ = writeln!(
+            s,
+            r#"<text x="{:.1}" y="20" text-anchor="middle" font-size="15">{}</text><text x="{:.1}" y="38" text-anchor="middle">{}</text>"#,
+            width / 2.0,
+            escape(&self.title),
+            width / 2.0,
+            escape(&self.legend)
+        );
+        for (k, panel) in self.panels.iter().enumerate() {
+            let top = head + k as f64 * (label_h + panel_h + gap);
+            let _ = writeln!(
+                s,
+                r#"<text x="{margin}" y="{:.1}">{}</text>"#,
+                top + 13.0,
+                escape(&panel.label)
+            );
+            let oy = top + label_h;
+            let map =
+                |&(x, y): &(f64, f64)| (margin + (x - x0) * scale, oy + panel_h - (y - y0) * scale);
+            let poly = |pts: &[(f64, f64)]| {
+                pts.iter()
+                    .filter(|p| p.0.is_finite() && p.1.is_finite())
+                    .map(|p| {
+                        let (x, y) = map(p);
+                        format!("{x:.1},{y:.1}")
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            for (color, path) in &panel.paths {
+                let _ = writeln!(
+                    s,
+                    r#"<polyline points="{}" fill="none" stroke="{color}" stroke-width="1.2" stroke-opacity="0.6"/>"#,
+                    poly(path)
+                );
+            }
+            for (color, centre, radius) in &panel.discs {
+                let (x, y) = map(centre);
+                let _ = writeln!(
+                    s,
+                    r#"<circle cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="{color}" fill-opacity="0.8"/>"#,
+                    radius * scale
+                );
+            }
+            for outline in &panel.outlines {
+                let _ = writeln!(
+                    s,
+                    r##"<polygon points="{}" fill="none" stroke="#555" stroke-width="1.5"/>"##,
+                    poly(outline)
+                );
+            }
         }
         s.push_str("</svg>\n");
         s

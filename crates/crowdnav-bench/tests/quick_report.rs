@@ -47,6 +47,7 @@ fn tiny() -> Options {
             maps: vec![0],
             reps: 1,
         }),
+        flow: None,
     }
 }
 
