@@ -9,6 +9,8 @@ use crate::world::{
     AgentId, AgentParams, Goal, Motion, ObstacleId, World, WorldError, WorldParams,
 };
 use glam::Vec2;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -188,7 +190,9 @@ impl FormationSpec {
 ///
 /// The outer ring has radius `radius`; inner rings follow `ring_gap` metres apart
 /// until every agent has a place. Each ring holds `floor(2π r / spacing)` agents
-/// evenly spaced (the innermost the remainder, evenly spaced too), starting at angle 0.
+/// evenly spaced (the innermost the remainder, evenly spaced too), starting at angle 0
+/// turned by the ring's phase (`phase`, `phase_step`, `phase_seed`: 0 by default, as in
+/// RVO2), so that any angular layout of the rings can be swept.
 /// An agent's goal is its start mirrored through `center`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -219,6 +223,18 @@ pub struct RingSpec {
     /// Mass, kg. Default 1.
     #[serde(default = "one")]
     pub mass: f32,
+    /// Angle added to every ring's first agent, radians (counter-clockwise). Default 0.
+    #[serde(default)]
+    pub phase: f32,
+    /// Angle added per ring inwards, radians: ring `k` (the outer one is 0) is turned
+    /// by `k · phase_step` more. Default 0.
+    #[serde(default)]
+    pub phase_step: f32,
+    /// When set, every ring is turned by a further random angle, uniform over one
+    /// spacing of that ring (`2π / agents on it`, which covers every distinct layout),
+    /// drawn from this seed ring by ring, outer first. Default none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase_seed: Option<u64>,
 }
 
 fn default_ring_gap() -> f32 {
@@ -246,7 +262,21 @@ impl RingSpec {
             max_speed: default_max_speed(),
             pref_speed: 1.0,
             mass: 1.0,
+            phase: 0.0,
+            phase_step: 0.0,
+            phase_seed: None,
         }
+    }
+
+    /// How far ring `ring` (0 the outer) holding `agents` agents is turned, radians:
+    /// `phase + ring · phase_step`, plus its random part with `phase_seed`. `rng` draws
+    /// the random parts ring after ring.
+    fn ring_phase(&self, ring: usize, agents: usize, rng: Option<&mut ChaCha8Rng>) -> f64 {
+        let fixed = f64::from(self.phase) + ring as f64 * f64::from(self.phase_step);
+        let random = rng.map_or(0.0, |rng| {
+            rng.gen_range(0.0..1.0) * std::f64::consts::TAU / agents.max(1) as f64
+        });
+        fixed + random
     }
 
     /// The outer ring's radius.
@@ -259,11 +289,16 @@ impl RingSpec {
     pub fn agents(&self) -> Vec<AgentSpec> {
         let mut out = Vec::with_capacity(self.count);
         let mut r = self.outer_radius();
+        let mut rng = self.phase_seed.map(ChaCha8Rng::seed_from_u64);
+        let mut ring = 0;
         while out.len() < self.count && r > 0.0 {
             let fits = (std::f32::consts::TAU * r / self.spacing).floor().max(1.0) as usize;
             let here = fits.min(self.count - out.len());
+            let phase = self.ring_phase(ring, here, rng.as_mut());
+            ring += 1;
             for k in 0..here {
-                let angle = std::f64::consts::TAU * k as f64 / here as f64;
+                // (Exactly RVO2's angles when the phase is 0.)
+                let angle = std::f64::consts::TAU * k as f64 / here as f64 + phase;
                 let offset = Vec2::new(angle.cos() as f32, angle.sin() as f32) * r;
                 out.push(AgentSpec {
                     pos: self.center + offset,
@@ -523,10 +558,14 @@ impl Scenario {
             if !(positive(r.ring_gap)
                 && positive(r.spacing)
                 && positive(r.outer_radius())
-                && r.center.is_finite())
+                && r.center.is_finite()
+                && r.phase.is_finite()
+                && r.phase_step.is_finite())
             {
                 return Err(ScenarioError::Invalid(
-                    "ring: radius, ring_gap and spacing must be positive, centre finite".to_owned(),
+                    "ring: radius, ring_gap and spacing must be positive, centre, phase and \
+                     phase_step finite"
+                        .to_owned(),
                 ));
             }
             if r.count > 1_000_000 {
