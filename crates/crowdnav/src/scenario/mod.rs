@@ -13,7 +13,7 @@ mod report;
 pub use demo::{demo_level, demo_scenario, DEMO_AGENTS, DEMO_AREA};
 pub use file::{
     AgentSpec, FormationSpec, GoalSpec, Method, ObstacleSpec, RingSpec, Scenario, ScenarioError,
-    WorldSpec,
+    WorldParamsSpec, WorldSpec, ORCA_RESTITUTION,
 };
 pub use formation::{formation_goals, formation_starts, FormationArea, FormationKind};
 pub use report::{run, Report, RunOptions};
