@@ -22,7 +22,7 @@ mod trajectory;
 pub use demo::{demo_antigravity, demo_level, demo_scenario, DEMO_AGENTS, DEMO_AREA};
 pub use file::{
     AgentSpec, FormationSpec, GoalSpec, Method, ObstacleSpec, RingSpec, Scenario, ScenarioError,
-    WorldSpec,
+    WorldParamsSpec, WorldSpec, ORCA_RESTITUTION,
 };
 pub use floor::SLOT_GAP;
 pub use formation::{formation_goals, formation_starts, FormationArea, FormationKind};

@@ -206,21 +206,23 @@ pub fn linear_program_3d(
         projected.extend_from_slice(&planes[..hard_count]);
         for other in &planes[hard_count..index] {
             let cross = plane.direction.perp_dot(other.direction);
-            let point = if cross.abs() <= PARALLEL_EPSILON {
-                if plane.direction.dot(other.direction) > 0.0 {
-                    // Same direction: the difference of violations is constant.
-                    continue;
-                }
-                // Opposite directions: equal violations halfway between the lines.
-                (plane.point + other.point) * 0.5
-            } else {
-                let t = other.direction.perp_dot(plane.point - other.point) / cross;
-                plane.point + plane.direction * t
-            };
-            let Some(direction) = (other.direction - plane.direction).try_normalize() else {
+            if cross.abs() <= PARALLEL_EPSILON && plane.direction.dot(other.direction) > 0.0 {
+                // Same direction: the difference of violations is constant.
+                continue;
+            }
+            // Where both violations are equal: `difference · v = offset`, with the
+            // normals' difference and the difference of `normal · point`. Its point
+            // nearest the origin is taken, not where the two lines cross: nearly
+            // parallel lines cross far away, and a point thousands of m/s out rounds
+            // the bisector off by 1e-4 m/s, enough to push a result across a wall's
+            // hard half-plane.
+            let difference = other.normal() - plane.normal();
+            let Some(normal) = difference.try_normalize() else {
                 continue;
             };
-            projected.push(HalfPlane { point, direction });
+            let offset = other.normal().dot(other.point) - plane.normal().dot(plane.point);
+            let point = normal * (offset / difference.length());
+            projected.push(HalfPlane::from_point_normal(point, normal));
         }
         // If this fails it is by rounding only: `result` is already feasible here.
         if let Ok(v) = linear_program_2d(projected, max_speed, Objective::Direction(plane.normal()))
