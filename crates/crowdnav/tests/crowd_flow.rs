@@ -99,19 +99,25 @@ fn wide_doors_let_everyone_through_once() {
     }
 }
 
+/// Runs `layout` and checks that everyone arrived without overlapping within `times`
+/// the time alone.
+fn assert_clears_within(layout: &Layout, times: f64, what: &str) {
+    let alone = time_alone(layout);
+    let out = run(layout);
+    assert_eq!(out.arrived, out.agents, "{what}: everyone through");
+    assert_eq!(out.overlaps, 0, "{what}");
+    assert!(
+        out.clear <= times * alone,
+        "{what}: cleared in {:.1} s, alone {alone:.1} s",
+        out.clear
+    );
+}
+
 #[test]
 fn two_streams_cross_within_twice_the_time_alone() {
     for seed in [1, 2, 3] {
         let layout = crossing(40.0, 4.0, 40, seed).expect("crossing");
-        let alone = time_alone(&layout);
-        let out = run(&layout);
-        assert_eq!(out.arrived, out.agents, "seed {seed}: everyone through");
-        assert_eq!(out.overlaps, 0, "seed {seed}");
-        assert!(
-            out.clear <= 2.0 * alone,
-            "seed {seed}: cleared in {:.1} s, alone {alone:.1} s",
-            out.clear
-        );
+        assert_clears_within(&layout, 2.0, &format!("crossing, seed {seed}"));
     }
 }
 
@@ -122,14 +128,6 @@ fn two_streams_cross_within_twice_the_time_alone() {
 fn counterflow_gets_through_without_locking() {
     for seed in [1, 2, 3] {
         let layout = counterflow(40.0, 4.0, 40, seed).expect("counterflow");
-        let alone = time_alone(&layout);
-        let out = run(&layout);
-        assert_eq!(out.arrived, out.agents, "seed {seed}: everyone through");
-        assert_eq!(out.overlaps, 0, "seed {seed}");
-        assert!(
-            out.clear <= 4.0 * alone,
-            "seed {seed}: cleared in {:.1} s, alone {alone:.1} s",
-            out.clear
-        );
+        assert_clears_within(&layout, 4.0, &format!("counterflow, seed {seed}"));
     }
 }

@@ -18,7 +18,13 @@ const MOST_PER_FORMATION: u64 = 150;
 fn anti_gravity_forms_every_demo_formation_with_few_collisions() {
     let scenario = demo_scenario(Method::Antigravity);
     let mut world = scenario.build(None).expect("the demo builds");
-    for p in formation_starts(FormationKind::Circle, DEMO_AGENTS, DEMO_AREA, 1, world.mesh()) {
+    for p in formation_starts(
+        FormationKind::Circle,
+        DEMO_AGENTS,
+        DEMO_AREA,
+        1,
+        world.mesh(),
+    ) {
         world
             .add_agent(
                 AgentParams::new(p, p)

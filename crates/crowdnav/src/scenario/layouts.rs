@@ -47,7 +47,7 @@ pub struct Layout {
 /// side, or the agents do not fit in the room.
 pub fn door(size: f32, door_width: f32, agents: usize, seed: u64) -> Result<Layout, ScenarioError> {
     let r = PERSON_RADIUS;
-    if !(size.is_finite() && size >= 4.0 && size <= 1000.0) {
+    if !(size.is_finite() && (4.0..=1000.0).contains(&size)) {
         return Err(ScenarioError::Invalid(format!(
             "door layout: room size {size} m must be within 4 and 1000"
         )));
