@@ -531,7 +531,8 @@ fn report(
     for case in cases {
         for (side, runs) in SIDES.iter().zip(&case.sides) {
             if let Some(why) = &runs.not_run {
-                if !why.starts_with("not run") {
+                // "not run in this mode", or skipped (said above the first table).
+                if !why.starts_with("not run") && python_err.is_none() {
                     let _ = writeln!(
                         md,
                         "| {} | {} | {why} | | | | | |",
