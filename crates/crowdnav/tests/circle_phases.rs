@@ -78,7 +78,7 @@ fn ring_phases_turn_every_ring_and_default_to_rvo2s_layout() {
     let ring = |keys: &str| {
         let text =
             format!(r#"{{"name": "x", "dt": 0.25, "steps": 1, "ring": {{"count": 1000{keys}}}}}"#);
-        Scenario::from_json(&text).expect("valid").all_agents()
+        Scenario::from_json(&text).expect("valid").all_agents(None)
     };
     let rvo2 = ring("");
     assert_eq!(rvo2, ring(r#", "phase": 0, "phase_step": 0"#));
