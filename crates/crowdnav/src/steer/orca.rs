@@ -25,6 +25,12 @@
 //!   (never past the tangent points, so the half-plane still clears the obstacle).
 //!   Negating every input of the pair negates the half-plane bit for bit, so both
 //!   agents of a mirrored pair choose opposite world directions and pass each other.
+//! - **People** ([`OrcaParams::people`], the default): the avoidance between two walking
+//!   agents is shared by their places, the one behind taking more ([`priority_share`]),
+//!   and an agent queued behind someone walking the same way walks no faster than the
+//!   free space ahead over a time gap ([`OrcaParams::time_gap`]), after Tordeux,
+//!   Chraibi and Seyfried's collision-free speed model (2016). [`OrcaParams::rvo2`]
+//!   turns both off. See docs/crowd-behaviour.md.
 
 use super::linear_program::{solve_velocity, HalfPlane};
 use super::{clamp_speed, Neighbor, NeighborKind, SteerAgent, SteerContext, SteerDebug, Steering};
@@ -42,36 +48,6 @@ pub const MIN_TIME: f32 = 1.0e-3;
 /// The angle, radians, by which a head-on cut-off normal is turned to the agent's right
 /// to break the symmetry of two agents meeting exactly head-on.
 pub const SYMMETRY_BIAS: f32 = 0.05;
-
-/// How far an agent can walk straight on along the unit `way` (at most `range`,
-/// metres) before its disc touches someone it queues behind ([`queues_behind`]).
-fn free_distance(ctx: &SteerContext<'_>, way: Vec2, range: f32) -> f32 {
-    let agent = &ctx.agent;
-    let mut free = range;
-    for neighbor in ctx.neighbors {
-        let offset = neighbor.position - agent.position;
-        let along = offset.dot(way);
-        let contact = agent.radius + neighbor.radius;
-        let across = offset.perp_dot(way);
-        if along <= 0.0 || along - contact >= free || across.abs() >= contact {
-            continue;
-        }
-        let other = neighbor.preferred_velocity.normalize_or_zero();
-        if queues_behind(way, other, offset) {
-            let hit = along - (contact * contact - across * across).max(0.0).sqrt();
-            free = free.min(hit.max(0.0));
-        }
-    }
-    free.max(0.0)
-}
-
-/// Whether an agent that would walk along the unit `way` queues behind a neighbour at
-/// `offset` that would walk along the unit (or zero) `other`: one walking the same way
-/// and ahead of the agent more than the agent is ahead of it, so that two never wait
-/// for each other.
-fn queues_behind(way: Vec2, other: Vec2, offset: Vec2) -> bool {
-    other.dot(way) > 0.0 && (way + other).dot(offset) > 0.0
-}
 
 /// Share of the top speed an overlapping wall may demand to push the agent back out.
 const WALL_PUSH_SHARE: f32 = 0.5;
@@ -489,26 +465,7 @@ impl Orca {
         let mut admitted = true;
         for &(_, index) in nearest {
             let neighbor = &ctx.neighbors[index];
-            let share = match neighbor.kind {
-                NeighborKind::Obstacle => 1.0,
-                NeighborKind::Agent => {
-                    let towards = (neighbor.position - agent.position).normalize_or_zero();
-                    let other = neighbor.preferred_velocity.normalize_or_zero();
-                    // How far the neighbour lies ahead of the agent, less how far the
-                    // agent lies ahead of it: antisymmetric, so the two shares add to 1.
-                    let ahead = (heading + other).dot(towards);
-                    let apart = neighbor.position.distance_squared(agent.position)
-                        > (agent.radius + neighbor.radius).powi(2);
-                    if !apart || heading == Vec2::ZERO || other == Vec2::ZERO {
-                        // Overlapping discs separate together, and someone standing
-                        // shares the avoidance with a passer-by as in plain ORCA (seen
-                        // walking as it wants to, it makes way).
-                        0.5
-                    } else {
-                        (0.5 + 0.5 * self.params.priority * ahead).clamp(0.0, 1.0)
-                    }
-                }
-            };
+            let share = priority_share(agent, heading, neighbor, self.params.priority);
             if share <= 0.0 {
                 // The neighbour behind takes all of it: nothing is left for this agent.
                 continue;
@@ -1097,6 +1054,57 @@ fn leg_candidate(tangent: Tangent, inv_tau: f32, v: Vec2, piece: Piece) -> (f32,
             piece,
         },
     )
+}
+
+/// The share of the avoidance between `agent` (walking along the unit or zero
+/// `heading`) and `neighbor` that the agent takes, by [`OrcaParams::priority`]: `0.5 +
+/// 0.5 · priority · ahead`, clamped to [0, 1], where `ahead` is how far the neighbour
+/// lies ahead of the agent along both their ways, less how far the agent lies ahead of
+/// it. Antisymmetric, so the two shares of a pair add to 1. Obstacles take none;
+/// touching discs, and anyone standing still, share evenly (someone standing, seen
+/// walking as the passer-by wants to, makes way as in plain ORCA).
+fn priority_share(agent: &SteerAgent, heading: Vec2, neighbor: &Neighbor, priority: f32) -> f32 {
+    if neighbor.kind == NeighborKind::Obstacle {
+        return 1.0;
+    }
+    let other = neighbor.preferred_velocity.normalize_or_zero();
+    let offset = neighbor.position - agent.position;
+    let touching = offset.length_squared() <= (agent.radius + neighbor.radius).powi(2);
+    if touching || heading == Vec2::ZERO || other == Vec2::ZERO {
+        return 0.5;
+    }
+    let ahead = (heading + other).dot(offset.normalize_or_zero());
+    (0.5 + 0.5 * priority * ahead).clamp(0.0, 1.0)
+}
+
+/// How far an agent can walk straight on along the unit `way` (at most `range`,
+/// metres) before its disc touches someone it queues behind ([`queues_behind`]).
+fn free_distance(ctx: &SteerContext<'_>, way: Vec2, range: f32) -> f32 {
+    let agent = &ctx.agent;
+    let mut free = range;
+    for neighbor in ctx.neighbors {
+        let offset = neighbor.position - agent.position;
+        let along = offset.dot(way);
+        let contact = agent.radius + neighbor.radius;
+        let across = offset.perp_dot(way);
+        if along <= 0.0 || along - contact >= free || across.abs() >= contact {
+            continue;
+        }
+        let other = neighbor.preferred_velocity.normalize_or_zero();
+        if queues_behind(way, other, offset) {
+            let hit = along - (contact * contact - across * across).max(0.0).sqrt();
+            free = free.min(hit.max(0.0));
+        }
+    }
+    free.max(0.0)
+}
+
+/// Whether an agent that would walk along the unit `way` queues behind a neighbour at
+/// `offset` that would walk along the unit (or zero) `other`: one walking the same way
+/// and ahead of the agent more than the agent is ahead of it, so that two never wait
+/// for each other.
+fn queues_behind(way: Vec2, other: Vec2, offset: Vec2) -> bool {
+    other.dot(way) > 0.0 && (way + other).dot(offset) > 0.0
 }
 
 #[path = "orca_lanes.rs"]
