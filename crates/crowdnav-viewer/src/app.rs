@@ -7,6 +7,7 @@ use crate::draw2d::{self, colour, screen, View2};
 use crate::draw3d::{self, Orbit};
 use crate::edge::{from_mq2, ground};
 use crate::input::{action_for, Action, HELP, SPACE_HELP};
+use crate::layout::{self, Margins};
 use crate::space::Space;
 use crowdnav::scenario::Method;
 use glam::Vec2;
@@ -42,6 +43,9 @@ pub struct App {
     crowd_scene: Scene,
     view2: Option<View2>,
     orbit: Orbit,
+    /// Whether `orbit` was framed on the room (it is, the first time the 3D view
+    /// shows, and again on F).
+    framed: bool,
     floor: Vec<Mesh>,
     floor_dirty: bool,
     /// Debug drawing.
@@ -71,6 +75,7 @@ impl App {
             crowd_scene: Scene::TwoD,
             view2: None,
             orbit,
+            framed: false,
             floor: Vec::new(),
             floor_dirty: true,
             debug: false,
@@ -138,7 +143,10 @@ impl App {
                 Action::Step => self.crowd.step_once(),
                 Action::ToggleHelp => self.help = !self.help,
                 Action::Deselect => self.crowd.selection.clear(),
-                Action::Fit => self.view2 = None,
+                Action::Fit => {
+                    self.view2 = None;
+                    self.framed = false;
+                }
                 Action::Load => {}
             }
         }
@@ -254,12 +262,13 @@ impl App {
     /// Draws the frame.
     pub fn draw(&mut self) {
         mq::clear_background(colour::BACKGROUND);
+        let hud = self.hud_rows();
         match self.scene {
             Scene::TwoD => {
                 let (lo, hi) = self.crowd.bounds;
                 let view = *self
                     .view2
-                    .get_or_insert_with(|| View2::fit(lo, hi, screen()));
+                    .get_or_insert_with(|| View2::fit(lo, hi, screen(), hud.margins));
                 draw2d::draw(&self.crowd, &view, self.debug, self.hover);
                 if let Drag::Select(start) = self.drag {
                     if start.distance(self.last_mouse) >= CLICK_SLOP {
@@ -268,6 +277,11 @@ impl App {
                 }
             }
             Scene::ThreeD => {
+                if !self.framed {
+                    let (lo, hi) = self.crowd.bounds;
+                    self.orbit = Orbit::frame(lo, hi, crate::edge::to_mq2(screen()), hud.margins);
+                    self.framed = true;
+                }
                 if self.floor_dirty {
                     self.floor = draw3d::floor_meshes(&self.crowd);
                     self.floor_dirty = false;
@@ -280,12 +294,36 @@ impl App {
                 }
             }
         }
-        self.hud();
+        self.hud(&hud);
     }
 
-    /// The status line, the help and the debug legend.
-    fn hud(&self) {
-        let status = match (&self.scene, &self.space) {
+    /// The status and help rows wrapped to the window, and the margins they take.
+    fn hud_rows(&self) -> Hud {
+        let width = mq::screen_width() - 2.0 * layout::MARGIN;
+        let measure = |size: f32| move |s: &str| mq::measure_text(s, None, size as u16, 1.0).width;
+        let status = layout::wrap(&self.status(), width, &measure(layout::STATUS_SIZE));
+        let help = if !self.help {
+            Vec::new()
+        } else if self.scene == Scene::Space {
+            layout::wrap_all(&SPACE_HELP, width, &measure(layout::HELP_SIZE))
+        } else {
+            layout::wrap_all(&HELP, width, &measure(layout::HELP_SIZE))
+        };
+        // The second row holds the prompt until the entities load, then the debug
+        // legend; kept free in the crowd's views either way, so that turning debug
+        // drawing on does not put the legend over a view framed without it.
+        let second = self.scene != Scene::Space;
+        let margins = Margins::of(status.len(), second, help.len());
+        Hud {
+            status,
+            help,
+            margins,
+        }
+    }
+
+    /// The status line, unwrapped.
+    fn status(&self) -> String {
+        match (&self.scene, &self.space) {
             (Scene::Space, Some(s)) => format!(
                 "space | swarm 3D | ships {} | {:.2} ms/step | collisions {} | trips {} | t {:.1} s{}",
                 s.ships.len(),
@@ -313,21 +351,33 @@ impl App {
                     if c.paused { " | paused" } else { "" }
                 )
             }
-        };
-        mq::draw_text(&status, 10.0, 22.0, 22.0, colour::TEXT);
+        }
+    }
+
+    /// The status rows, the legend or the prompt under them, and the help rows at the
+    /// bottom: all outside the band the views draw in.
+    fn hud(&self, hud: &Hud) {
+        let m = layout::MARGIN;
+        for (k, row) in hud.status.iter().enumerate() {
+            let baseline = m + (k as f32 + 0.75) * layout::STATUS_ROW;
+            mq::draw_text(row, m, baseline, layout::STATUS_SIZE, colour::TEXT);
+        }
+        let second = m + hud.status.len() as f32 * layout::STATUS_ROW + 0.75 * layout::LEGEND_ROW;
         if !self.crowd.loaded && self.scene != Scene::Space {
+            // Above the room, never over a pillar or an agent.
             let msg = "press any key to load the entities";
-            let d = mq::measure_text(msg, None, 30, 1.0);
+            let size = layout::STATUS_SIZE;
+            let d = mq::measure_text(msg, None, size as u16, 1.0);
             mq::draw_text(
                 msg,
-                (mq::screen_width() - d.width) * 0.5,
-                mq::screen_height() * 0.5 - 40.0,
-                30.0,
-                colour::TEXT,
+                ((mq::screen_width() - d.width) * 0.5).max(m),
+                second,
+                size,
+                colour::HIGHLIGHT,
             );
         }
         if self.debug && self.scene != Scene::Space {
-            let mut x = 10.0;
+            let mut x = m;
             let legend: &[(&str, &str)] = match self.crowd.method {
                 Method::Antigravity => &[
                     ("raw", "raw repulsion"),
@@ -338,27 +388,38 @@ impl App {
                 Method::Orca => &[("preferred", "preferred"), ("final", "final")],
                 Method::Swarm => &[("pull", "pull"), ("push", "push"), ("final", "final")],
             };
-            for &(label, name) in legend {
-                let d = mq::draw_text(name, x, 44.0, 18.0, draw2d::debug_colour(label));
+            let size = layout::LEGEND_SIZE;
+            let entries = legend
+                .iter()
+                .map(|&(label, name)| (name, draw2d::debug_colour(label)))
+                .chain([
+                    ("path", colour::PATH),
+                    ("arc", colour::ARC),
+                    ("collision", colour::HIT),
+                    ("collided", colour::COLLIDED),
+                ]);
+            for (name, c) in entries {
+                let d = mq::draw_text(name, x, second, size, c);
                 x += d.width + 14.0;
             }
-            let d = mq::draw_text("path", x, 44.0, 18.0, colour::PATH);
-            x += d.width + 14.0;
-            let d = mq::draw_text("arc", x, 44.0, 18.0, colour::ARC);
-            x += d.width + 14.0;
-            mq::draw_text("collision", x, 44.0, 18.0, colour::HIT);
         }
-        if self.help {
-            let h = mq::screen_height();
-            let help = if self.scene == Scene::Space {
-                SPACE_HELP
-            } else {
-                HELP
-            };
-            mq::draw_text(help[0], 10.0, h - 28.0, 16.0, colour::TEXT);
-            mq::draw_text(help[1], 10.0, h - 10.0, 16.0, colour::TEXT);
+        let h = mq::screen_height();
+        let rows = hud.help.len();
+        for (k, row) in hud.help.iter().enumerate() {
+            let baseline = h - m - (rows - 1 - k) as f32 * layout::HELP_ROW;
+            mq::draw_text(row, m, baseline, layout::HELP_SIZE, colour::TEXT);
         }
     }
+}
+
+/// The text of the frame laid out to the window.
+struct Hud {
+    /// Status rows, top first.
+    status: Vec<String>,
+    /// Help rows, top first (none when the help is off).
+    help: Vec<String>,
+    /// What they take at the top and the bottom.
+    margins: Margins,
 }
 
 /// The world point under the mouse in the 2D view (for tests of the transform).
@@ -377,6 +438,7 @@ mod tests {
             Vec2::splat(-14.0),
             Vec2::splat(14.0),
             Vec2::new(800.0, 600.0),
+            Margins::of(1, false, 2),
         );
         let p = Vec2::new(3.0, -7.5);
         let s = v.to_screen(p, Vec2::new(800.0, 600.0));

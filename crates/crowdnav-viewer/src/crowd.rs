@@ -1,12 +1,13 @@
 //! The crowd the 2D and 3D views show: a [`World`] with the level it was built from,
 //! the seed demo's formation keys, selection, goals and live obstacle edits.
 
+use crowdnav::collide::{Collider, CollisionEvent};
 use crowdnav::mesh::{read_walls, Level, NavMesh};
 use crowdnav::scenario::{
     self, formation_goals, formation_starts, FormationArea, FormationKind, Method, Scenario,
     WorldSpec,
 };
-use crowdnav::world::{AgentId, AgentParams, Goal, World};
+use crowdnav::world::{AgentId, AgentParams, Goal, World, COLLISION_DEPTH};
 use glam::Vec2;
 use std::path::Path;
 
@@ -460,14 +461,45 @@ impl Crowd {
         };
         let now = self.world.time();
         self.hits.retain(|&(_, t)| now - t < HIT_LIFETIME);
-        self.hits
-            .extend(self.world.events().iter().map(|e| (e.point, now)));
+        let world = &self.world;
+        self.hits.extend(
+            world
+                .events()
+                .iter()
+                .filter(|e| counted(world, e))
+                .map(|e| (e.point, now)),
+        );
     }
 
     /// Collisions so far.
     pub fn collisions(&self) -> u64 {
         self.world.metrics().collisions
     }
+}
+
+/// Whether `e` is a collision that [`Metrics::collisions`] counts: an agent meeting
+/// another agent or a moving obstacle while approaching it (an impulse was exchanged),
+/// deeper than [`COLLISION_DEPTH`] of the smaller radius. Grazes, resting contacts and
+/// wall contacts are not. The bodies of the step's events are its agents, then its
+/// moving obstacles.
+///
+/// [`Metrics::collisions`]: crowdnav::world::Metrics::collisions
+pub fn counted(world: &World, e: &CollisionEvent) -> bool {
+    let Collider::Body(other) = e.other else {
+        return false;
+    };
+    let radius = |i: u32| {
+        let i = i as usize;
+        let agents = world.agents();
+        match agents.get(i) {
+            Some(a) => Some(a.radius),
+            None => world.obstacles().get(i - agents.len()).map(|o| o.radius),
+        }
+    };
+    let (Some(a), Some(b)) = (radius(e.body), radius(other)) else {
+        return false;
+    };
+    e.impulse > 0.0 && e.depth > COLLISION_DEPTH * a.min(b)
 }
 
 /// Even-odd test of `p` against a polygon.
@@ -502,6 +534,31 @@ mod tests {
         c.cycle_method();
         assert_eq!(c.method, Method::Antigravity);
         c.step_once();
+    }
+
+    #[test]
+    fn collision_dots_mark_only_the_collisions_the_counter_counts() {
+        // Anti-gravity bumps: agents graze and rest against each other too.
+        let mut c = Crowd::demo(Some(Method::Antigravity)).expect("demo builds");
+        c.load();
+        let mut touches = 0;
+        for kind in [FormationKind::Circle, FormationKind::Groups] {
+            c.formation(kind);
+            for _ in 0..200 {
+                let (before, hits) = (c.collisions(), c.hits.len());
+                c.step_once();
+                touches += c.world.events().len();
+                // Each new dot is a counted collision (two agents: one event, one count).
+                let new_hits = c.hits.iter().filter(|h| h.1 == c.world.time()).count();
+                assert_eq!(
+                    new_hits as u64,
+                    c.collisions() - before,
+                    "{hits} dots before"
+                );
+            }
+        }
+        assert!(c.collisions() > 0, "anti-gravity bumped nobody");
+        assert!(touches as u64 > c.collisions(), "every touch counted");
     }
 
     #[test]

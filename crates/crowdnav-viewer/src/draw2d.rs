@@ -3,6 +3,7 @@
 
 use crate::crowd::Crowd;
 use crate::edge::to_mq2;
+use crate::layout::Margins;
 use crowdnav::path::PathPiece;
 use crowdnav::scenario::Method;
 use crowdnav::world::Agent;
@@ -31,8 +32,12 @@ pub mod colour {
     pub const PATH: Color = Color::new(0.60, 0.60, 0.66, 0.8);
     /// Arcs of paths.
     pub const ARC: Color = Color::new(0.0, 0.80, 0.86, 1.0);
-    /// Collision points.
-    pub const HIT: Color = Color::new(0.16, 0.90, 0.31, 1.0);
+    /// Collision points: magenta, apart from every debug vector's colour (green is
+    /// the final velocity).
+    pub const HIT: Color = Color::new(1.0, 0.30, 0.95, 1.0);
+    /// The outline of an agent after a collision, which sets its red apart from the
+    /// red raw-repulsion arrows.
+    pub const COLLIDED_RING: Color = Color::new(1.0, 1.0, 1.0, 1.0);
     /// Text.
     pub const TEXT: Color = Color::new(0.92, 0.92, 0.95, 1.0);
     /// The selection and a dragged obstacle.
@@ -88,12 +93,18 @@ pub struct View2 {
 }
 
 impl View2 {
-    /// A view showing the box `lo..hi` with a margin.
-    pub fn fit(lo: Vec2, hi: Vec2, screen: Vec2) -> View2 {
-        let size = (hi - lo).max(Vec2::splat(1.0)) * 1.08;
+    /// A view showing the box `lo..hi` with a margin, between the text rows that
+    /// `margins` keeps at the top and the bottom of the screen.
+    pub fn fit(lo: Vec2, hi: Vec2, screen: Vec2, margins: Margins) -> View2 {
+        let size = (hi - lo).max(Vec2::splat(1.0)) * 1.04;
+        let free = (screen.y - margins.top - margins.bottom).max(50.0);
+        let zoom = (screen.x / size.x).min(free / size.y);
+        // The box's centre on the middle of the free band, not of the screen.
+        let band_middle = margins.top + free * 0.5;
+        let shift = (band_middle - screen.y * 0.5) / zoom;
         View2 {
-            center: (lo + hi) * 0.5,
-            zoom: (screen.x / size.x).min((screen.y - 110.0).max(50.0) / size.y),
+            center: (lo + hi) * 0.5 + Vec2::new(0.0, shift),
+            zoom,
         }
     }
 
@@ -190,7 +201,11 @@ pub fn draw(crowd: &Crowd, view: &View2, debug: bool, hover: Option<usize>) {
             colour::AGENT
         };
         mq::draw_circle(c.x, c.y, r, fill);
-        mq::draw_circle_lines(c.x, c.y, r, 1.5, colour::BACKGROUND);
+        if a.has_collided() {
+            mq::draw_circle_lines(c.x, c.y, r, 2.0, colour::COLLIDED_RING);
+        } else {
+            mq::draw_circle_lines(c.x, c.y, r, 1.5, colour::BACKGROUND);
+        }
         if selected(a.id) {
             mq::draw_circle_lines(c.x, c.y, r + 3.0, 2.0, colour::HIGHLIGHT);
         }
@@ -210,7 +225,8 @@ pub fn draw(crowd: &Crowd, view: &View2, debug: bool, hover: Option<usize>) {
     }
     for &(p, _) in &crowd.hits {
         let c = s(p);
-        mq::draw_circle(c.x, c.y, 3.5, colour::HIT);
+        mq::draw_circle(c.x, c.y, 4.0, colour::HIT);
+        mq::draw_circle_lines(c.x, c.y, 4.0, 1.0, colour::BACKGROUND);
     }
 }
 

@@ -3,9 +3,10 @@
 //! hitting the ground plane (the swarm seed's picking, with the library's
 //! [`ray_plane_intersection`]).
 
-use crate::crowd::Crowd;
+use crate::crowd::{point_in_polygon, Crowd};
 use crate::draw2d::{colour, debug_colour, debug_vectors};
 use crate::edge::{from_ground, from_mq3, ground};
+use crate::layout::Margins;
 use crowdnav::geom::{ray_plane_intersection, Plane, Ray};
 use crowdnav::path::PathPiece;
 use glam::Vec2;
@@ -14,6 +15,10 @@ use macroquad::prelude as mq;
 
 /// Height of the extruded walls, metres.
 const WALL_HEIGHT: f32 = 1.0;
+
+/// The top face of a static obstacle: lighter than the walls' faces, as lit from
+/// above.
+const OBSTACLE_TOP: mq::Color = mq::Color::new(0.68, 0.69, 0.74, 1.0);
 
 /// A camera orbiting a target point.
 #[derive(Clone, Copy, Debug)]
@@ -76,13 +81,9 @@ impl Orbit {
         self.distance = (self.distance * (1.0 - 0.1 * wheel.signum())).clamp(1.0, 5000.0);
     }
 
-    /// The ray from the eye through screen point `s` (pixels).
-    pub fn ray(&self, s: mq::Vec2) -> Ray {
-        self.ray_on(s, mq::vec2(mq::screen_width(), mq::screen_height()))
-    }
-
-    /// [`Orbit::ray`] on a screen of `size` pixels: the cursor to normalised device
-    /// coordinates, through the inverse view-projection at the near and far planes.
+    /// The ray from the eye through screen point `s` on a screen of `size` pixels:
+    /// the cursor to normalised device coordinates, through the inverse
+    /// view-projection at the near and far planes.
     pub fn ray_on(&self, s: mq::Vec2, size: mq::Vec2) -> Ray {
         let inv = self.view_projection(size.x / size.y).inverse();
         let ndc = mq::vec2(2.0 * s.x / size.x - 1.0, 1.0 - 2.0 * s.y / size.y);
@@ -93,7 +94,84 @@ impl Orbit {
 
     /// The 2D world point under screen point `s`, if the ray hits the ground.
     pub fn pick(&self, s: mq::Vec2) -> Option<Vec2> {
-        ray_plane_intersection(self.ray(s), Plane::GROUND).map(from_ground)
+        self.pick_on(s, mq::vec2(mq::screen_width(), mq::screen_height()))
+    }
+
+    /// [`Orbit::pick`] on a screen of `size` pixels.
+    fn pick_on(&self, s: mq::Vec2, size: mq::Vec2) -> Option<Vec2> {
+        ray_plane_intersection(self.ray_on(s, size), Plane::GROUND).map(from_ground)
+    }
+
+    /// Where 3D point `p` appears on a screen of `size` pixels, or `None` behind the
+    /// eye.
+    fn project(&self, p: mq::Vec3, size: mq::Vec2) -> Option<mq::Vec2> {
+        let clip = self.view_projection(size.x / size.y) * p.extend(1.0);
+        (clip.w > 1e-6).then(|| {
+            let ndc = clip.truncate() / clip.w;
+            mq::vec2((ndc.x + 1.0) * 0.5 * size.x, (1.0 - ndc.y) * 0.5 * size.y)
+        })
+    }
+
+    /// The camera at its usual angle that frames the box `lo..hi`, from the ground to
+    /// the walls' tops, as large as it fits in the band of a screen of `size` pixels
+    /// that `margins` leaves free of text (less a margin at the sides), and centred in
+    /// it: the room's corners all show and no wall runs under the text.
+    pub fn frame(lo: Vec2, hi: Vec2, size: mq::Vec2, margins: Margins) -> Orbit {
+        let corners: Vec<mq::Vec3> = [lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)]
+            .into_iter()
+            .flat_map(|p| [ground(p, 0.0), ground(p, WALL_HEIGHT)])
+            .collect();
+        let side = (0.03 * size.x).max(8.0);
+        let (x0, x1) = (side, size.x - side);
+        let (y0, y1) = (
+            margins.top,
+            (size.y - margins.bottom).max(margins.top + 1.0),
+        );
+        let band = mq::vec2((x0 + x1) * 0.5, (y0 + y1) * 0.5);
+        let extent = (hi - lo).max_element().max(1.0);
+        // The projected box at a distance, recentred on the band: moving camera and
+        // target together along the ground slides the picture without turning it.
+        let placed = |distance: f32| {
+            let mut o = Orbit::new(ground((lo + hi) * 0.5, 0.0), distance);
+            for _ in 0..4 {
+                let shown: Option<Vec<mq::Vec2>> =
+                    corners.iter().map(|&c| o.project(c, size)).collect();
+                let Some(shown) = shown else { return (o, None) };
+                let (a, b) = shown.iter().fold(
+                    (
+                        mq::Vec2::splat(f32::INFINITY),
+                        mq::Vec2::splat(f32::NEG_INFINITY),
+                    ),
+                    |(a, b), &p| (a.min(p), b.max(p)),
+                );
+                let (Some(from), Some(to)) =
+                    (o.pick_on((a + b) * 0.5, size), o.pick_on(band, size))
+                else {
+                    return (o, None);
+                };
+                o.target += ground(from - to, 0.0);
+            }
+            let shown: Option<Vec<mq::Vec2>> =
+                corners.iter().map(|&c| o.project(c, size)).collect();
+            (o, shown)
+        };
+        let fits = |shown: &Option<Vec<mq::Vec2>>| {
+            shown.as_ref().is_some_and(|v| {
+                v.iter()
+                    .all(|p| p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1)
+            })
+        };
+        // The nearest distance that fits, by bisection.
+        let (mut near, mut far) = (0.2 * extent, 40.0 * extent);
+        for _ in 0..40 {
+            let mid = 0.5 * (near + far);
+            if fits(&placed(mid).1) {
+                far = mid;
+            } else {
+                near = mid;
+            }
+        }
+        placed(far).0
     }
 
     /// Where the 2D world point `p` on the ground appears on a screen of `size` pixels.
@@ -140,6 +218,54 @@ pub fn floor_meshes(crowd: &Crowd) -> Vec<Mesh> {
         }
     }
     out.push(mesh);
+    out.extend(obstacle_tops(crowd));
+    out
+}
+
+/// The tops of the static obstacles at the walls' height, so that pillars look
+/// solid: the mesh's blocked triangles inside the level's boundary (all of them when
+/// the level is not known, as for a `.map` grid's cells).
+fn obstacle_tops(crowd: &Crowd) -> Vec<Mesh> {
+    let Some(navmesh) = crowd.world.mesh() else {
+        return Vec::new();
+    };
+    let boundary = crowd.level.as_ref().map(|l| l.boundary.as_slice());
+    let c: [u8; 4] = OBSTACLE_TOP.into();
+    let mut out = Vec::new();
+    let mut mesh = Mesh {
+        vertices: Vec::new(),
+        indices: Vec::new(),
+        texture: None,
+    };
+    for t in navmesh.triangles().filter(|&t| !navmesh.is_walkable(t)) {
+        let points = navmesh.triangle_points(t);
+        let middle = (points[0] + points[1] + points[2]) / 3.0;
+        if boundary.is_some_and(|b| !point_in_polygon(middle, b)) {
+            continue;
+        }
+        if mesh.vertices.len() + 3 > u16::MAX as usize {
+            out.push(std::mem::replace(
+                &mut mesh,
+                Mesh {
+                    vertices: Vec::new(),
+                    indices: Vec::new(),
+                    texture: None,
+                },
+            ));
+        }
+        for p in points {
+            mesh.indices.push(mesh.vertices.len() as u16);
+            mesh.vertices.push(Vertex {
+                position: ground(p, WALL_HEIGHT),
+                uv: mq::Vec2::ZERO,
+                color: c,
+                normal: mq::Vec4::ZERO,
+            });
+        }
+    }
+    if !mesh.vertices.is_empty() {
+        out.push(mesh);
+    }
     out
 }
 
@@ -226,6 +352,9 @@ pub fn draw(crowd: &Crowd, orbit: &Orbit, floor: &[Mesh], debug: bool) {
                 1.0,
             ),
         );
+        if a.has_collided() {
+            ring(a.position, a.radius + 0.05, colour::COLLIDED_RING);
+        }
         if crowd.selection.contains(&a.id) {
             ring(a.position, a.radius + 0.15, colour::HIGHLIGHT);
         }
@@ -273,5 +402,46 @@ mod tests {
         };
         let sky = ray_plane_intersection(up.ray_on(mq::vec2(512.0, 0.0), size), Plane::GROUND);
         assert!(sky.is_none());
+    }
+
+    #[test]
+    fn the_camera_frames_the_room_between_the_status_and_the_help() {
+        let (lo, hi) = (Vec2::splat(-14.0), Vec2::splat(14.0));
+        for (w, h) in [
+            (640.0, 480.0),
+            (800.0, 600.0),
+            (1024.0, 768.0),
+            (1280.0, 720.0),
+        ] {
+            let size = mq::vec2(w, h);
+            let margins = Margins {
+                top: 40.0,
+                bottom: 60.0,
+            };
+            let o = Orbit::frame(lo, hi, size, margins);
+            let mut shown = Vec::new();
+            for p in [lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)] {
+                for z in [0.0, WALL_HEIGHT] {
+                    shown.push(o.project(ground(p, z), size).expect("in front"));
+                }
+            }
+            for p in &shown {
+                assert!(p.x >= 0.0 && p.x <= w, "{w}x{h}: corner at {p}");
+                assert!(
+                    p.y >= 40.0 && p.y <= h - 60.0,
+                    "{w}x{h}: corner at {p} under text"
+                );
+            }
+            // As large as it fits: the room spans the band's height or its width.
+            let (a, b) = shown.iter().fold(
+                (
+                    mq::Vec2::splat(f32::INFINITY),
+                    mq::Vec2::splat(f32::NEG_INFINITY),
+                ),
+                |(a, b), &p| (a.min(p), b.max(p)),
+            );
+            let span = ((b.y - a.y) / (h - 100.0)).max((b.x - a.x) / w);
+            assert!(span > 0.9, "{w}x{h}: the room fills {span} of the band");
+        }
     }
 }

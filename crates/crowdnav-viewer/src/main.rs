@@ -15,6 +15,7 @@ mod draw2d;
 mod draw3d;
 mod edge;
 mod input;
+mod layout;
 mod space;
 
 use args::{Args, ArgsError};
