@@ -85,6 +85,13 @@ pub struct OrcaParams {
     /// Seyfried 2016), so a crowd slows down as it packs and queues rather than
     /// sliding sideways. 0 turns it off (RVO2). \[Limit: >= 0\]
     pub time_gap: f32,
+    /// How readily an agent walking against the flow of its neighbours gives way to
+    /// those it meets head-on: it takes `0.5 + 0.5 · yield_to_flow · against` of the
+    /// avoidance (at most all), where `against` (0 to 1) is how much the mean way of its
+    /// neighbours opposes its own, while they keep their half. Someone caught in an
+    /// oncoming stream steps aside instead of being carried back with it, which keeps
+    /// counterflow from locking. 0 turns it off (RVO2). \[Limit: >= 0\]
+    pub yield_to_flow: f32,
 }
 
 /// A named set of [`OrcaParams`].
@@ -110,7 +117,8 @@ impl OrcaPreset {
 
 impl OrcaParams {
     /// People walking: neighbours within 5 m (the ten nearest), a 3 s horizon for
-    /// each other and 1 s for walls, priority 4 to those ahead, a 0.3 s time gap.
+    /// each other and 1 s for walls, priority 4 to those ahead, a 0.3 s time gap, and
+    /// those walking against the flow give way (1).
     /// Measured on generated doors, corridors and crossings (see docs/crowd-behaviour.md).
     pub const fn people() -> OrcaParams {
         OrcaParams {
@@ -120,11 +128,12 @@ impl OrcaParams {
             time_horizon_obst: 1.0,
             priority: 4.0,
             time_gap: 0.3,
+            yield_to_flow: 1.0,
         }
     }
 
     /// RVO2's Circle example: neighbours within 15 m (the ten nearest), 10 s horizons,
-    /// the avoidance shared evenly, no time gap.
+    /// the avoidance shared evenly, no time gap, nobody giving way to the flow.
     pub const fn rvo2() -> OrcaParams {
         OrcaParams {
             neighbor_dist: 15.0,
@@ -133,6 +142,7 @@ impl OrcaParams {
             time_horizon_obst: 10.0,
             priority: 0.0,
             time_gap: 0.0,
+            yield_to_flow: 0.0,
         }
     }
 }
@@ -155,6 +165,7 @@ struct OrcaParamsSpec {
     time_horizon_obst: Option<f32>,
     priority: Option<f32>,
     time_gap: Option<f32>,
+    yield_to_flow: Option<f32>,
 }
 
 impl<'de> Deserialize<'de> for OrcaParams {
@@ -168,6 +179,7 @@ impl<'de> Deserialize<'de> for OrcaParams {
             time_horizon_obst: spec.time_horizon_obst.unwrap_or(base.time_horizon_obst),
             priority: spec.priority.unwrap_or(base.priority),
             time_gap: spec.time_gap.unwrap_or(base.time_gap),
+            yield_to_flow: spec.yield_to_flow.unwrap_or(base.yield_to_flow),
         })
     }
 }
@@ -233,6 +245,12 @@ impl Orca {
         Self { params }
     }
 
+    /// Whether the people's rules ([`OrcaParams::priority`],
+    /// [`OrcaParams::yield_to_flow`]) share the avoidance; else it is shared evenly.
+    fn people(&self) -> bool {
+        self.params.priority > 0.0 || self.params.yield_to_flow > 0.0
+    }
+
     /// The new velocity for `ctx.agent`, using `scratch` for all temporary storage.
     ///
     /// Walls within `time_horizon_obst · max_speed + radius` that face the agent and
@@ -272,7 +290,7 @@ impl Orca {
             // preferred velocity clamped to the top speed: `max_speed` is the agent's
             // own here, finite and positive.)
             let inv_tau = 1.0 / self.params.time_horizon.max(MIN_TIME);
-            let in_order = if self.params.priority > 0.0 {
+            let in_order = if self.people() {
                 None
             } else {
                 self.neighbor_half_planes_in_order(ctx, inv_tau, preferred, &mut scratch.planes)
@@ -287,7 +305,7 @@ impl Orca {
                         self.params.max_neighbors,
                         &mut scratch.nearest,
                     );
-                    if self.params.priority > 0.0 {
+                    if self.people() {
                         admitted &= self.prioritised_half_planes(
                             ctx,
                             inv_tau,
@@ -296,11 +314,7 @@ impl Orca {
                             &mut scratch.planes,
                         );
                     }
-                    for chunk in scratch
-                        .nearest
-                        .chunks(4)
-                        .filter(|_| self.params.priority <= 0.0)
-                    {
+                    for chunk in scratch.nearest.chunks(4).filter(|_| !self.people()) {
                         // `select_neighbors` gives indices into `ctx.neighbors`.
                         let lane = |k: usize| &ctx.neighbors[chunk[k.min(chunk.len() - 1)].1];
                         let own = Own {
@@ -462,10 +476,17 @@ impl Orca {
     ) -> bool {
         let agent = &ctx.agent;
         let heading = agent.preferred_velocity.normalize_or_zero();
+        let against = self.against_the_flow(ctx, heading, nearest);
         let mut admitted = true;
         for &(_, index) in nearest {
             let neighbor = &ctx.neighbors[index];
-            let share = priority_share(agent, heading, neighbor, self.params.priority);
+            let mut share = priority_share(agent, heading, neighbor, self.params.priority);
+            if against > 0.0 && neighbor.preferred_velocity.dot(heading) < 0.0 {
+                // Someone walking against the flow around it gives way to those it
+                // meets: it takes more than half, they keep their half, so the pair
+                // still avoids each other in full.
+                share = share.max((0.5 + 0.5 * against).min(1.0));
+            }
             if share <= 0.0 {
                 // The neighbour behind takes all of it: nothing is left for this agent.
                 continue;
@@ -489,6 +510,26 @@ impl Orca {
             }
         }
         admitted
+    }
+
+    /// How much the agent walks against the flow of its neighbours `nearest`: the mean
+    /// of their preferred ways (unit, or zero for those standing) against its own
+    /// `heading`, times [`OrcaParams::yield_to_flow`]; 0 when it walks with the flow.
+    fn against_the_flow(
+        &self,
+        ctx: &SteerContext<'_>,
+        heading: Vec2,
+        nearest: &[(f32, usize)],
+    ) -> f32 {
+        let weight = self.params.yield_to_flow;
+        if weight.is_nan() || weight <= 0.0 || nearest.is_empty() || heading == Vec2::ZERO {
+            return 0.0;
+        }
+        let flow: Vec2 = nearest
+            .iter()
+            .map(|&(_, i)| ctx.neighbors[i].preferred_velocity.normalize_or_zero())
+            .sum();
+        (-heading.dot(flow) / nearest.len() as f32).max(0.0) * weight
     }
 
     /// The hard half-planes of the walls in range, appended to `planes`; returns whether

@@ -1249,3 +1249,55 @@ fn neighbour_half_planes_are_the_scalar_ones_of_the_nearest_in_range() {
         "{in_order} in order, {reordered} not"
     );
 }
+
+/// Someone walking against the flow of its neighbours takes more of the avoidance of
+/// those it meets head-on than when it shares evenly; walking with the flow, nothing
+/// changes.
+#[test]
+fn walking_against_the_flow_gives_way() {
+    let me = SteerAgent {
+        position: v(0.0, 0.0),
+        velocity: v(1.0, 0.0),
+        radius: 0.25,
+        max_speed: 1.5,
+        preferred_velocity: v(1.0, 0.0),
+        target: v(10.0, 0.0),
+    };
+    let walker = |x: f32, y: f32, way: f32| Neighbor {
+        position: v(x, y),
+        velocity: v(way, 0.0),
+        radius: 0.25,
+        preferred_velocity: v(way, 0.0),
+        kind: NeighborKind::Agent,
+    };
+    // One coming head-on, slightly off the axis, in a stream coming the other way.
+    let oncoming = walker(1.5, 0.1, -1.0);
+    let stream = [oncoming, walker(2.5, 0.8, -1.0), walker(2.5, -0.8, -1.0)];
+    let alone = [oncoming, walker(-2.5, 0.8, 1.0), walker(-2.5, -0.8, 1.0)];
+    let steer = |params: OrcaParams, neighbors: &[Neighbor]| {
+        Orca::new(params).steer(
+            &SteerContext {
+                agent: me,
+                neighbors,
+                walls: &[],
+                dt: 0.05,
+            },
+            None,
+        )
+    };
+    let off = OrcaParams {
+        yield_to_flow: 0.0,
+        ..OrcaParams::people()
+    };
+    let on = OrcaParams::people();
+    // With its own stream behind it, nothing changes.
+    assert_eq!(steer(on, &alone), steer(off, &alone));
+    // Against the stream it changes its velocity more than when it shares evenly.
+    let yielding = steer(on, &stream);
+    let sharing = steer(off, &stream);
+    let change = |v: Vec2| v.distance(me.preferred_velocity);
+    assert!(
+        change(yielding) > change(sharing) + 1e-3,
+        "gives way more: {yielding} against {sharing}"
+    );
+}
