@@ -20,7 +20,7 @@ const MOST_STEPS: u64 = 5_900;
 /// overlapping pairs).
 fn run_circle(ring_keys: &str) -> (u64, usize, usize) {
     let text = format!(
-        r#"{{"name": "circle-1000", "dt": 0.25, "steps": {MOST_STEPS},
+        r#"{{"name": "circle-1000", "dt": 0.25, "steps": {MOST_STEPS}, "orca": {{"preset": "rvo2"}},
             "ring": {{"count": 1000, {ring_keys}}}}}"#
     );
     let scenario = Scenario::from_json(&text).expect("valid scenario");
