@@ -4,7 +4,7 @@
 //! dodgy's side ([`Dodgy`]) keeps its own state. Each step it rebuilds the same
 //! uniform grid as the world ([`PointGrid`]), gathers each agent's nearest neighbours
 //! within the neighbour distance exactly as the world does (at most `max_neighbors`,
-//! nearest first, ties by index), hands it the walls within the world's wall distance,
+//! nearest first, ties by position), hands it the walls within the world's wall distance,
 //! computes the avoiding velocity in parallel and integrates. Its preferred velocity
 //! follows the corners of the path crowdnav plans for the agent's radius, slowing
 //! down near the goal as the world does. crowdnav's step does all that and more: path

@@ -75,7 +75,7 @@ pub struct PointGrid {
     layout: Layout,
     /// The slots of cell `c` are `starts[c]..starts[c + 1]` (cells row by row).
     starts: Vec<u32>,
-    /// Per slot: its point and the point's index (increasing within a cell).
+    /// Per slot: its point and the point's index (within a cell in [`slot_order`]).
     slots: Vec<Slot>,
     /// Scratch of `rebuild`: per point its cell.
     cell_of: Vec<u32>,
@@ -92,6 +92,12 @@ struct Slot {
     point: Vec2,
     /// Its index.
     index: u32,
+}
+
+/// The order of the slots within a cell: by the point's coordinates (their bits: any
+/// fixed order of positions would do), then by index (points at the very same place).
+fn slot_order(s: &Slot) -> (u32, u32, u32) {
+    (s.point.x.to_bits(), s.point.y.to_bits(), s.index)
 }
 
 /// Where a point grid's cells lie.
@@ -240,8 +246,8 @@ impl PointGrid {
             self.cell_of.extend(points.iter().map(cell_of));
         }
         // Counts per cell, summed up to each cell's end; then every cell is filled
-        // back to front from its end, the last point first, so that items keep
-        // increasing index within a cell and `starts[c]` ends at the cell's start.
+        // back to front from its end, so that `starts[c]` ends at the cell's start,
+        // and the cells of more than one point are sorted by position.
         let cells = layout.cols * layout.rows;
         let counts = &mut self.counts;
         // (All zero: growing adds zeros, shrinking drops zeros.)
@@ -283,7 +289,19 @@ impl PointGrid {
                 point: p,
                 index: i as u32,
             };
-            counts[c as usize] = 0;
+        }
+        // Within a cell, by position (coordinates' bits, then index: only points at
+        // the very same place stay in index order): a slot's number orders the points
+        // as their positions do, whatever order the points were given in, which breaks
+        // ties of distance in `nearest` (see `slot_order`). Cells are sorted once
+        // each, and their counts cleared on the way.
+        for &c in &self.cell_of {
+            let c = c as usize;
+            if counts[c] > 1 {
+                let (a, b) = (starts[c] as usize, starts[c + 1] as usize);
+                self.slots[a..b].sort_unstable_by_key(slot_order);
+            }
+            counts[c] = 0;
         }
     }
 
@@ -370,8 +388,10 @@ impl PointGrid {
 
     /// The `k` items nearest `p` within `range` (squared distance at most `range²`),
     /// other than `skip`, into `out` as `(squared distance, index)` in increasing
-    /// order (ties by index): exactly what filtering [`Self::for_each_near`] and
-    /// sorting would give.
+    /// order of distance. Points equally far are ordered by position (the same fixed
+    /// order whatever order the points were given in; only points at the very same
+    /// place fall back to their index), so that which of them make the `k` nearest
+    /// depends on where the points are, never on how they are numbered.
     ///
     /// The search visits rings of cells around `p`'s cell, nearest first, and stops
     /// once `k` items are known and the next ring lies further than the `k`-th, or the
@@ -417,9 +437,9 @@ impl PointGrid {
         );
     }
 
-    /// [`Self::nearest_hinted`] as search keys ([`key_of`]: they order as the pairs
-    /// `(d², index)` do): the answer is the returned front of `keys`, which is also the
-    /// search's scratch. Reused from call to call (and left longer than the answer),
+    /// [`Self::nearest_hinted`] as search keys ([`key_of`] of the squared distance and
+    /// the index, sorted by distance, ties in the grid's order of positions): the
+    /// answer is the returned front of `keys`, which is also the search's scratch. Reused from call to call (and left longer than the answer),
     /// it spares the conversion, and allocates and clears nothing once grown.
     pub(crate) fn nearest_keys<'k>(
         &self,
@@ -439,18 +459,32 @@ impl PointGrid {
             }
             if let Ok(room) = <&mut [u64; SEED_ROOM]>::try_from(&mut keys[..SEED_ROOM]) {
                 if let Some(n) = self.seeded(p, range, k, skip, hint, room) {
-                    return &keys[..n];
+                    return self.slots_to_indices(&mut keys[..n]);
                 }
             }
         }
         let n = self.search(p, range, k, skip, keys);
-        &keys[..n]
+        self.slots_to_indices(&mut keys[..n])
+    }
+
+    /// Turns the searches' keys, [`key_of`] a squared distance and a slot (which
+    /// orders ties by position), into keys of the distance and the slot's index.
+    fn slots_to_indices<'k>(&self, keys: &'k mut [u64]) -> &'k [u64] {
+        for key in keys.iter_mut() {
+            let index = self
+                .slots
+                .get(*key as u32 as usize)
+                .map_or(u32::MAX, |s| s.index);
+            *key = (*key & !u64::from(u32::MAX)) | u64::from(index);
+        }
+        keys
     }
 
     /// The search with a seed (a radius `h`, `k` at least 1): only the cells
     /// overlapping the square within `h`, and the items within `h`; when that finds
     /// the answer, returns how many keys it is, at the front of `room` (the rest of
-    /// which is scratch, as all of it is otherwise).
+    /// which is scratch, as all of it is otherwise). Keys are [`key_of`] the squared
+    /// distance and the slot (not the index: slots order ties by position).
     fn seeded(
         &self,
         p: Vec2,
@@ -484,15 +518,15 @@ impl PointGrid {
             let within = |s: &Slot, d2: f32| usize::from((d2 <= h2) & (s.index != skip));
             if row.len() < HALF - len {
                 // Room for the whole row: check once it is done.
-                for s in row {
+                for (slot, s) in (a as u32..).zip(row) {
                     let d2 = p.distance_squared(s.point);
-                    found[len & (HALF - 1)] = key_of(d2, s.index);
+                    found[len & (HALF - 1)] = key_of(d2, slot);
                     len += within(s, d2);
                 }
             } else {
-                for s in row {
+                for (slot, s) in (a as u32..).zip(row) {
                     let d2 = p.distance_squared(s.point);
-                    found[len & (HALF - 1)] = key_of(d2, s.index);
+                    found[len & (HALF - 1)] = key_of(d2, slot);
                     len += within(s, d2);
                     if len > SEED_KEYS {
                         return None;
@@ -546,11 +580,12 @@ impl PointGrid {
     /// The search behind [`Self::nearest_hinted`] (its arguments checked): ring by
     /// ring from `p`'s cell.
     /// Returns how many keys the answer is, at the front of `out` (which grows to hold
-    /// them, and is otherwise left as it was beyond them).
+    /// them, and is otherwise left as it was beyond them): keys of squared distance
+    /// and slot, as [`Self::seeded`]'s.
     fn search(&self, p: Vec2, range: f32, k: usize, skip: u32, out: &mut Vec<u64>) -> usize {
-        // The best so far as keys `(d² bits) << 32 | index`, sorted: squared distances
+        // The best so far as keys `(d² bits) << 32 | slot`, sorted: squared distances
         // are never negative, so their bits order as they do, and a key orders as the
-        // pair `(d², index)`.
+        // pair `(d², slot)`.
         let mut on_stack = [0u64; KEYS_ON_STACK];
         let mut on_heap = Vec::new();
         let keys: &mut [u64] = if k <= KEYS_ON_STACK {
@@ -585,12 +620,12 @@ impl PointGrid {
         let slack = layout.slack(p, range);
         let consider = |a: usize, b: usize, best: &mut Best<'_>| {
             let mut bound_d2 = best.bound_d2();
-            for s in &self.slots[a..b] {
-                let (i, d2) = (s.index, p.distance_squared(s.point));
+            for (slot, s) in (a as u32..).zip(&self.slots[a..b]) {
+                let d2 = p.distance_squared(s.point);
                 // (A NaN fails the test.)
                 if d2 <= bound_d2 {
-                    let key = key_of(d2, i);
-                    if key <= best.bound && i != skip {
+                    let key = key_of(d2, slot);
+                    if key <= best.bound && s.index != skip {
                         best.insert(key);
                         bound_d2 = best.bound_d2();
                     }
@@ -899,6 +934,41 @@ mod tests {
         }
         grid.nearest(Vec2::NAN, 10.0, 3, u32::MAX, &mut out);
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn equally_far_points_are_chosen_by_position_not_by_number() {
+        // A lattice: many points equally far from each query, so that the `k`-th
+        // nearest is one of several; numbered forwards and backwards.
+        let lattice: Vec<Vec2> = (0..64)
+            .map(|i| Vec2::new((i % 8) as f32 * 2.5, (i / 8) as f32 * 2.5))
+            .collect();
+        let reversed: Vec<Vec2> = lattice.iter().rev().copied().collect();
+        let n = lattice.len() as u32;
+        let (mut forwards, mut backwards) = (PointGrid::default(), PointGrid::default());
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for cell in [1.0, 2.5, 4.0, 15.0] {
+            forwards.rebuild(&lattice, cell);
+            backwards.rebuild(&reversed, cell);
+            for (i, &p) in lattice.iter().enumerate() {
+                let i = i as u32;
+                for k in [1, 3, 4, 10, 11] {
+                    for hint in [0.0, 3.0, 6.0] {
+                        forwards.nearest_hinted(p, 15.0, k, i, hint, &mut a);
+                        backwards.nearest_hinted(p, 15.0, k, n - 1 - i, hint, &mut b);
+                        let places = |found: &[(f32, u32)], points: &[Vec2]| -> Vec<Vec2> {
+                            found.iter().map(|&(_, j)| points[j as usize]).collect()
+                        };
+                        assert_eq!(
+                            places(&a, &lattice),
+                            places(&b, &reversed),
+                            "point {i}, k {k}, cell {cell}, hint {hint}"
+                        );
+                        assert!(a.windows(2).all(|w| w[0].0 <= w[1].0));
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -7,8 +7,13 @@
 //! Before ORCA's contacts in scenarios were made inelastic (`scenario::ORCA_RESTITUTION`),
 //! these two layouts needed 6 567 (`"phase": 0.3`) and 6 442 (`"phase_seed": 2`) steps:
 //! agents in the way of the stream leaving the central jam were knocked hundreds of
-//! metres back by elastic contacts. They now need 5 633 and 5 794. (Not every phase is
-//! within the bound yet: of 25 phases measured, the worst, `"phase": 0.1`, needs 5 902.)
+//! metres back by elastic contacts. They now need 5 009 and 5 346 (since nearest
+//! neighbours equally far are chosen by position, not by agent number). Not every phase
+//! is within the bound yet: the time to clear the central jam is chaotic in the layout
+//! (of 25 phases measured, the worst, `"phase": 0.1`, needs 7 314).
+//!
+//! The scenario names RVO2's preset (`"orca": {"preset": "rvo2"}`): the default ORCA
+//! parameters are the people preset, not RVO2's.
 
 use crowdnav::scenario::{Method, Scenario, ORCA_RESTITUTION};
 
@@ -20,8 +25,8 @@ const MOST_STEPS: u64 = 5_900;
 /// overlapping pairs).
 fn run_circle(ring_keys: &str) -> (u64, usize, usize) {
     let text = format!(
-        r#"{{"name": "circle-1000", "dt": 0.25, "steps": {MOST_STEPS}, "orca": {{"preset": "rvo2"}},
-            "ring": {{"count": 1000, {ring_keys}}}}}"#
+        r#"{{"name": "circle-1000", "dt": 0.25, "steps": {MOST_STEPS},
+            "orca": {{"preset": "rvo2"}}, "ring": {{"count": 1000, {ring_keys}}}}}"#
     );
     let scenario = Scenario::from_json(&text).expect("valid scenario");
     let mut world = scenario.build(None).expect("builds");
