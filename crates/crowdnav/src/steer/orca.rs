@@ -89,8 +89,11 @@ pub struct OrcaParams {
     /// those it meets head-on: it takes `0.5 + 0.5 · yield_to_flow · against` of the
     /// avoidance (at most all), where `against` (0 to 1) is how much the mean way of its
     /// neighbours opposes its own, while they keep their half. Someone caught in an
-    /// oncoming stream steps aside instead of being carried back with it, which keeps
-    /// counterflow from locking. 0 turns it off (RVO2). \[Limit: >= 0\]
+    /// oncoming stream steps aside instead of being carried back with it: at 1, in a
+    /// corridor of counterflow, fewer are carried back and no run locks. But where two
+    /// groups meet head-on in the open (the seed demo's lines), both sides count as
+    /// against the flow, both give way, and they lock; so it is 0 (off) in both
+    /// presets. \[Limit: >= 0\]
     pub yield_to_flow: f32,
 }
 
@@ -117,8 +120,8 @@ impl OrcaPreset {
 
 impl OrcaParams {
     /// People walking: neighbours within 5 m (the ten nearest), a 3 s horizon for
-    /// each other and 1 s for walls, priority 4 to those ahead, a 0.3 s time gap, and
-    /// those walking against the flow give way (1).
+    /// each other and 1 s for walls, priority 4 to those ahead, a 0.3 s time gap.
+    /// [`OrcaParams::yield_to_flow`] is off (see there).
     /// Measured on generated doors, corridors and crossings (see docs/crowd-behaviour.md).
     pub const fn people() -> OrcaParams {
         OrcaParams {
@@ -128,7 +131,7 @@ impl OrcaParams {
             time_horizon_obst: 1.0,
             priority: 4.0,
             time_gap: 0.3,
-            yield_to_flow: 1.0,
+            yield_to_flow: 0.0,
         }
     }
 

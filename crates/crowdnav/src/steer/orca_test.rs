@@ -1285,11 +1285,11 @@ fn walking_against_the_flow_gives_way() {
             None,
         )
     };
-    let off = OrcaParams {
-        yield_to_flow: 0.0,
+    let off = OrcaParams::people();
+    let on = OrcaParams {
+        yield_to_flow: 1.0,
         ..OrcaParams::people()
     };
-    let on = OrcaParams::people();
     // With its own stream behind it, nothing changes.
     assert_eq!(steer(on, &alone), steer(off, &alone));
     // Against the stream it changes its velocity more than when it shares evenly.
