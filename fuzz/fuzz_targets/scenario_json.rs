@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
     if matches!(scenario.world, Some(WorldSpec::File(_))) {
         return;
     }
-    if scenario.all_agents().len() > 64 || scenario.obstacles.len() > 16 {
+    if scenario.all_agents(None).len() > 64 || scenario.obstacles.len() > 16 {
         return;
     }
     if let Ok(mut world) = scenario.build(None) {
