@@ -131,29 +131,19 @@ pub fn counterflow(
     let margin = PERSON_RADIUS + 0.1;
     let block = length / 5.0;
     let travel = 0.775 * length;
-    let west = scatter(
+    let (starts, goals) = two_streams(
         (
             Vec2::splat(margin),
             Vec2::new(block - margin, width - margin),
         ),
-        per_side,
-        seed,
-    )?;
-    let east = scatter(
         (
             Vec2::new(length - block + margin, margin),
             Vec2::new(length - margin, width - margin),
         ),
+        (Vec2::new(travel, 0.0), Vec2::new(-travel, 0.0)),
         per_side,
-        seed ^ 0x9e37_79b9_7f4a_7c15,
+        seed,
     )?;
-    let mut starts = west.clone();
-    starts.extend_from_slice(&east);
-    let goals: Vec<Vec2> = west
-        .iter()
-        .map(|p| *p + Vec2::new(travel, 0.0))
-        .chain(east.iter().map(|p| *p - Vec2::new(travel, 0.0)))
-        .collect();
     let line = (Vec2::new(length / 2.0, 0.0), Vec2::new(length / 2.0, width));
     let scenario = build(
         "counterflow",
@@ -187,29 +177,19 @@ pub fn crossing(
     let block = length / 5.0;
     let travel = 0.775 * length;
     let (low, high) = (length / 2.0 - width / 2.0, length / 2.0 + width / 2.0);
-    let west = scatter(
+    let (starts, goals) = two_streams(
         (
             Vec2::new(margin, low + margin),
             Vec2::new(block - margin, high - margin),
         ),
-        per_stream,
-        seed,
-    )?;
-    let south = scatter(
         (
             Vec2::new(low + margin, margin),
             Vec2::new(high - margin, block - margin),
         ),
+        (Vec2::new(travel, 0.0), Vec2::new(0.0, travel)),
         per_stream,
-        seed ^ 0x9e37_79b9_7f4a_7c15,
+        seed,
     )?;
-    let mut starts = west.clone();
-    starts.extend_from_slice(&south);
-    let goals: Vec<Vec2> = west
-        .iter()
-        .map(|p| *p + Vec2::new(travel, 0.0))
-        .chain(south.iter().map(|p| *p + Vec2::new(0.0, travel)))
-        .collect();
     let plus = [
         [low, 0.0],
         [high, 0.0],
@@ -236,6 +216,29 @@ pub fn crossing(
         600.0,
     )?;
     Ok(Layout { scenario, line })
+}
+
+/// Two groups of `count` people each, scattered over their boxes (seeded by `seed`, the
+/// second group by a seed of its own derived from it), each person walking `steps.0`
+/// (first group) or `steps.1` (second) from its start: the starts and goals, first
+/// group first.
+fn two_streams(
+    first: (Vec2, Vec2),
+    second: (Vec2, Vec2),
+    steps: (Vec2, Vec2),
+    count: usize,
+    seed: u64,
+) -> Result<(Vec<Vec2>, Vec<Vec2>), ScenarioError> {
+    let one = scatter(first, count, seed)?;
+    let two = scatter(second, count, seed ^ 0x9e37_79b9_7f4a_7c15)?;
+    let goals = one
+        .iter()
+        .map(|p| *p + steps.0)
+        .chain(two.iter().map(|p| *p + steps.1))
+        .collect();
+    let mut starts = one;
+    starts.extend_from_slice(&two);
+    Ok((starts, goals))
 }
 
 fn check_corridor(length: f32, width: f32) -> Result<(), ScenarioError> {
