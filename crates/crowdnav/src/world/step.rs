@@ -919,39 +919,45 @@ impl World {
                 .iter()
                 .map(|o| Body::immovable(o.position, o.velocity, o.radius)),
         );
-        self.resolve_contacts(moved)
+        self.resolve_contacts(moved).0
     }
 
     /// Collision response among the bodies as they are now (the grid holds positions
     /// at most `widen` metres from the bodies' now): one [`World::resolve_pass`], and
     /// more while depenetration moved someone further than the candidates' margin
     /// covers (half the smallest radius), since a pair it pushed together may have
-    /// been no candidate; at most [`RESOLVE_PASSES`]. Returns how far the passes moved
-    /// anyone, metres.
-    fn resolve_contacts(&mut self, mut widen: f32) -> f32 {
+    /// been no candidate; at most [`RESOLVE_PASSES`], and none after a pass that could not
+    /// settle its overlaps. Returns how far the passes moved anyone, metres, and whether
+    /// the last pass settled them.
+    fn resolve_contacts(&mut self, mut widen: f32) -> (f32, bool) {
         let mut total = 0.0;
+        let mut settled = true;
         for _ in 0..RESOLVE_PASSES {
-            let pushed = self.resolve_pass(widen);
+            let (pushed, converged) = self.resolve_pass(widen);
             total += pushed;
             widen += pushed;
-            if 2.0 * pushed <= self.radii.0 {
+            settled = converged;
+            // A pass that could not settle its overlaps within the resolver's sweeps
+            // (bodies far too big for the room) would not settle them in another one.
+            if 2.0 * pushed <= self.radii.0 || !converged {
                 break;
             }
         }
-        total
+        (total, settled)
     }
 
     /// One pass of collision response among the bodies as they are now: candidates
     /// (the grid holds positions at most `widen` metres from the bodies' now),
     /// impulses and depenetration, the results copied back to the agents, and the
     /// events appended to `self.events` and counted. Returns how far depenetration
-    /// moved anyone, metres.
-    fn resolve_pass(&mut self, widen: f32) -> f32 {
+    /// moved anyone, metres, and whether it settled every overlap (within the
+    /// resolver's sweeps).
+    fn resolve_pass(&mut self, widen: f32) -> (f32, bool) {
         let first_event = self.events.len();
         let (min_r, max_r) = self.radii;
         self.find_candidates(max_r, widen);
         self.resolver.set_params(self.params.collide);
-        self.resolver.resolve(
+        let summary = self.resolver.resolve(
             &mut self.bodies,
             &self.pairs,
             &self.walls,
@@ -1001,7 +1007,7 @@ impl World {
                 Collider::Wall(_) => self.metrics.wall_contacts += 1,
             }
         }
-        pushed
+        (pushed, summary.converged)
     }
 
     /// The collision candidates at the bodies' positions: pairs of agents (or of an
@@ -1128,7 +1134,11 @@ impl World {
                 b.velocity = a.velocity;
             }
             widen += far;
-            widen += self.resolve_contacts(widen);
+            let (pushed, settled) = self.resolve_contacts(widen);
+            widen += pushed;
+            if !settled {
+                break;
+            }
         }
         put_back
     }
