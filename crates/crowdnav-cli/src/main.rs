@@ -2,7 +2,7 @@
 //! paths for agents of any radius, and draw both.
 //!
 //! Exit codes: 0 success, 2 bad input (with a one-line message on stderr), 1 any other
-//! failure (e.g. an output file that cannot be written).
+//! failure (an output file that cannot be written, a path query that found no path).
 
 mod bench_cmd;
 mod output;
@@ -34,6 +34,9 @@ enum Command {
     /// Build the navigation mesh of a level and report on it.
     Mesh(MeshArgs),
     /// Find the shortest path for a disc of some radius, or a batch of them.
+    ///
+    /// Found paths go to stdout; a query without a path says why on stderr (in the
+    /// `--json` line with --json) and the exit code is 1.
     Path(path_cmd::PathArgs),
     /// Run a scenario file: agents follow their paths and avoid each other.
     Run(run_cmd::RunArgs),
@@ -59,6 +62,8 @@ struct MeshArgs {
 enum Failure {
     BadInput(anyhow::Error),
     Other(anyhow::Error),
+    /// Exit code 1, the reason already printed (a path query that found no path).
+    Quiet,
 }
 
 fn main() -> ExitCode {
@@ -83,6 +88,7 @@ fn main() -> ExitCode {
             eprintln!("crowdnav: {}", one_line(&e));
             ExitCode::from(1)
         }
+        Err(Failure::Quiet) => ExitCode::from(1),
     }
 }
 
@@ -103,11 +109,23 @@ fn usage_error(e: clap::Error) -> ExitCode {
             ExitCode::SUCCESS
         };
     }
+    eprintln!("crowdnav: {} (see crowdnav --help)", usage_message(&e));
+    ExitCode::from(2)
+}
+
+/// The one line for a usage error: clap's first line, with the arguments it lists
+/// below it (a missing `--to`) named on that line.
+fn usage_message(e: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue};
     let text = e.render().to_string();
     let first = text.lines().next().unwrap_or("invalid arguments");
     let message = first.strip_prefix("error: ").unwrap_or(first);
-    eprintln!("crowdnav: {message} (see crowdnav --help)");
-    ExitCode::from(2)
+    match e.get(ContextKind::InvalidArg) {
+        Some(ContextValue::Strings(args)) if message.ends_with(':') => {
+            format!("{message} {}", args.join(", "))
+        }
+        _ => message.to_owned(),
+    }
 }
 
 /// The error and its causes on one line; a cause already spelled out by the message
@@ -179,6 +197,7 @@ fn mesh(args: &MeshArgs) -> Result<(), Failure> {
         std::fs::write(path, svg::mesh_svg(&mesh))
             .with_context(|| format!("cannot write {}", path.display()))
             .map_err(Failure::Other)?;
+        run_cmd::wrote(path);
     }
     Ok(())
 }

@@ -98,13 +98,18 @@ pub fn run(args: &PathArgs) -> Result<(), Failure> {
     };
     let (mesh, _) = load_mesh(&args.world)?;
     let results = mesh.find_paths(&queries);
+    let mut not_found = 0;
     for (query, result) in queries.iter().zip(&results) {
+        not_found += usize::from(result.is_err());
         if args.json {
             let line =
                 serde_json::to_string(&Answer::of(result)).map_err(|e| Failure::Other(e.into()))?;
             println!("{line}");
         } else {
-            print_text(query, result);
+            match result {
+                Ok(path) => println!("{}", found_line(query, path)),
+                Err(e) => eprintln!("crowdnav: {}: {e}", query_head(query)),
+            }
         }
     }
     if let (Some(file), Some(Ok(path))) = (&args.svg, results.first()) {
@@ -112,31 +117,44 @@ pub fn run(args: &PathArgs) -> Result<(), Failure> {
         std::fs::write(file, svg::path_svg(&mesh, path, &corridor))
             .with_context(|| format!("cannot write {}", file.display()))
             .map_err(Failure::Other)?;
+        crate::run_cmd::wrote(file);
     }
-    Ok(())
+    match not_found {
+        0 => Ok(()),
+        // A single query's reason is already on stderr (or in the JSON line).
+        _ if queries.len() == 1 => Err(Failure::Quiet),
+        n => Err(Failure::Other(anyhow!(
+            "{n} of {} queries found no path",
+            queries.len()
+        ))),
+    }
 }
 
-fn print_text(q: &PathQuery, result: &Result<Path, PathError>) {
-    let head = format!(
+/// `(sx, sy) -> (gx, gy) r=R`: the query, as the answer lines start.
+fn query_head(q: &PathQuery) -> String {
+    format!(
         "({}, {}) -> ({}, {}) r={}",
         q.start.x, q.start.y, q.goal.x, q.goal.y, q.radius
-    );
-    match result {
-        Ok(path) => {
-            let points: Vec<String> = path
-                .points()
-                .iter()
-                .map(|p| format!("({}, {})", p.x, p.y))
-                .collect();
-            println!(
-                "{head}: length {:.6}, {} corners: {}",
-                path.length(),
-                path.corners().len(),
-                points.join(" ")
-            );
-        }
-        Err(e) => println!("{head}: {e}"),
-    }
+    )
+}
+
+/// One found path on one line: its length, how many obstacle corners it turns around
+/// (each an arc, for a disc) and the points of its polyline, start and goal included.
+fn found_line(q: &PathQuery, path: &Path) -> String {
+    let points: Vec<String> = path
+        .points()
+        .iter()
+        .map(|p| format!("({}, {})", p.x, p.y))
+        .collect();
+    let corners = path.corners().len();
+    format!(
+        "{}: length {:.6}, turns at {corners} corner{}, {} points: {}",
+        query_head(q),
+        path.length(),
+        if corners == 1 { "" } else { "s" },
+        points.len(),
+        points.join(" ")
+    )
 }
 
 /// The triangles the path passes through, found by locating points along it.

@@ -5,6 +5,7 @@ use crate::output::PendingFile;
 use crate::raster::GifRecorder;
 use crate::{svg, Failure};
 use anyhow::Context;
+use crowdnav::mesh::Location;
 use crowdnav::scenario::{
     demo_scenario, formation_goals, formation_starts, run as run_world, FormationKind, LineCounter,
     Method, Report, RunOptions, Scenario, TrajectoryRecorder, DEMO_AGENTS, DEMO_AREA,
@@ -167,6 +168,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     let mut world = scenario
         .build(args.method)
         .map_err(|e| Failure::BadInput(e.into()))?;
+    warn_off_the_map(&world);
     let mut lines = LineCounter::new(scenario.lines.clone(), &world)
         .map_err(|e| Failure::BadInput(e.into()))?;
     let mut trajectories = match &args.trajectories {
@@ -219,10 +221,15 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     if let Some(e) = gif_error {
         return Err(other(e));
     }
-    if let Some(t) = trajectories {
-        t.finish()?;
-    }
     println!("{}", report.table());
+    if let Some(t) = trajectories {
+        let path = t.file.target().to_owned();
+        t.finish()?;
+        wrote(&path);
+    }
+    if let Some(path) = &args.gif {
+        wrote(path);
+    }
     if let Some(path) = &args.report {
         write_json(path, &report)?;
     }
@@ -230,15 +237,41 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         std::fs::write(path, svg::world_svg(&world, &trails.paths, &scenario.lines))
             .with_context(|| format!("cannot write {}", path.display()))
             .map_err(other)?;
+        wrote(path);
     }
     Ok(())
 }
 
+/// Says on stdout that `path` was written: every file a command writes gets a line.
+pub fn wrote(path: &Path) {
+    println!("wrote {}", path.display());
+}
+
+/// Warns on stderr about every agent whose start is not on the walkable part of the
+/// map: the world moves it just inside the nearest wall at its first step.
+fn warn_off_the_map(world: &World) {
+    let Some(mesh) = world.mesh() else {
+        return;
+    };
+    for (i, a) in world.agents().iter().enumerate() {
+        if !matches!(mesh.locate(a.position), Location::Walkable(_)) {
+            eprintln!(
+                "crowdnav: warning: agent {i} starts off the walkable map at ({}, {}); \
+                 it is moved inside the nearest wall",
+                a.position.x, a.position.y
+            );
+        }
+    }
+}
+
+/// Writes `value` as pretty JSON to `path`, and says so.
 fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> Result<(), Failure> {
     let text = serde_json::to_string_pretty(value).map_err(other)?;
     std::fs::write(path, text + "\n")
         .with_context(|| format!("cannot write {}", path.display()))
-        .map_err(other)
+        .map_err(other)?;
+    wrote(path);
+    Ok(())
 }
 
 /// Runs the demo sequence; `on_step` sees every step. Returns one report per
@@ -315,11 +348,9 @@ pub fn demo(args: &DemoArgs) -> Result<(), Failure> {
     for r in &reports {
         println!("{}", r.table());
     }
-    let report_path = args.out.join("report.json");
-    write_json(&report_path, &reports)?;
     if !args.no_gif {
-        println!("wrote {}", gif_path.display());
+        wrote(&gif_path);
     }
-    println!("wrote {}", report_path.display());
+    write_json(&args.out.join("report.json"), &reports)?;
     Ok(())
 }

@@ -142,6 +142,17 @@ pub(crate) fn winding_contribution(s: &Segment, p: Vec2) -> i32 {
     0
 }
 
+/// What serde_json says went wrong, without the " at line L column C" it appends:
+/// the errors that carry it give the place in fields of their own.
+pub(crate) fn json_message(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let place = format!(" at line {} column {}", e.line(), e.column());
+    match text.strip_suffix(&place) {
+        Some(message) => message.to_owned(),
+        None => text,
+    }
+}
+
 impl Level {
     /// Parses a world file.
     ///
@@ -151,7 +162,7 @@ impl Level {
         serde_json::from_str(text).map_err(|e| LevelError::Json {
             line: e.line(),
             column: e.column(),
-            message: e.to_string(),
+            message: json_message(&e),
         })
     }
 
@@ -556,5 +567,9 @@ mod tests {
         assert!(matches!(err, LevelError::Json { line: 3, .. }), "{err:?}");
         let truncated = Level::from_json("{\"boundary\": [[0,0],").expect_err("truncated");
         assert!(matches!(truncated, LevelError::Json { line: 1, .. }));
+        // The place is said once, by the error's own fields.
+        let text = err.to_string();
+        assert_eq!(text.matches("line").count(), 1, "{text}");
+        assert!(text.contains("line 3, column"), "{text}");
     }
 }

@@ -12,7 +12,7 @@ mod clearance;
 mod corner_grid;
 mod corridors;
 pub mod import;
-mod level;
+pub(crate) mod level;
 mod load;
 mod locate;
 mod navmesh;

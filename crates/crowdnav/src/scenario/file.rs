@@ -451,7 +451,7 @@ impl Scenario {
         let scenario: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError::Json {
             line: e.line(),
             column: e.column(),
-            message: e.to_string(),
+            message: crate::mesh::level::json_message(&e),
         })?;
         // Refused at once, so that nothing (`all_agents` included) ever allocates for
         // an absurd agent count.

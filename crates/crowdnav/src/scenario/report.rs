@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
 /// What a run measured. Field names are part of the file format; timing fields
-/// (`ms_per_step`) vary between runs, every other field is bit-identical for the same
+/// (`ms_per_step`, `first_step_ms`) vary between runs, every other field is bit-identical for the same
 /// scenario on any thread count.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
@@ -28,7 +28,8 @@ pub struct Report {
     /// Largest penetration between two agents after any step, metres.
     pub max_penetration: f32,
     /// Smallest gap between two agents' edges after any step, metres (negative when
-    /// they overlapped); `null` when no two agents ever came near.
+    /// they overlapped), over the pairs that came within touching distance; `null`
+    /// when no two agents ever touched.
     pub min_separation: Option<f32>,
     /// Mean time of first arrival over the arrived agents, seconds.
     pub mean_time_to_goal: Option<f64>,
@@ -36,8 +37,13 @@ pub struct Report {
     pub max_time_to_goal: Option<f64>,
     /// Mean over arrived agents of distance travelled / shortest path length.
     pub path_length_ratio: Option<f64>,
-    /// Wall-clock milliseconds per step (varies between runs).
+    /// Wall-clock milliseconds per step, the first step left out when there were
+    /// others (varies between runs).
     pub ms_per_step: f64,
+    /// Wall-clock milliseconds of the first step, which plans every agent's path and
+    /// starts the worker threads (varies between runs).
+    #[serde(default)]
+    pub first_step_ms: f64,
     /// Simulated seconds.
     pub sim_time: f64,
     /// Whether every agent arrived before the step limit.
@@ -54,12 +60,13 @@ impl Report {
     pub fn without_timing(&self) -> Report {
         Report {
             ms_per_step: 0.0,
+            first_step_ms: 0.0,
             ..self.clone()
         }
     }
 
-    /// Reads the figures of `world` now; `ms_per_step` as given.
-    pub fn of_world(name: &str, world: &World, ms_per_step: f64) -> Report {
+    /// Reads the figures of `world` now; the timing fields are zero (see [`run`]).
+    pub fn of_world(name: &str, world: &World) -> Report {
         let agents = world.agents();
         let times: Vec<f64> = agents
             .iter()
@@ -89,50 +96,67 @@ impl Report {
             mean_time_to_goal: mean(&times),
             max_time_to_goal: times.iter().copied().reduce(f64::max),
             path_length_ratio: mean(&ratios),
-            ms_per_step,
+            ms_per_step: 0.0,
+            first_step_ms: 0.0,
             sim_time: world.time() - world.epoch_time(),
             completed: world.all_arrived(),
             lines: Vec::new(),
         }
     }
 
-    /// A few lines for a terminal.
+    /// A few lines for a terminal. Figures that a run did not produce (no agent
+    /// arrived, no two agents came near, no crossing) are said in words.
     pub fn table(&self) -> String {
-        let opt = |v: Option<f64>| v.map_or("-".to_owned(), |x| format!("{x:.2}"));
         let mut text = format!(
-            "{name} ({method}): {agents} agents, {steps} steps ({sim:.1} s)\n  \
-             arrived {arrived}/{agents}, mean time {mean} s, max {max} s, path ratio {ratio}\n  \
-             collisions {coll}, overlapping pairs {ov}, max penetration {pen:.4} m, \
-             min separation {sep}\n  {ms:.3} ms/step",
+            "{name} ({method}): {agents} agents, {steps} steps ({sim:.1} s)\n  ",
             name = self.name,
             method = self.method,
             agents = self.agents,
             steps = self.steps,
             sim = self.sim_time,
-            arrived = self.arrived,
-            mean = opt(self.mean_time_to_goal),
-            max = opt(self.max_time_to_goal),
-            ratio = opt(self.path_length_ratio),
+        );
+        text.push_str(&format!("arrived {}/{}", self.arrived, self.agents));
+        match (self.mean_time_to_goal, self.max_time_to_goal) {
+            (Some(mean), Some(max)) => {
+                text.push_str(&format!(", mean time {mean:.2} s, max {max:.2} s"));
+            }
+            _ => text.push_str(", so no times to goal"),
+        }
+        if let Some(ratio) = self.path_length_ratio {
+            text.push_str(&format!(", path ratio {ratio:.2}"));
+        }
+        text.push_str(&format!(
+            "\n  collisions {coll}, overlapping pairs {ov}, ",
             coll = self.collisions,
             ov = self.overlapping_pairs,
-            pen = self.max_penetration,
-            sep = self
-                .min_separation
-                .map_or("-".to_owned(), |s| format!("{s:.4} m")),
-            ms = self.ms_per_step,
-        );
+        ));
+        match self.min_separation {
+            Some(s) => text.push_str(&format!(
+                "max penetration {:.4} m, min separation {s:.4} m",
+                self.max_penetration
+            )),
+            None => text.push_str("no two agents ever touched"),
+        }
+        text.push_str(&format!(
+            "\n  {:.3} ms/step after a first step of {:.3} ms",
+            self.ms_per_step, self.first_step_ms
+        ));
         for line in &self.lines {
             text.push_str(&format!(
-                "\n  line {name}: {lr} left to right, {rl} right to left, first {first} s, \
-                 last {last} s, flow {flow} /s, specific flow {specific} /(m s)",
+                "\n  line {name}: {lr} left to right, {rl} right to left",
                 name = line.name,
                 lr = line.crossings_left_to_right,
                 rl = line.crossings_right_to_left,
-                first = opt(line.first_crossing),
-                last = opt(line.last_crossing),
-                flow = opt(line.flow),
-                specific = opt(line.specific_flow),
             ));
+            if let (Some(first), Some(last)) = (line.first_crossing, line.last_crossing) {
+                text.push_str(&format!(", first at {first:.2} s, last at {last:.2} s"));
+            }
+            match (line.flow, line.specific_flow) {
+                (Some(flow), Some(specific)) => text.push_str(&format!(
+                    ", flow {flow:.2} /s, specific flow {specific:.2} /(m s)"
+                )),
+                _ => text.push_str(", too few crossings for a flow"),
+            }
         }
         text
     }
@@ -151,8 +175,9 @@ pub struct RunOptions {
 
 /// Steps `world` until every agent arrived (if asked) or `max_steps`, calling
 /// `on_step(world)` after each step (for progress bars and animation frames), and
-/// returns the report named `name`. `ms_per_step` times the steps alone, not
-/// `on_step`.
+/// returns the report named `name`. The timing fields time the steps alone, not
+/// `on_step`: `first_step_ms` the first step, which plans every path, and
+/// `ms_per_step` the mean of the others (of the first, when it was the only one).
 ///
 /// # Errors
 /// [`crate::world::WorldError::InvalidStep`] when `dt` is not positive and finite.
@@ -162,18 +187,71 @@ pub fn run(
     options: RunOptions,
     mut on_step: impl FnMut(&World),
 ) -> Result<Report, crate::world::WorldError> {
-    let mut stepping = std::time::Duration::ZERO;
+    let mut first_step = None;
+    let mut later = std::time::Duration::ZERO;
     let first = world.steps();
     while world.steps() - first < options.max_steps {
         let started = Instant::now();
         world.step(options.dt)?;
-        stepping += started.elapsed();
+        let took = started.elapsed();
+        match first_step {
+            None => first_step = Some(took),
+            Some(_) => later += took,
+        }
         on_step(world);
         if options.stop_when_arrived && world.all_arrived() {
             break;
         }
     }
-    let taken = (world.steps() - first).max(1);
-    let ms = stepping.as_secs_f64() * 1e3 / taken as f64;
-    Ok(Report::of_world(name, world, ms))
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+    let first_step_ms = first_step.map_or(0.0, ms);
+    let taken = world.steps() - first;
+    let mut report = Report::of_world(name, world);
+    report.first_step_ms = first_step_ms;
+    report.ms_per_step = match taken {
+        0 => 0.0,
+        1 => first_step_ms,
+        n => ms(later) / (n - 1) as f64,
+    };
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::steer::Orca;
+    use crate::world::{AgentParams, WorldParams};
+    use glam::Vec2;
+
+    fn world() -> World {
+        let mut world = World::new(None, Box::new(Orca::default()), WorldParams::default());
+        for (from, to) in [(Vec2::ZERO, Vec2::X * 5.0), (Vec2::X * 5.0, Vec2::ZERO)] {
+            world
+                .add_agent(AgentParams::new(from, to).with_radius(0.3))
+                .expect("valid agent");
+        }
+        world
+    }
+
+    /// The first step (planning, thread start-up) is reported on its own and left out of
+    /// the mean of the others; a run of one step has only it; a run of none, nothing.
+    #[test]
+    fn the_first_step_is_timed_apart_from_the_others() {
+        let options = |max_steps| RunOptions {
+            dt: 0.1,
+            max_steps,
+            stop_when_arrived: false,
+        };
+        let none = run("none", &mut world(), options(0), |_| {}).expect("runs");
+        assert_eq!((none.steps, none.first_step_ms, none.ms_per_step), (0, 0.0, 0.0));
+        let one = run("one", &mut world(), options(1), |_| {}).expect("runs");
+        assert_eq!(one.steps, 1);
+        assert!(one.first_step_ms > 0.0);
+        assert_eq!(one.ms_per_step, one.first_step_ms);
+        let many = run("many", &mut world(), options(20), |_| {}).expect("runs");
+        assert_eq!(many.steps, 20);
+        assert!(many.first_step_ms > 0.0 && many.ms_per_step > 0.0);
+        let timing_free = many.without_timing();
+        assert_eq!((timing_free.first_step_ms, timing_free.ms_per_step), (0.0, 0.0));
+    }
 }
