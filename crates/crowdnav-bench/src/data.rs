@@ -2,10 +2,17 @@
 
 use std::path::{Path, PathBuf};
 
+/// Whether this is a CI run (`CI=true`, as CI services and `.ci/run` set it): there,
+/// a data part that cannot run for want of data is a failure, not a skip.
+pub fn data_required() -> bool {
+    std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
+}
+
 /// The data directory: `$CROWDNAV_DATA`, else `../shared/data` beside the repository.
 ///
 /// # Errors
-/// Why there is none (the directory that was tried), for a "skipped" message.
+/// Why there is none (the directory that was tried), for a "skipped" message (or, when
+/// [`data_required`], a failure).
 pub fn data_dir() -> Result<PathBuf, String> {
     let dir = std::env::var_os("CROWDNAV_DATA").map_or_else(
         || PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data")),

@@ -33,7 +33,7 @@
 //! 2 s with `--quick`, else 5 s; 0: no limit) is left out of the r > 0 timings and listed as such: the queries are first
 //! answered in a child process (`crowdnav-bench probe`) that is killed on overrun.
 
-use crowdnav_bench::data::data_dir;
+use crowdnav_bench::data::{data_dir, data_required};
 use crowdnav_bench::run::{run, Options};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -216,6 +216,9 @@ fn main_with(args: &[String]) -> Result<(), String> {
     }
     let dir = data_dir();
     if let (Err(why), true) = (&dir, opts.paths.is_some() || opts.mesh.is_some()) {
+        if data_required() {
+            return Err(format!("{why}; CI=true: the data parts must run"));
+        }
         println!("skipped (data parts): {why}");
     }
     let report = run(&opts, dir.as_deref().map_err(String::as_str))?;

@@ -2,7 +2,7 @@
 //! top-level figures and they are finite, the plots are SVG. Without the benchmark data
 //! the data parts must say "skipped" and the crowd part still runs.
 
-use crowdnav_bench::data::data_dir;
+use crowdnav_bench::data::{data_dir, data_required};
 use crowdnav_bench::paths::Selection;
 use crowdnav_bench::run::{run, CrowdOptions, MeshOptions, Options, PathOptions};
 use serde_json::Value;
@@ -116,7 +116,8 @@ fn tiny_run_reports_finite_top_level_figures() {
                 .is_some_and(f64::is_finite));
             assert_eq!(report.plots.len(), 2);
         }
-        Err(_) => {
+        Err(why) => {
+            assert!(!data_required(), "CI=true needs the benchmark data: {why}");
             println!("skipped: the data parts (no benchmark data)");
             assert!(json["paths"]["skipped"].is_string());
             assert!(json["mesh"]["skipped"].is_string());

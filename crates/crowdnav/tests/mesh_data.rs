@@ -3,10 +3,25 @@
 //! that match the imported ones in total length, and — on the small maps — gate widths
 //! against brute force over every wall.
 //!
-//! The data is not part of the repository; without it the tests print a note and pass.
+//! The data is not part of the repository; without it the tests print a note and pass,
+//! except in CI (`CI=true`), where they fail.
+//! except in CI (`CI=true`), where they fail.
 
 mod common;
-use common::{data_dir, files_with_extension};
+use common::{data_dir, data_dir_at, files_with_extension};
+
+#[test]
+fn missing_data_is_a_skip_outside_ci_and_a_failure_in_ci() {
+    let nowhere = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("no-such-data");
+    assert_eq!(data_dir_at(&nowhere, false), Ok(None));
+    let why = data_dir_at(&nowhere, true).expect_err("CI needs the data");
+    assert!(
+        why.contains("no-such-data") && why.contains("CI=true"),
+        "{why}"
+    );
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    assert_eq!(data_dir_at(here, true), Ok(Some(here.to_owned())));
+}
 use crowdnav::mesh::{read_walls, Location, NavMesh};
 
 fn all_level_files() -> Vec<std::path::PathBuf> {

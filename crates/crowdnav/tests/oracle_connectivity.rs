@@ -3,7 +3,8 @@
 //! disc of radius r can get from start to goal crossing only triangles whose gate
 //! width is at least 2r iff the oracle found a path.
 //!
-//! The data is not part of the repository; without it the test prints a note and passes.
+//! The data is not part of the repository; without it the test prints a note and passes,
+//! except in CI (`CI=true`), where it fails.
 
 mod common;
 use common::{data_dir, files_with_extension};

@@ -3,7 +3,8 @@
 //! tangent visibility graph) must give the same found / not found answer and the same
 //! length within 1e-5 relative.
 //!
-//! The data is not part of the repository; without it the test prints a note and passes.
+//! The data is not part of the repository; without it the test prints a note and passes,
+//! except in CI (`CI=true`), where it fails.
 
 mod common;
 use common::{data_dir, files_with_extension};

@@ -8,7 +8,8 @@
 //!   any-angle optimum between the same cell centres: ours may never exceed them, nor
 //!   fall below the straight-line distance.
 //!
-//! The data is not part of the repository; without it the tests print a note and pass.
+//! The data is not part of the repository; without it the tests print a note and pass,
+//! except in CI (`CI=true`), where they fail.
 
 mod common;
 use common::{data_dir, files_with_extension};

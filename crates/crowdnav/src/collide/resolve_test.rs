@@ -312,6 +312,10 @@ fn crowd_pressed_into_a_corner_is_left_within_one_percent() {
         }
         worst_sweeps = worst_sweeps.max(summary.iterations);
     }
+    // Converged (asserted above) well within the resolver's limit of 100 sweeps
+    // (`CollideParams::default().max_iterations`): a pile about 7 discs deep needs a
+    // few sweeps per layer; at most 60 leaves room for harder piles than these 20 seeds
+    // while catching a resolver that only converges by exhausting its limit. Measured: 46.
     assert!(worst_sweeps <= 60, "{worst_sweeps} sweeps");
 }
 

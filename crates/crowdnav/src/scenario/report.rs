@@ -243,7 +243,10 @@ mod tests {
             stop_when_arrived: false,
         };
         let none = run("none", &mut world(), options(0), |_| {}).expect("runs");
-        assert_eq!((none.steps, none.first_step_ms, none.ms_per_step), (0, 0.0, 0.0));
+        assert_eq!(
+            (none.steps, none.first_step_ms, none.ms_per_step),
+            (0, 0.0, 0.0)
+        );
         let one = run("one", &mut world(), options(1), |_| {}).expect("runs");
         assert_eq!(one.steps, 1);
         assert!(one.first_step_ms > 0.0);
@@ -252,6 +255,9 @@ mod tests {
         assert_eq!(many.steps, 20);
         assert!(many.first_step_ms > 0.0 && many.ms_per_step > 0.0);
         let timing_free = many.without_timing();
-        assert_eq!((timing_free.first_step_ms, timing_free.ms_per_step), (0.0, 0.0));
+        assert_eq!(
+            (timing_free.first_step_ms, timing_free.ms_per_step),
+            (0.0, 0.0)
+        );
     }
 }
