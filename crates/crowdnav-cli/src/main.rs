@@ -7,6 +7,7 @@
 mod bench_cmd;
 mod output;
 mod path_cmd;
+mod queries;
 mod raster;
 mod run_cmd;
 mod svg;

@@ -174,13 +174,13 @@ fn corridor(mesh: &NavMesh, path: &Path) -> Vec<TriangleId> {
     out
 }
 
-/// Reads a batch CSV (see [`crowdnav::queries::parse_query_csv`]). Errors name the
-/// file and the line.
+/// Reads a batch CSV (see [`crate::queries::parse_query_csv`]). Errors name the file
+/// and the line.
 fn read_queries(file: &std::path::Path) -> Result<Vec<PathQuery>, Failure> {
     let text = std::fs::read_to_string(file)
         .with_context(|| format!("cannot read {}", file.display()))
         .map_err(Failure::BadInput)?;
-    crowdnav::queries::parse_query_csv(&text)
+    crate::queries::parse_query_csv(&text)
         .with_context(|| format!("{}", file.display()))
         .map_err(Failure::BadInput)
 }

@@ -6,7 +6,6 @@ pub mod geom;
 pub(crate) mod grid;
 pub mod mesh;
 pub mod path;
-pub mod queries;
 pub mod scenario;
 pub mod steer;
 pub mod world;

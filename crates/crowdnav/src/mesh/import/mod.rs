@@ -1,4 +1,5 @@
-//! Importers for third-party level formats: Polyanya `.mesh` (v2, v3) and MovingAI `.map`.
+//! Importers for third-party level formats: Polyanya `.mesh` (v2, v3) and MovingAI `.map`,
+//! and MovingAI's `.scen` query files.
 //!
 //! Each importer turns a file's text into [`Walls`](crate::mesh::Walls): directed
 //! segments with the walkable side on their left. Coordinates are used as the file gives
@@ -9,9 +10,11 @@
 
 mod movingai;
 mod polyanya;
+mod scen;
 
 pub use movingai::{parse_movingai_map, parse_movingai_map_with, GridRule};
 pub use polyanya::parse_polyanya_mesh;
+pub use scen::{parse_movingai_scen, QueryFileError, ScenEntry};
 
 /// Why a level file could not be imported.
 ///

@@ -1,22 +1,21 @@
-//! Readers for batches of path queries: the CLI's query CSV and MovingAI `.scen` files.
+//! MovingAI `.scen` files: the benchmark queries that come with MovingAI's grid maps.
 //!
-//! Both readers take the file's text and never panic on bad input: every problem is a
+//! The reader takes the file's text and never panics on bad input: every problem is a
 //! [`QueryFileError`] naming the 1-based line where it was found.
 //!
 //! # Example
 //! ```
-//! use crowdnav::queries::parse_query_csv;
-//! let queries = parse_query_csv("sx,sy,gx,gy,radius\n1,1,9,9,0.5\n")?;
-//! assert_eq!(queries.len(), 1);
-//! assert_eq!(queries[0].radius, 0.5);
-//! # Ok::<(), crowdnav::queries::QueryFileError>(())
+//! use crowdnav::mesh::import::parse_movingai_scen;
+//! let scen = "version 1\n0 arena.map 49 49 1 11 1 12 1\n";
+//! let entries = parse_movingai_scen(scen)?;
+//! assert_eq!(entries[0].goal.y, 12.0);
+//! # Ok::<(), crowdnav::mesh::import::QueryFileError>(())
 //! ```
 
-use crate::mesh::import::snippet;
-use crate::path::PathQuery;
+use super::snippet;
 use glam::Vec2;
 
-/// Why a query file was rejected.
+/// Why a file of queries (a `.scen`, or the `crowdnav` CLI's query CSV) was rejected.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum QueryFileError {
     /// The file has no header line.
@@ -65,66 +64,25 @@ pub enum QueryFileError {
     },
 }
 
-/// The header a query CSV starts with.
-pub const QUERY_CSV_HEADER: &str = "sx,sy,gx,gy,radius";
-
-/// Reads a query CSV: the header `sx,sy,gx,gy,radius` (any case, spaces allowed), then
-/// one query a line; blank lines are skipped.
-///
-/// Values are not judged here: a query with a NaN coordinate or a negative radius is
-/// read as written, and [`NavMesh::find_path`](crate::mesh::NavMesh::find_path)
-/// answers it with [`PathError::InvalidQuery`](crate::path::PathError::InvalidQuery),
-/// so one bad query does not sink a batch.
-///
-/// # Errors
-/// [`QueryFileError`] with the line: missing or wrong header, wrong column count, or a
-/// field that is not a number.
-pub fn parse_query_csv(text: &str) -> Result<Vec<PathQuery>, QueryFileError> {
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.trim()))
-        .filter(|(_, l)| !l.is_empty());
-    let Some((line, header)) = lines.next() else {
-        return Err(QueryFileError::Empty {
-            expected: QUERY_CSV_HEADER,
-        });
-    };
-    let columns: Vec<String> = header
-        .split(',')
-        .map(|c| c.trim().to_ascii_lowercase())
-        .collect();
-    if columns != ["sx", "sy", "gx", "gy", "radius"] {
-        return Err(QueryFileError::BadHeader {
+impl QueryFileError {
+    /// [`QueryFileError::BadHeader`], with the header found cut to a length that reads
+    /// well in a message.
+    pub fn bad_header(line: usize, expected: &'static str, found: &str) -> QueryFileError {
+        QueryFileError::BadHeader {
             line,
-            expected: QUERY_CSV_HEADER,
-            found: snippet(header),
-        });
-    }
-    let mut queries = Vec::new();
-    for (line, record) in lines {
-        let cols: Vec<&str> = record.split(',').map(str::trim).collect();
-        if cols.len() != 5 {
-            return Err(QueryFileError::Columns {
-                line,
-                expected: 5,
-                found: cols.len(),
-            });
+            expected,
+            found: snippet(found),
         }
-        let mut v = [0f32; 5];
-        for (slot, col) in v.iter_mut().zip(&cols) {
-            *slot = col.parse().map_err(|_| QueryFileError::BadNumber {
-                line,
-                token: snippet(col),
-            })?;
-        }
-        queries.push(PathQuery {
-            start: Vec2::new(v[0], v[1]),
-            goal: Vec2::new(v[2], v[3]),
-            radius: v[4],
-        });
     }
-    Ok(queries)
+
+    /// [`QueryFileError::BadNumber`], with the field cut to a length that reads well in
+    /// a message.
+    pub fn bad_number(line: usize, token: &str) -> QueryFileError {
+        QueryFileError::BadNumber {
+            line,
+            token: snippet(token),
+        }
+    }
 }
 
 /// One query of a MovingAI `.scen` file.
@@ -160,11 +118,7 @@ pub fn parse_movingai_scen(text: &str) -> Result<Vec<ScenEntry>, QueryFileError>
     };
     let mut words = header.split_whitespace();
     if words.next() != Some("version") || words.next().is_none() || words.next().is_some() {
-        return Err(QueryFileError::BadHeader {
-            line,
-            expected: HEADER,
-            found: snippet(header),
-        });
+        return Err(QueryFileError::bad_header(line, HEADER, header));
     }
     let mut entries = Vec::new();
     for (line, record) in lines {
@@ -178,20 +132,14 @@ pub fn parse_movingai_scen(text: &str) -> Result<Vec<ScenEntry>, QueryFileError>
         }
         let bucket = cols[0]
             .parse::<u32>()
-            .map_err(|_| QueryFileError::BadNumber {
-                line,
-                token: snippet(cols[0]),
-            })?;
+            .map_err(|_| QueryFileError::bad_number(line, cols[0]))?;
         let mut v = [0f32; 4];
         for (slot, col) in v.iter_mut().zip(&cols[4..8]) {
             *slot = number(line, col, "coordinate")?;
         }
         let length = cols[8]
             .parse::<f64>()
-            .map_err(|_| QueryFileError::BadNumber {
-                line,
-                token: snippet(cols[8]),
-            })?;
+            .map_err(|_| QueryFileError::bad_number(line, cols[8]))?;
         if !length.is_finite() {
             return Err(QueryFileError::BadValue {
                 line,
@@ -213,10 +161,7 @@ pub fn parse_movingai_scen(text: &str) -> Result<Vec<ScenEntry>, QueryFileError>
 fn number(line: usize, token: &str, what: &'static str) -> Result<f32, QueryFileError> {
     let v = token
         .parse::<f32>()
-        .map_err(|_| QueryFileError::BadNumber {
-            line,
-            token: snippet(token),
-        })?;
+        .map_err(|_| QueryFileError::bad_number(line, token))?;
     if v.is_finite() {
         Ok(v)
     } else {
@@ -231,43 +176,6 @@ fn number(line: usize, token: &str, what: &'static str) -> Result<f32, QueryFile
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn query_csv_reads_queries_and_skips_blank_lines() {
-        let q = parse_query_csv("\n SX, sy,gx,gy,Radius\n1,2,3,4,0.5\n\n-1,-2,-3,-4,0\n")
-            .expect("valid");
-        assert_eq!(q.len(), 2);
-        assert_eq!(q[1].start, Vec2::new(-1.0, -2.0));
-        assert_eq!(q[0].radius, 0.5);
-    }
-
-    #[test]
-    fn query_csv_errors_name_the_line() {
-        let cases = [
-            ("", "empty file"),
-            ("a,b\n", "line 1: header"),
-            ("sx,sy,gx,gy,radius\n1,2,3\n", "line 2: expected 5 columns"),
-            (
-                "sx,sy,gx,gy,radius\n1,2,3,4,x\n",
-                "line 2: `x` is not a number",
-            ),
-            (
-                "sx,sy,gx,gy,radius\n\n1,2,3,4,1,\n",
-                "line 3: expected 5 columns",
-            ),
-        ];
-        for (text, want) in cases {
-            let e = parse_query_csv(text).expect_err(text).to_string();
-            assert!(e.contains(want), "{text:?}: {e}");
-        }
-    }
-
-    #[test]
-    fn query_csv_leaves_values_to_the_path_query() {
-        let q = parse_query_csv("sx,sy,gx,gy,radius\n1,NaN,3,4,-1\n").expect("read");
-        assert!(q[0].start.y.is_nan());
-        assert_eq!(q[0].radius, -1.0);
-    }
 
     #[test]
     fn scen_reads_movingai_records() {
