@@ -12,8 +12,9 @@
 //! measuring overlaps.
 
 use crate::stats::Spread;
+use crowdnav::bench_support::{PointGrid, WallGrid};
 use crowdnav::scenario::{RingSpec, Scenario};
-use crowdnav::world::{Goal, PointGrid, WallGrid, World};
+use crowdnav::world::{Goal, World};
 use dodgy_2d::{Agent, AvoidanceOptions, Obstacle};
 use glam::Vec2;
 use rayon::prelude::*;
@@ -32,7 +33,7 @@ pub fn circle(n: usize) -> Result<Scenario, String> {
         Scenario::from_json(r#"{"name": "circle", "method": "orca", "dt": 0.25, "steps": 100000, "orca": {"preset": "rvo2"}}"#)
             .map_err(|e| e.to_string())?;
     s.name = format!("circle-{n}");
-    s.ring = Some(RingSpec::rvo2_circle(n));
+    s.ring = Some(RingSpec::rvo2_example(n));
     Ok(s)
 }
 

@@ -32,8 +32,9 @@
 
 use crate::crowd::{build, record_overlaps, Finish};
 use crate::stats::Spread;
+use crowdnav::bench_support::PointGrid;
 use crowdnav::scenario::Scenario;
-use crowdnav::world::{Goal, PointGrid, World};
+use crowdnav::world::{Goal, World};
 use glam::Vec2;
 use recastnavigation_sys as rn;
 use std::collections::BTreeSet;

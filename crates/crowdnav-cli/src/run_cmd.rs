@@ -297,7 +297,7 @@ pub fn run_demo(
         for (i, g) in goals.into_iter().enumerate() {
             world.set_goal(AgentId(i as u32), Goal::Point(g))?;
         }
-        world.start_epoch();
+        world.reset_metrics();
         let options = RunOptions {
             dt: scenario.dt,
             max_steps: scenario.steps,

@@ -10,6 +10,7 @@ use crate::input::{action_for, Action, HELP, SPACE_HELP};
 use crate::layout::{self, Margins};
 use crate::space::Space;
 use crowdnav::scenario::Method;
+use crowdnav::steer::DebugKind;
 use glam::Vec2;
 use macroquad::models::Mesh;
 use macroquad::prelude as mq;
@@ -378,15 +379,22 @@ impl App {
         }
         if self.debug && self.scene != Scene::Space {
             let mut x = m;
-            let legend: &[(&str, &str)] = match self.crowd.method {
-                Method::Antigravity => &[
-                    ("raw", "raw repulsion"),
-                    ("adjusted", "adjusted"),
-                    ("sum", "sum"),
-                    ("final", "final"),
+            let legend: &[(DebugKind, &str)] = match self.crowd.method {
+                Method::AntiGravity => &[
+                    (DebugKind::Raw, "raw repulsion"),
+                    (DebugKind::Adjusted, "adjusted"),
+                    (DebugKind::Sum, "sum"),
+                    (DebugKind::Final, "final"),
                 ],
-                Method::Orca => &[("preferred", "preferred"), ("final", "final")],
-                Method::Swarm => &[("pull", "pull"), ("push", "push"), ("final", "final")],
+                Method::Orca => &[
+                    (DebugKind::Preferred, "preferred"),
+                    (DebugKind::Final, "final"),
+                ],
+                Method::Swarm => &[
+                    (DebugKind::Pull, "pull"),
+                    (DebugKind::Push, "push"),
+                    (DebugKind::Final, "final"),
+                ],
             };
             let size = layout::LEGEND_SIZE;
             let entries = legend

@@ -97,7 +97,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Args, ArgsError> 
             "--method" => {
                 out.method = Some(match value("--method")?.as_str() {
                     "orca" => Method::Orca,
-                    "antigravity" => Method::Antigravity,
+                    "antigravity" => Method::AntiGravity,
                     "swarm" => Method::Swarm,
                     s => {
                         return Err(bad(format!(

@@ -390,8 +390,8 @@ impl Crowd {
     /// The next steering method: ORCA → anti-gravity → swarm → ORCA.
     pub fn cycle_method(&mut self) {
         self.method = match self.method {
-            Method::Orca => Method::Antigravity,
-            Method::Antigravity => Method::Swarm,
+            Method::Orca => Method::AntiGravity,
+            Method::AntiGravity => Method::Swarm,
             Method::Swarm => Method::Orca,
         };
         self.world.set_steering(self.scenario.steering(self.method));
@@ -532,14 +532,14 @@ mod tests {
             }
         }
         c.cycle_method();
-        assert_eq!(c.method, Method::Antigravity);
+        assert_eq!(c.method, Method::AntiGravity);
         c.step_once();
     }
 
     #[test]
     fn collision_dots_mark_only_the_collisions_the_counter_counts() {
         // Anti-gravity bumps: agents graze and rest against each other too.
-        let mut c = Crowd::demo(Some(Method::Antigravity)).expect("demo builds");
+        let mut c = Crowd::demo(Some(Method::AntiGravity)).expect("demo builds");
         c.load();
         let mut touches = 0;
         for kind in [FormationKind::Circle, FormationKind::Groups] {

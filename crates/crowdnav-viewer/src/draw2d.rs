@@ -6,6 +6,7 @@ use crate::edge::to_mq2;
 use crate::layout::Margins;
 use crowdnav::path::PathPiece;
 use crowdnav::scenario::Method;
+use crowdnav::steer::DebugKind;
 use crowdnav::world::Agent;
 use glam::Vec2;
 use macroquad::prelude as mq;
@@ -46,15 +47,15 @@ pub mod colour {
 
 /// Colour of a steering debug vector by its label (the seed's code for anti-gravity:
 /// red raw repulsion, blue adjusted, yellow sum, green final).
-pub fn debug_colour(label: &str) -> mq::Color {
-    match label {
-        "raw" => mq::Color::new(0.95, 0.15, 0.15, 1.0),
-        "adjusted" => mq::Color::new(0.25, 0.35, 1.0, 1.0),
-        "sum" => mq::Color::new(1.0, 0.90, 0.10, 1.0),
-        "final" => mq::Color::new(0.15, 0.95, 0.25, 1.0),
-        "push" => mq::Color::new(1.0, 0.55, 0.10, 1.0),
-        "orca_line" => mq::Color::new(0.75, 0.35, 0.95, 1.0),
-        _ => mq::Color::new(0.85, 0.85, 0.85, 1.0),
+pub fn debug_colour(kind: DebugKind) -> mq::Color {
+    match kind {
+        DebugKind::Raw => mq::Color::new(0.95, 0.15, 0.15, 1.0),
+        DebugKind::Adjusted => mq::Color::new(0.25, 0.35, 1.0, 1.0),
+        DebugKind::Sum => mq::Color::new(1.0, 0.90, 0.10, 1.0),
+        DebugKind::Final => mq::Color::new(0.15, 0.95, 0.25, 1.0),
+        DebugKind::Push => mq::Color::new(1.0, 0.55, 0.10, 1.0),
+        DebugKind::OrcaLine => mq::Color::new(0.75, 0.35, 0.95, 1.0),
+        DebugKind::Pull | DebugKind::Preferred => mq::Color::new(0.85, 0.85, 0.85, 1.0),
     }
 }
 
@@ -65,21 +66,21 @@ pub fn debug_colour(label: &str) -> mq::Color {
 pub fn debug_vectors<'w>(
     crowd: &'w Crowd,
     a: &'w Agent,
-) -> impl Iterator<Item = (&'static str, Vec2, Vec2)> + 'w {
+) -> impl Iterator<Item = (DebugKind, Vec2, Vec2)> + 'w {
     let orca = crowd.method == Method::Orca;
     crowd
         .world
         .steer_debug(a.id)
         .into_iter()
         .flat_map(|d| d.vectors.iter())
-        .filter(move |v| !(orca && v.label == "orca_line"))
+        .filter(move |v| !(orca && v.kind == DebugKind::OrcaLine))
         .map(move |v| {
             let from = if orca {
                 a.position + v.origin
             } else {
                 v.origin
             };
-            (v.label, from, from + v.vector.clamp_length_max(4.0))
+            (v.kind, from, from + v.vector.clamp_length_max(4.0))
         })
 }
 

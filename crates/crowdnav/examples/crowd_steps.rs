@@ -32,7 +32,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let steps = args.get(1).copied().unwrap_or(40);
     let threads = args.get(2).copied().unwrap_or(0);
     let mut s = Scenario::from_json(r#"{"name": "circle", "dt": 0.25, "steps": 10}"#)?;
-    s.ring = Some(RingSpec::rvo2_circle(n));
+    s.ring = Some(RingSpec::rvo2_example(n));
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;

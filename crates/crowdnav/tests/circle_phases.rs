@@ -63,7 +63,7 @@ fn orca_scenarios_have_inelastic_contacts_unless_the_file_says_otherwise() {
     assert_eq!(restitution(&plain, Method::Orca), ORCA_RESTITUTION);
     assert_eq!(ORCA_RESTITUTION, 0.0);
     // The seed's methods keep their elastic contacts.
-    assert_eq!(restitution(&plain, Method::Antigravity), 1.0);
+    assert_eq!(restitution(&plain, Method::AntiGravity), 1.0);
     let keyed = Scenario::from_json(&format!(
         r#"{base}, "world_params": {{"restitution": 0.5}}}}"#
     ))

@@ -115,7 +115,7 @@ fn circle_velocity_phase_gives_identical_bits_on_one_and_many_threads() {
 /// Runs `name` with every steering method: twice on one thread and once on two, and
 /// checks that reports and final positions are bit-identical.
 fn assert_bit_identical(name: &str) {
-    for method in [Method::Orca, Method::Antigravity, Method::Swarm] {
+    for method in [Method::Orca, Method::AntiGravity, Method::Swarm] {
         let (first, pos1) = run_file(name, Some(method), 1);
         let (again, pos_again) = run_file(name, Some(method), 1);
         let (two, pos2) = run_file(name, Some(method), 2);
@@ -143,7 +143,7 @@ fn walls_pillar_and_moving_obstacles_give_identical_bits_across_runs_and_thread_
 
 #[test]
 fn obstacles_scenario_finishes_for_every_method_without_overlap() {
-    for method in [Method::Orca, Method::Antigravity, Method::Swarm] {
+    for method in [Method::Orca, Method::AntiGravity, Method::Swarm] {
         let (report, _) = run_file("obstacles", Some(method), 2);
         assert_eq!(report.arrived, report.agents, "{method:?}");
         assert_eq!(report.overlapping_pairs, 0, "{method:?}");

@@ -16,7 +16,7 @@ const MOST_PER_FORMATION: u64 = 150;
 
 #[test]
 fn anti_gravity_forms_every_demo_formation_with_few_collisions() {
-    let scenario = demo_scenario(Method::Antigravity);
+    let scenario = demo_scenario(Method::AntiGravity);
     let mut world = scenario.build(None).expect("the demo builds");
     for p in formation_starts(
         FormationKind::Circle,
@@ -43,7 +43,7 @@ fn anti_gravity_forms_every_demo_formation_with_few_collisions() {
                 .set_goal(AgentId(i as u32), Goal::Point(g))
                 .expect("goal");
         }
-        world.start_epoch();
+        world.reset_metrics();
         let options = RunOptions {
             dt: scenario.dt,
             max_steps: scenario.steps,

@@ -57,7 +57,7 @@ fn everyone_arrives_with(method: Method) {
 
 #[test]
 fn anti_gravity_brings_everyone_home_on_every_small_shipped_scenario() {
-    everyone_arrives_with(Method::Antigravity);
+    everyone_arrives_with(Method::AntiGravity);
 }
 
 #[test]

@@ -97,7 +97,7 @@ fn soak(path: &Path, steps: u64) {
                         .expect("finite goal");
                 }
             }
-            world.start_epoch();
+            world.reset_metrics();
             last_change = k;
         }
         if k == steps / 10 {

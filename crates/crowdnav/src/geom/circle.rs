@@ -28,6 +28,38 @@ impl Circle {
     pub const fn point(p: Vec2) -> Self {
         Self::new(p, 0.0)
     }
+
+    /// Where the tangent from point `p` touches this circle, with the circle on side
+    /// `side` of the line from `p`. `None` when `p` is strictly inside.
+    pub fn tangent_point_from(self, p: Vec2, side: Side) -> Option<Vec2> {
+        tangent_between(Circle::point(p), Side::Left, self, side).map(|t| t.b)
+    }
+
+    /// Where the tangent from this circle towards point `p` leaves it, with the circle
+    /// on side `side` of the line towards `p`. `None` when `p` is strictly inside.
+    pub fn tangent_point_towards(self, p: Vec2, side: Side) -> Option<Vec2> {
+        tangent_between(self, side, Circle::point(p), Side::Left).map(|t| t.a)
+    }
+
+    /// Both touching points of the tangents from `p`: `[0]` with the circle on the left
+    /// of the line from `p`, `[1]` with it on the right. `None` when `p` is strictly
+    /// inside; a point on the circle is returned twice.
+    ///
+    /// # Example
+    /// ```
+    /// use crowdnav::geom::Circle;
+    /// use glam::Vec2;
+    /// let circle = Circle::new(Vec2::new(2.0, 0.0), 1.0);
+    /// let [left, right] = circle.tangent_points_from(Vec2::ZERO).unwrap();
+    /// assert!((left - Vec2::new(1.5, -0.8660254)).length() < 1e-6);
+    /// assert!((right - Vec2::new(1.5, 0.8660254)).length() < 1e-6);
+    /// ```
+    pub fn tangent_points_from(self, p: Vec2) -> Option<[Vec2; 2]> {
+        Some([
+            self.tangent_point_from(p, Side::Left)?,
+            self.tangent_point_from(p, Side::Right)?,
+        ])
+    }
 }
 
 /// Which side of a directed line something lies on.
@@ -116,37 +148,6 @@ pub fn tangent_between(c1: Circle, side1: Side, c2: Circle, side2: Side) -> Opti
     })
 }
 
-/// The touching point of the tangent from point `p` to circle `c`, with the circle's
-/// centre on side `side` of the line from `p`. `None` when `p` is strictly inside.
-pub fn tangent_from_point(p: Vec2, c: Circle, side: Side) -> Option<Vec2> {
-    tangent_between(Circle::point(p), Side::Left, c, side).map(|t| t.b)
-}
-
-/// The touching point of the tangent from circle `c` to point `p`, with the circle's
-/// centre on side `side` of the line towards `p`. `None` when `p` is strictly inside.
-pub fn tangent_to_point(c: Circle, side: Side, p: Vec2) -> Option<Vec2> {
-    tangent_between(c, side, Circle::point(p), Side::Left).map(|t| t.a)
-}
-
-/// The two touching points of the tangents from `p` to circle `c`: `[0]` with the
-/// circle on the left of the line from `p`, `[1]` with it on the right. `None` when
-/// `p` is strictly inside the circle; a point on the circle is returned twice.
-///
-/// # Example
-/// ```
-/// use crowdnav::geom::{tangents_point_circle, Circle};
-/// use glam::Vec2;
-/// let [left, right] = tangents_point_circle(Vec2::ZERO, Circle::new(Vec2::new(2.0, 0.0), 1.0)).unwrap();
-/// assert!((left - Vec2::new(1.5, -0.8660254)).length() < 1e-6);
-/// assert!((right - Vec2::new(1.5, 0.8660254)).length() < 1e-6);
-/// ```
-pub fn tangents_point_circle(p: Vec2, c: Circle) -> Option<[Vec2; 2]> {
-    Some([
-        tangent_from_point(p, c, Side::Left)?,
-        tangent_from_point(p, c, Side::Right)?,
-    ])
-}
-
 /// The two outer tangents (both circles on the same side): `[0]` with both circles on
 /// the left of the line from `c1` to `c2`, `[1]` with both on the right. `None` when
 /// one circle lies strictly inside the other.
@@ -166,12 +167,16 @@ pub fn inner_tangents(c1: Circle, c2: Circle) -> Option<[Tangent; 2]> {
     ])
 }
 
-/// Length of the arc of radius `radius` from angle `from` to angle `to`, turning
-/// counter-clockwise when `ccw`, in `[0, 2π)` turns.
-pub fn arc_length(radius: f32, from: f32, to: f32, ccw: bool) -> f32 {
+/// Length of the arc of radius `radius` from angle `from` to angle `to`, in `[0, 2π)`
+/// turns, walked with the centre on side `centre`: counter-clockwise when it is on the
+/// walker's left ([`Side::Left`]), clockwise when on the right.
+pub fn arc_length(radius: f32, from: f32, to: f32, centre: Side) -> f32 {
     let tau = std::f64::consts::TAU;
     let (from, to) = (f64::from(from), f64::from(to));
-    let sweep = if ccw { to - from } else { from - to };
+    let sweep = match centre {
+        Side::Left => to - from,
+        Side::Right => from - to,
+    };
     (f64::from(radius) * sweep.rem_euclid(tau)) as f32
 }
 
@@ -190,12 +195,14 @@ mod tests {
     #[test]
     fn tangents_from_a_point_touch_at_sixty_degrees() {
         let c = Circle::new(Vec2::new(2.0, 0.0), 1.0);
-        let [left, right] = tangents_point_circle(Vec2::ZERO, c).expect("outside");
+        let [left, right] = c.tangent_points_from(Vec2::ZERO).expect("outside");
         let h = 3f32.sqrt() / 2.0;
         assert!(close(left, Vec2::new(1.5, -h)), "{left}");
         assert!(close(right, Vec2::new(1.5, h)), "{right}");
-        assert!(tangents_point_circle(Vec2::new(2.5, 0.0), c).is_none());
-        let on = tangents_point_circle(Vec2::new(3.0, 0.0), c).expect("on the circle");
+        assert!(c.tangent_points_from(Vec2::new(2.5, 0.0)).is_none());
+        let on = c
+            .tangent_points_from(Vec2::new(3.0, 0.0))
+            .expect("on the circle");
         assert!(close(on[0], Vec2::new(3.0, 0.0)) && close(on[1], Vec2::new(3.0, 0.0)));
     }
 
@@ -243,8 +250,8 @@ mod tests {
     #[test]
     fn arc_length_turns_the_right_way() {
         let q = std::f32::consts::FRAC_PI_2;
-        assert!((arc_length(2.0, 0.0, q, true) - 2.0 * q).abs() < 1e-6);
-        assert!((arc_length(2.0, 0.0, q, false) - 2.0 * 3.0 * q).abs() < 1e-5);
+        assert!((arc_length(2.0, 0.0, q, Side::Left) - 2.0 * q).abs() < 1e-6);
+        assert!((arc_length(2.0, 0.0, q, Side::Right) - 2.0 * 3.0 * q).abs() < 1e-5);
     }
 
     #[test]

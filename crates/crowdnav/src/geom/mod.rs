@@ -13,10 +13,10 @@ mod segment;
 mod vector;
 
 pub use circle::{
-    arc_length, inner_tangents, outer_tangents, tangent_between, tangent_from_point,
-    tangent_to_point, tangents_point_circle, Circle, Side, Tangent,
+    arc_length, inner_tangents, outer_tangents, tangent_between, Circle, Side, Tangent,
 };
-pub use predicates::{incircle_value, orient2d, orient2d_value, point_in_triangle, Orientation};
+pub(crate) use predicates::{incircle_value, orient2d_value};
+pub use predicates::{orient2d, point_in_triangle, Orientation};
 pub use ray::{ray_plane_intersection, Plane, Ray};
 pub use segment::{closest_point_on_segment, segment_intersection, Segment, SegmentIntersection};
 pub use vector::{mirror, mirror3};

@@ -24,7 +24,7 @@ pub enum Method {
     Orca,
     /// The steering seed's anti-gravity method.
     #[serde(alias = "anti-gravity", alias = "anti_gravity")]
-    Antigravity,
+    AntiGravity,
     /// The swarm seed's method.
     Swarm,
 }
@@ -34,7 +34,7 @@ impl Method {
     pub fn name(self) -> &'static str {
         match self {
             Method::Orca => "orca",
-            Method::Antigravity => "antigravity",
+            Method::AntiGravity => "antigravity",
             Method::Swarm => "swarm",
         }
     }
@@ -45,7 +45,7 @@ impl std::str::FromStr for Method {
     fn from_str(s: &str) -> Result<Method, String> {
         match s.to_ascii_lowercase().as_str() {
             "orca" => Ok(Method::Orca),
-            "antigravity" | "anti-gravity" | "anti_gravity" => Ok(Method::Antigravity),
+            "antigravity" | "anti-gravity" | "anti_gravity" => Ok(Method::AntiGravity),
             "swarm" => Ok(Method::Swarm),
             _ => Err(format!(
                 "unknown method '{s}' (expected orca, antigravity or swarm)"
@@ -253,7 +253,7 @@ impl RingSpec {
     /// RVO2's `Circle.cc` set-up for `count` agents, every field at its default:
     /// radius 1.5, top speed 2, cruising speed 1, rings 5 apart from the default outer
     /// radius inward, neighbours `2π · 200 / 250` apart along a ring.
-    pub fn rvo2_circle(count: usize) -> RingSpec {
+    pub fn rvo2_example(count: usize) -> RingSpec {
         RingSpec {
             count,
             center: Vec2::ZERO,
@@ -512,7 +512,7 @@ impl Scenario {
     pub fn steering(&self, method: Method) -> Box<dyn Steering> {
         match method {
             Method::Orca => Box::new(Orca::new(self.orca.unwrap_or_default())),
-            Method::Antigravity => Box::new(AntiGravity::new(self.antigravity.unwrap_or_default())),
+            Method::AntiGravity => Box::new(AntiGravity::new(self.antigravity.unwrap_or_default())),
             Method::Swarm => Box::new(Swarm::new(self.swarm.unwrap_or_default())),
         }
     }
@@ -538,7 +538,7 @@ impl Scenario {
                 p.wall_dist = (o.time_horizon_obst * max_speed).clamp(1.0, 50.0);
                 p.collide = p.collide.with_restitution(ORCA_RESTITUTION);
             }
-            Method::Antigravity | Method::Swarm => {
+            Method::AntiGravity | Method::Swarm => {
                 p.neighbor_dist = 5.0;
                 p.max_neighbors = 16;
                 p.wall_dist = 3.0;

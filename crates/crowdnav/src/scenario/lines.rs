@@ -40,7 +40,7 @@ pub enum Direction {
 /// One agent's centre crossing one line.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Crossing {
-    /// When, seconds since the world's epoch ([`World::epoch_time`]), interpolated
+    /// When, seconds since the world's epoch ([`World::metrics_start_time`]), interpolated
     /// linearly within the step.
     pub time: f64,
     /// Who.
@@ -230,7 +230,7 @@ impl LineCounter {
             crossings: vec![Vec::new(); lines.len()],
             lines,
             previous: world.agents().iter().map(|a| a.position).collect(),
-            previous_time: world.time() - world.epoch_time(),
+            previous_time: world.time() - world.metrics_start_time(),
             previous_step: world.steps(),
         })
     }
@@ -243,7 +243,7 @@ impl LineCounter {
         if self.lines.is_empty() || world.steps() == self.previous_step {
             return;
         }
-        let now = world.time() - world.epoch_time();
+        let now = world.time() - world.metrics_start_time();
         let span = now - self.previous_time;
         let agents = world.agents();
         for (a, &p0) in agents.iter().zip(&self.previous) {

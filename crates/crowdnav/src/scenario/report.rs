@@ -71,13 +71,13 @@ impl Report {
         let times: Vec<f64> = agents
             .iter()
             .filter_map(|a| a.arrival_time())
-            .map(|t| t - world.epoch_time())
+            .map(|t| t - world.metrics_start_time())
             .collect();
         let ratios: Vec<f64> = agents
             .iter()
             .filter(|a| a.arrival_time().is_some())
             .filter_map(|a| {
-                let s = a.shortest_length()?;
+                let s = a.first_plan_length()?;
                 (s > 1e-6).then(|| a.travelled() / s)
             })
             .collect();
@@ -87,7 +87,7 @@ impl Report {
             name: name.to_owned(),
             method: world.steering().name().to_owned(),
             agents: agents.len(),
-            steps: world.steps() - world.epoch_steps(),
+            steps: world.steps() - world.metrics_start_step(),
             arrived: times.len(),
             collisions: m.collisions,
             overlapping_pairs: m.overlapping_pairs.len(),
@@ -98,7 +98,7 @@ impl Report {
             path_length_ratio: mean(&ratios),
             ms_per_step: 0.0,
             first_step_ms: 0.0,
-            sim_time: world.time() - world.epoch_time(),
+            sim_time: world.time() - world.metrics_start_time(),
             completed: world.all_arrived(),
             lines: Vec::new(),
         }

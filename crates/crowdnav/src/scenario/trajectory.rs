@@ -16,7 +16,7 @@ pub const TRAJECTORY_HEADER: &str = "agent,frame,time,x,y,vx,vy";
 /// The columns are [`TRAJECTORY_HEADER`]: `agent` is the agent's index (its place in
 /// the scenario's agent list), `frame` counts the recorded frames from 0 (frame `k` is
 /// `k · every` steps after the first), `time` is seconds since the world's epoch
-/// ([`World::epoch_time`]), `x`, `y` the centre (m), `vx`, `vy` the velocity (m/s).
+/// ([`World::metrics_start_time`]), `x`, `y` the centre (m), `vx`, `vy` the velocity (m/s).
 /// Every agent gets a row in every frame, arrived ones too (they stay in the world),
 /// so a file holds `agents × frames` rows. Numbers are written in full (the shortest
 /// text that reads back to the same `f32` or `f64`), so the file is the same bytes
@@ -90,7 +90,7 @@ impl<W: Write> TrajectoryRecorder<W> {
             return Ok(false);
         }
         let frame = self.frames;
-        let time = world.time() - world.epoch_time();
+        let time = world.time() - world.metrics_start_time();
         for (i, a) in world.agents().iter().enumerate() {
             writeln!(
                 self.out,

@@ -68,7 +68,7 @@
 
 use super::make_way::{make_way, HOME_RADII};
 use super::walls::wall_push;
-use super::{clamp_speed, Neighbor, SteerContext, SteerDebug, Steering};
+use super::{clamp_speed, DebugKind, Neighbor, SteerContext, SteerDebug, Steering};
 use crate::geom::{mirror, segment_intersection, Segment, SegmentIntersection};
 use glam::Vec2;
 use std::f32::consts::{FRAC_PI_2, PI};
@@ -178,7 +178,7 @@ impl Steering for AntiGravity {
                 ctx.dt,
             );
             if let Some(d) = debug {
-                d.push("final", agent.position, velocity);
+                d.push(DebugKind::Final, agent.position, velocity);
             }
             return velocity;
         };
@@ -190,8 +190,12 @@ impl Steering for AntiGravity {
             raw_sum += push.raw * push.weight;
             adjusted_sum += push.adjusted * push.weight;
             if let Some(d) = debug.as_deref_mut() {
-                d.push("raw", agent.position, push.raw * push.weight);
-                d.push("adjusted", agent.position, push.adjusted * push.weight);
+                d.push(DebugKind::Raw, agent.position, push.raw * push.weight);
+                d.push(
+                    DebugKind::Adjusted,
+                    agent.position,
+                    push.adjusted * push.weight,
+                );
             }
         };
 
@@ -238,8 +242,8 @@ impl Steering for AntiGravity {
         }
         let velocity = clamp_speed(velocity, agent.max_speed);
         if let Some(d) = debug {
-            d.push("sum", agent.position, raw_sum);
-            d.push("final", agent.position, velocity);
+            d.push(DebugKind::Sum, agent.position, raw_sum);
+            d.push(DebugKind::Final, agent.position, velocity);
         }
         velocity
     }

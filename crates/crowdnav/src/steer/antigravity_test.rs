@@ -2,7 +2,7 @@
 //! few seconds with a tiny fixed-step integrator (no world exists here).
 
 use super::*;
-use crate::steer::{NeighborKind, SteerAgent};
+use crate::steer::{DebugKind, NeighborKind, SteerAgent};
 
 const DT: f32 = 1.0 / 60.0;
 /// An agent this close to its goal has arrived.
@@ -277,7 +277,10 @@ fn symmetric_obstacles_cancel_and_stall_the_agent_without_part_three() {
     bodies[0].position.x = 4.0;
     let mut debug = SteerDebug::default();
     let v = steer_one(&steering, &bodies, &[], 0, Some(&mut debug));
-    let blue: Vec<Vec2> = debug.with_label("adjusted").map(|d| d.vector).collect();
+    let blue: Vec<Vec2> = debug
+        .of_kind(DebugKind::Adjusted)
+        .map(|d| d.vector)
+        .collect();
     assert_eq!(blue.len(), 2);
     assert!(blue[0].y != 0.0);
     assert_eq!(blue[0].y + blue[1].y, 0.0);
@@ -297,7 +300,7 @@ fn summing_before_adjusting_takes_the_agent_round_symmetric_obstacles() {
     let mut debug = SteerDebug::default();
     let v = steer_one(&AntiGravity::default(), &bodies, &[], 0, Some(&mut debug));
     // The yellow sum points straight back; the choice goes right.
-    let yellow: Vec<Vec2> = debug.with_label("sum").map(|d| d.vector).collect();
+    let yellow: Vec<Vec2> = debug.of_kind(DebugKind::Sum).map(|d| d.vector).collect();
     assert_eq!(yellow.len(), 1);
     assert!(yellow[0].x < 0.0 && yellow[0].y == 0.0);
     assert!(v.y < 0.0);
@@ -387,7 +390,10 @@ fn the_yielding_agent_mirrors_its_push_about_its_desired_path() {
     let push = |steering: &AntiGravity| {
         let mut debug = SteerDebug::default();
         steer_one(steering, &bodies, &[], 1, Some(&mut debug));
-        debug.with_label("raw").map(|d| d.vector).sum::<Vec2>()
+        debug
+            .of_kind(DebugKind::Raw)
+            .map(|d| d.vector)
+            .sum::<Vec2>()
     };
     let plain = push(&parts(true, true, false));
     let yielding = push(&AntiGravity::default());

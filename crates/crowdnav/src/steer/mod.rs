@@ -24,8 +24,8 @@ mod walls;
 
 pub use antigravity::{AntiGravity, AntiGravityParams};
 pub use swarm::{Neighbor3, SteerAgent3, Swarm, SwarmParams};
-pub mod linear_program;
-pub mod orca;
+mod linear_program;
+mod orca;
 
 pub use orca::{
     orca_half_plane_disc, orca_half_plane_segment, Orca, OrcaParams, OrcaPreset, OrcaScratch,
@@ -87,12 +87,48 @@ pub struct SteerContext<'a> {
     pub dt: f32,
 }
 
-/// A labelled vector for debug drawing, anchored at the agent.
+/// What a debug vector shows. Each method records some of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DebugKind {
+    /// Anti-gravity: one neighbour's or wall's repulsion as the field gives it.
+    Raw,
+    /// Anti-gravity: that repulsion after the cardioid adjustment (part 4).
+    Adjusted,
+    /// Anti-gravity: the sum of the adjusted repulsions.
+    Sum,
+    /// Swarm: the attraction towards the goal.
+    Pull,
+    /// Swarm: the repulsion from neighbours and walls.
+    Push,
+    /// ORCA: the preferred velocity (velocity space, from the agent).
+    Preferred,
+    /// ORCA: one half-plane's boundary line (velocity space: a point and a direction).
+    OrcaLine,
+    /// Every method: the velocity chosen.
+    Final,
+}
+
+impl DebugKind {
+    /// Short lowercase name, for legends and logs.
+    pub fn name(self) -> &'static str {
+        match self {
+            DebugKind::Raw => "raw",
+            DebugKind::Adjusted => "adjusted",
+            DebugKind::Sum => "sum",
+            DebugKind::Pull => "pull",
+            DebugKind::Push => "push",
+            DebugKind::Preferred => "preferred",
+            DebugKind::OrcaLine => "orca line",
+            DebugKind::Final => "final",
+        }
+    }
+}
+
+/// A vector for debug drawing, anchored at the agent.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DebugVector {
-    /// What the vector is (method-specific, e.g. `"raw"`, `"adjusted"`, `"sum"`,
-    /// `"final"` for anti-gravity).
-    pub label: &'static str,
+    /// What the vector is.
+    pub kind: DebugKind,
     /// Where it starts.
     pub origin: Vec2,
     /// The vector itself.
@@ -103,23 +139,23 @@ pub struct DebugVector {
 /// when the caller asks for it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SteerDebug {
-    /// Labelled vectors, in the order they were computed.
+    /// The vectors, in the order they were computed.
     pub vectors: Vec<DebugVector>,
 }
 
 impl SteerDebug {
     /// Records a vector.
-    pub fn push(&mut self, label: &'static str, origin: Vec2, vector: Vec2) {
+    pub fn push(&mut self, kind: DebugKind, origin: Vec2, vector: Vec2) {
         self.vectors.push(DebugVector {
-            label,
+            kind,
             origin,
             vector,
         });
     }
 
-    /// The vectors with this label.
-    pub fn with_label<'s>(&'s self, label: &'s str) -> impl Iterator<Item = &'s DebugVector> {
-        self.vectors.iter().filter(move |v| v.label == label)
+    /// The vectors of this kind, in the order they were recorded.
+    pub fn of_kind(&self, kind: DebugKind) -> impl Iterator<Item = &DebugVector> {
+        self.vectors.iter().filter(move |v| v.kind == kind)
     }
 }
 

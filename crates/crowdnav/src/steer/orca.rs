@@ -33,7 +33,9 @@
 //!   turns both off. See docs/crowd-behaviour.md.
 
 use super::linear_program::{solve_velocity, HalfPlane};
-use super::{clamp_speed, Neighbor, NeighborKind, SteerAgent, SteerContext, SteerDebug, Steering};
+use super::{
+    clamp_speed, DebugKind, Neighbor, NeighborKind, SteerAgent, SteerContext, SteerDebug, Steering,
+};
 use crate::geom::{closest_point_on_segment, Segment};
 use glam::Vec2;
 use lanes::{half_planes_of_four, half_planes_of_four_in_order, lanes_of, Own};
@@ -355,10 +357,10 @@ impl Orca {
 
         if let Some(debug) = debug {
             for plane in &scratch.planes {
-                debug.push("orca_line", plane.point, plane.direction);
+                debug.push(DebugKind::OrcaLine, plane.point, plane.direction);
             }
-            debug.push("preferred", Vec2::ZERO, agent.preferred_velocity);
-            debug.push("final", Vec2::ZERO, velocity);
+            debug.push(DebugKind::Preferred, Vec2::ZERO, agent.preferred_velocity);
+            debug.push(DebugKind::Final, Vec2::ZERO, velocity);
         }
         velocity
     }

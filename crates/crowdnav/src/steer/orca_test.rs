@@ -279,7 +279,7 @@ fn only_the_nearest_neighbours_within_range_count() {
     };
     let mut debug = SteerDebug::default();
     Orca::new(params).steer(&ctx, Some(&mut debug));
-    let lines: Vec<_> = debug.with_label("orca_line").collect();
+    let lines: Vec<_> = debug.of_kind(DebugKind::OrcaLine).collect();
     assert_eq!(lines.len(), 2);
     let expected = [
         orca_half_plane_disc(&agent, &neighbors[2], params.time_horizon, 0.1),
@@ -306,9 +306,9 @@ fn walls_out_of_reach_are_skipped_and_debug_records_lines_preferred_and_final() 
     };
     let mut debug = SteerDebug::default();
     let velocity = Orca::new(OrcaParams::rvo2()).steer(&ctx, Some(&mut debug));
-    assert_eq!(debug.with_label("orca_line").count(), 1);
-    let preferred: Vec<_> = debug.with_label("preferred").collect();
-    let last: Vec<_> = debug.with_label("final").collect();
+    assert_eq!(debug.of_kind(DebugKind::OrcaLine).count(), 1);
+    let preferred: Vec<_> = debug.of_kind(DebugKind::Preferred).collect();
+    let last: Vec<_> = debug.of_kind(DebugKind::Final).collect();
     assert_eq!(preferred.len(), 1);
     assert_eq!(preferred[0].vector, v(0.0, 1.0));
     assert_eq!(last.len(), 1);

@@ -38,7 +38,7 @@
 
 use super::make_way::{make_way, HOME_RADII};
 use super::walls::wall_push;
-use super::{clamp_speed, NeighborKind, SteerContext, SteerDebug, Steering};
+use super::{clamp_speed, DebugKind, NeighborKind, SteerContext, SteerDebug, Steering};
 use glam::{Vec2, Vec3};
 
 /// Tuning of [`Swarm`].
@@ -226,7 +226,7 @@ impl Steering for Swarm {
                 ctx.dt,
             );
             if let Some(d) = debug {
-                d.push("final", agent.position, velocity);
+                d.push(DebugKind::Final, agent.position, velocity);
             }
             return velocity;
         }
@@ -270,9 +270,9 @@ impl Steering for Swarm {
         }
         let velocity = clamp_speed(velocity, agent.max_speed);
         if let Some(d) = debug {
-            d.push("pull", agent.position, heading.pull.truncate());
-            d.push("push", agent.position, heading.push.truncate());
-            d.push("final", agent.position, velocity);
+            d.push(DebugKind::Pull, agent.position, heading.pull.truncate());
+            d.push(DebugKind::Push, agent.position, heading.push.truncate());
+            d.push(DebugKind::Final, agent.position, velocity);
         }
         velocity
     }

@@ -185,8 +185,9 @@ impl Agent {
         self.travelled
     }
 
-    /// Length of its first planned path, metres.
-    pub fn shortest_length(&self) -> Option<f64> {
+    /// Length of its first planned path, metres (the shortest path from where it
+    /// started, which the report's path ratio divides by); `None` before it planned.
+    pub fn first_plan_length(&self) -> Option<f64> {
         self.shortest
     }
 }

@@ -15,7 +15,7 @@
 //! The point grid over agents is rebuilt once per step, after the agents moved, and
 //! serves that step's measures and the next step's steering; collisions query it
 //! widened by how far agents moved since. Each agent's nearest neighbours come from
-//! a ring-by-ring search ([`PointGrid::nearest_hinted`]) that starts where its furthest
+//! a ring-by-ring search of the point grid that starts where its furthest
 //! neighbour was at the last step.
 //!
 //! Once a crowd's neighbourhoods have been seen, a step allocates nothing: the grid,
@@ -30,7 +30,6 @@
 mod agent;
 mod step;
 
-pub use crate::grid::{PointGrid, WallGrid};
 pub use agent::{Agent, AgentId, AgentParams, Goal, Motion, MovingObstacle, ObstacleId};
 pub use step::{Metrics, World, WorldError, WorldParams, COLLISION_DEPTH};
 

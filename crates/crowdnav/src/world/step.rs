@@ -190,8 +190,8 @@ pub struct World {
     chasers: usize,
     time: f64,
     steps: u64,
-    epoch_time: f64,
-    epoch_steps: u64,
+    metrics_start_time: f64,
+    metrics_start_step: u64,
     metrics: Metrics,
     new_velocities: Vec<Vec2>,
     resolver: Resolver,
@@ -385,8 +385,8 @@ impl World {
             chasers: 0,
             time: 0.0,
             steps: 0,
-            epoch_time: 0.0,
-            epoch_steps: 0,
+            metrics_start_time: 0.0,
+            metrics_start_step: 0,
             metrics: Metrics {
                 min_separation: f32::INFINITY,
                 ..Metrics::default()
@@ -584,31 +584,31 @@ impl World {
         self.steps
     }
 
-    /// Measurements since the start or the last [`World::start_epoch`].
+    /// Measurements since the start or the last [`World::reset_metrics`].
     pub fn metrics(&self) -> &Metrics {
         &self.metrics
     }
 
     /// Starts a new measuring period (the demo's next formation): clears the metrics and
-    /// remembers the time and step count, which [`World::epoch_time`] and
-    /// [`World::epoch_steps`] return.
-    pub fn start_epoch(&mut self) {
+    /// remembers the time and step count, which [`World::metrics_start_time`] and
+    /// [`World::metrics_start_step`] return.
+    pub fn reset_metrics(&mut self) {
         self.metrics = Metrics {
             min_separation: f32::INFINITY,
             ..Metrics::default()
         };
-        self.epoch_time = self.time;
-        self.epoch_steps = self.steps;
+        self.metrics_start_time = self.time;
+        self.metrics_start_step = self.steps;
     }
 
     /// Time when the current measuring period started, seconds.
-    pub fn epoch_time(&self) -> f64 {
-        self.epoch_time
+    pub fn metrics_start_time(&self) -> f64 {
+        self.metrics_start_time
     }
 
     /// Step count when the current measuring period started.
-    pub fn epoch_steps(&self) -> u64 {
-        self.epoch_steps
+    pub fn metrics_start_step(&self) -> u64 {
+        self.metrics_start_step
     }
 
     /// The collision events of the last step. `body` indexes the agents; `other` is

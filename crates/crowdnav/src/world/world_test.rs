@@ -1,6 +1,6 @@
 use super::*;
 use crate::mesh::{Level, NavMesh};
-use crate::steer::{SteerContext, SteerDebug, Steering};
+use crate::steer::{DebugKind, SteerContext, SteerDebug, Steering};
 use glam::Vec2;
 
 /// Takes its preferred velocity as it is: no avoidance.
@@ -46,7 +46,7 @@ fn agent_follows_its_exact_path_around_a_wall_and_stops_at_the_goal() {
     let a = world.agent(id);
     assert!(a.is_arrived(), "agent at {}", a.position);
     assert!(a.position.distance(Vec2::new(18.0, 2.0)) <= world.params().arrival_tolerance);
-    let shortest = a.shortest_length().expect("planned");
+    let shortest = a.first_plan_length().expect("planned");
     // Went over the pillar's top corners, not through it: longer than the radius-0
     // path 2·√(7² + 5²) + 2.
     assert!(shortest > 2.0 * 74f64.sqrt() + 2.0, "shortest {shortest}");
@@ -202,11 +202,13 @@ fn debug_vectors_are_recorded_per_agent_when_asked() {
     world.set_record_debug(true);
     world.step(0.05).expect("valid step");
     let debug = world.steer_debug(a).expect("recorded");
-    for label in ["raw", "adjusted", "sum", "final"] {
-        assert!(
-            debug.with_label(label).next().is_some(),
-            "no {label} vector"
-        );
+    for kind in [
+        DebugKind::Raw,
+        DebugKind::Adjusted,
+        DebugKind::Sum,
+        DebugKind::Final,
+    ] {
+        assert!(debug.of_kind(kind).next().is_some(), "no {kind:?} vector");
     }
 }
 

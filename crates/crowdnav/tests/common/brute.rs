@@ -2,9 +2,25 @@
 //! `#[path = "common/brute.rs"] mod brute;`): straight-line visibility and the
 //! shortest point path over a visibility graph of the wall corners.
 
-use crowdnav::geom::{orient2d_value, Segment};
+use crowdnav::geom::Segment;
 use crowdnav::mesh::{Location, NavMesh};
 use glam::Vec2;
+
+/// Twice the signed area of the triangle `a b c`, in `f64`: positive when it turns
+/// counter-clockwise. (The library's own exact predicate is internal; a reference
+/// needs only the sign and the value for crossing points, and `f64` is exact enough
+/// for `f32` inputs of the sizes these worlds have.)
+fn orient2d_value(a: Vec2, b: Vec2, c: Vec2) -> f64 {
+    let (ax, ay) = (
+        f64::from(b.x) - f64::from(a.x),
+        f64::from(b.y) - f64::from(a.y),
+    );
+    let (bx, by) = (
+        f64::from(c.x) - f64::from(a.x),
+        f64::from(c.y) - f64::from(a.y),
+    );
+    ax * by - ay * bx
+}
 
 /// Can a point travel straight from `p` to `q`? No wall is crossed properly and the
 /// segment stays in walkable space: checked at 32 samples and between every two
