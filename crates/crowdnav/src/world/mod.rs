@@ -31,7 +31,7 @@ mod agent;
 mod step;
 
 pub use agent::{Agent, AgentId, AgentParams, Goal, Motion, MovingObstacle, ObstacleId};
-pub use step::{Metrics, World, WorldError, WorldParams, COLLISION_DEPTH};
+pub use step::{BadValue, Metrics, Quantity, World, WorldError, WorldParams, COLLISION_DEPTH};
 
 #[cfg(test)]
 #[path = "world_test.rs"]

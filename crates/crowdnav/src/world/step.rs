@@ -63,32 +63,88 @@ impl Default for WorldParams {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum WorldError {
     /// An agent's parameters are invalid (NaN, infinite, non-positive radius, …).
-    #[error("agent {index}: {reason}")]
+    #[error("agent {index}: {problem}")]
     InvalidAgent {
-        /// Index the agent would have had.
+        /// Index the agent has, or would have had.
         index: usize,
         /// What is wrong.
-        reason: String,
+        problem: BadValue,
     },
     /// A moving obstacle's parameters are invalid.
-    #[error("moving obstacle {index}: {reason}")]
+    #[error("moving obstacle {index}: {problem}")]
     InvalidObstacle {
         /// Index the obstacle would have had.
         index: usize,
         /// What is wrong.
-        reason: String,
+        problem: BadValue,
     },
-    /// A goal names an agent or obstacle that does not exist.
-    #[error("agent {index}: its goal names {target}, which does not exist")]
+    /// A goal names an agent (itself included) or obstacle that does not exist.
+    #[error(
+        "agent {index}: its goal names {}, which it cannot follow",
+        goal_target(goal)
+    )]
     UnknownGoal {
         /// The agent.
         index: usize,
-        /// What it names.
-        target: String,
+        /// The goal it was given.
+        goal: Goal,
     },
     /// The time step is not a positive finite number.
     #[error("time step must be positive and finite, got {0}")]
     InvalidStep(f32),
+}
+
+/// What a [`Goal`] that is not a point names, for messages.
+fn goal_target(goal: &Goal) -> String {
+    match goal {
+        Goal::Point(p) => format!("the point ({}, {})", p.x, p.y),
+        Goal::Agent(a) => format!("agent {}", a.0),
+        Goal::Obstacle(o) => format!("obstacle {}", o.0),
+    }
+}
+
+/// A number given to the world that it cannot use.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum BadValue {
+    /// A position, goal or motion is NaN or infinite.
+    #[error("{0} is NaN or infinite")]
+    NotFinite(Quantity),
+    /// A size, speed or mass is not positive and finite.
+    #[error("{0} must be positive and finite, got {1}")]
+    NotPositive(Quantity, f32),
+}
+
+/// Which of an agent's or obstacle's numbers a [`BadValue`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Quantity {
+    /// Where it is.
+    Position,
+    /// Where it goes.
+    Goal,
+    /// Its radius.
+    Radius,
+    /// Its top speed.
+    MaxSpeed,
+    /// Its cruising speed.
+    PrefSpeed,
+    /// Its mass.
+    Mass,
+    /// A moving obstacle's motion (its position or velocity at some time).
+    Motion,
+}
+
+impl std::fmt::Display for Quantity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Quantity::Position => "position",
+            Quantity::Goal => "goal",
+            Quantity::Radius => "radius",
+            Quantity::MaxSpeed => "max_speed",
+            Quantity::PrefSpeed => "pref_speed",
+            Quantity::Mass => "mass",
+            Quantity::Motion => "motion",
+        })
+    }
 }
 
 /// How deep two discs (or a disc and a wall) must interpenetrate, as a fraction of the
@@ -416,21 +472,18 @@ impl World {
     /// exist yet.
     pub fn add_agent(&mut self, p: AgentParams) -> Result<AgentId, WorldError> {
         let index = self.agents.len();
-        let bad = |reason: &str| WorldError::InvalidAgent {
-            index,
-            reason: reason.to_owned(),
-        };
+        let bad = |problem| WorldError::InvalidAgent { index, problem };
         if !p.position.is_finite() {
-            return Err(bad("position is NaN or infinite"));
+            return Err(bad(BadValue::NotFinite(Quantity::Position)));
         }
-        for (name, v) in [
-            ("radius", p.radius),
-            ("max_speed", p.max_speed),
-            ("pref_speed", p.pref_speed),
-            ("mass", p.mass),
+        for (quantity, v) in [
+            (Quantity::Radius, p.radius),
+            (Quantity::MaxSpeed, p.max_speed),
+            (Quantity::PrefSpeed, p.pref_speed),
+            (Quantity::Mass, p.mass),
         ] {
             if !(v.is_finite() && v > 0.0) {
-                return Err(bad(&format!("{name} must be positive and finite, got {v}")));
+                return Err(bad(BadValue::NotPositive(quantity, v)));
             }
         }
         self.check_goal(index, p.goal)?;
@@ -466,21 +519,15 @@ impl World {
         match goal {
             Goal::Point(g) if !g.is_finite() => Err(WorldError::InvalidAgent {
                 index,
-                reason: "goal is NaN or infinite".to_owned(),
+                problem: BadValue::NotFinite(Quantity::Goal),
             }),
             Goal::Agent(a)
                 if a.index() >= self.agents.len().max(index + 1) || a.index() == index =>
             {
-                Err(WorldError::UnknownGoal {
-                    index,
-                    target: format!("agent {}", a.0),
-                })
+                Err(WorldError::UnknownGoal { index, goal })
             }
             Goal::Obstacle(o) if o.index() >= self.obstacles.len() => {
-                Err(WorldError::UnknownGoal {
-                    index,
-                    target: format!("obstacle {}", o.0),
-                })
+                Err(WorldError::UnknownGoal { index, goal })
             }
             _ => Ok(()),
         }
@@ -515,11 +562,15 @@ impl World {
     pub fn add_obstacle(&mut self, radius: f32, motion: Motion) -> Result<ObstacleId, WorldError> {
         let index = self.obstacles.len();
         let (position, velocity) = motion.state_at(self.time);
-        if !(radius.is_finite() && radius > 0.0 && position.is_finite() && velocity.is_finite()) {
-            return Err(WorldError::InvalidObstacle {
-                index,
-                reason: "radius must be positive and every number finite".to_owned(),
-            });
+        let problem = if !(radius.is_finite() && radius > 0.0) {
+            Some(BadValue::NotPositive(Quantity::Radius, radius))
+        } else if !(position.is_finite() && velocity.is_finite()) {
+            Some(BadValue::NotFinite(Quantity::Motion))
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            return Err(WorldError::InvalidObstacle { index, problem });
         }
         self.obstacles.push(MovingObstacle {
             id: ObstacleId(index as u32),
