@@ -3,6 +3,7 @@
 
 use super::astar::Search;
 use super::pools::list_of;
+use super::tolerance;
 use crate::geom::Side;
 use crate::path::funnel::{sweep, Wrap};
 use glam::Vec2;
@@ -32,7 +33,7 @@ impl Search<'_> {
         let r = f64::from(apex.point.circle.radius);
         let rolls = r == 0.0 || f64::from(self.mesh.corner_gap[v as usize]) >= 2.0 * r;
         let center = apex.point.circle.center;
-        let tolerance = 1e-9 * (1.0 + apex.g);
+        let tolerance = tolerance::ROUNDING * (1.0 + apex.g);
         let list = list_of(
             &mut self.scratch.arrivals,
             &mut self.scratch.arrival_lists,
@@ -47,7 +48,8 @@ impl Search<'_> {
             } else if rec.side != apex.side || !rolls {
                 continue;
             } else if rec.g < apex.g - tolerance
-                && rec.g + 0.999_999 * rec.at.as_dvec2().distance(apex.arrive.as_dvec2())
+                && rec.g
+                    + tolerance::CHORD_SHRINK * rec.at.as_dvec2().distance(apex.arrive.as_dvec2())
                     < apex.g - tolerance
             {
                 // Only a record shorter than the apex by more than the chord between

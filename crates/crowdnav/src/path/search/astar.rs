@@ -2,6 +2,7 @@
 //! cross, and the complete paths checked beside their channel when popped.
 
 use super::pools::Scratch;
+use super::tolerance;
 use super::tree::{Node, NONE_NODE};
 use super::Tuning;
 use crate::geom::orient2d_value;
@@ -60,9 +61,8 @@ impl Ord for Open {
 /// nearly equal bounds through the open list. Expanding a node before its turn changes
 /// no answer: a complete path is still returned only when no open bound is below its
 /// length, and every pruning record is a real path whatever the order. The lead trades
-/// those hops against expanding nodes a strict order would never reach: 1 radius
-/// takes 4 to 6 % off a disc query's instructions on aurora at r = 0.5, 1 and 2; an
-/// unbounded one (every corridor followed to its end) adds 21 %.
+/// those hops against expanding nodes a strict order would never reach (how one
+/// radius was chosen: `docs/benchmarks.md`, "Design notes").
 const CORRIDOR_LEAD: f64 = 1.0;
 
 /// One query's search: the mesh, the query, the rules in force, the buffers, and
@@ -509,7 +509,7 @@ fn last_leg_crosses(wraps: &[Wrap], left: FunnelPoint, right: FunnelPoint) -> bo
     );
     let clear = |c: FunnelPoint| {
         let d = crate::mesh::distance_to_segment(c.circle.center.as_dvec2(), p, q);
-        d >= f64::from(c.circle.radius) * (1.0 - 1e-6)
+        d >= f64::from(c.circle.radius) * (1.0 - tolerance::CLEARANCE)
     };
     // The leg starts on the portal's near side (left of `r -> l`) and ends on its far
     // side or on it, meeting the portal between its ends.

@@ -2,6 +2,7 @@
 
 use super::astar::Search;
 use super::portal::{min_gap, PortalRecord};
+use super::tolerance;
 use super::tree::NONE_NODE;
 use crate::mesh::{FreeSpan, NavMesh, TriangleId};
 use crate::path::funnel::Wrap;
@@ -165,14 +166,15 @@ impl Search<'_> {
         let (a64, b64) = (a.as_dvec2(), b.as_dvec2());
         let new = unmeasured(index, &apex);
         // The margin below without its part that depends on the old record's lengths.
-        let least_margin = 1e-7 * (1.0 + apex.g) + 3.0 * slack;
+        let least_margin = tolerance::LENGTH * (1.0 + apex.g) + tolerance::MARGIN_SLACKS * slack;
         // The measured records first: pruning by any record is pruning, and one of them
         // may spare measuring the others.
         for old in &self.scratch.portal_lists[handle] {
             if old.node != NONE_NODE {
                 continue;
             }
-            let margin = 1e-7 * (1.0 + apex.g + old.left.min(old.right)) + 3.0 * slack;
+            let margin = tolerance::LENGTH * (1.0 + apex.g + old.left.min(old.right))
+                + tolerance::MARGIN_SLACKS * slack;
             if min_gap(old, &new, a64, b64) > margin {
                 self.portal_pruned += 1;
                 return true;
@@ -195,7 +197,7 @@ impl Search<'_> {
                 right: old.g + old.apex.distance(b64),
                 ..old
             };
-            let rounding = 1e-9 * (1.0 + new.g + low.left.max(low.right));
+            let rounding = tolerance::ROUNDING * (1.0 + new.g + low.left.max(low.right));
             if min_gap(&low, &new, a64, b64) <= least_margin - rounding {
                 i += 1;
                 continue;
@@ -206,7 +208,8 @@ impl Search<'_> {
                 continue;
             };
             self.scratch.portal_lists[handle][i] = old;
-            let margin = 1e-7 * (1.0 + apex.g + old.left.min(old.right)) + 3.0 * slack;
+            let margin = tolerance::LENGTH * (1.0 + apex.g + old.left.min(old.right))
+                + tolerance::MARGIN_SLACKS * slack;
             if min_gap(&old, &new, a64, b64) > margin {
                 self.portal_pruned += 1;
                 return true;
@@ -290,7 +293,7 @@ fn portal_ends(mesh: &NavMesh, t: TriangleId, exit: usize) -> (DVec2, DVec2, f64
     let ids = mesh.triangles[t.index()];
     let p = mesh.vertices[ids[exit] as usize].as_dvec2();
     let q = mesh.vertices[ids[(exit + 1) % 3] as usize].as_dvec2();
-    let slack = 1e-6 * (1.0 + p.abs().max_element().max(q.abs().max_element()));
+    let slack = tolerance::PORTAL_SLACK * (1.0 + p.abs().max_element().max(q.abs().max_element()));
     (p, q, slack)
 }
 
@@ -299,7 +302,7 @@ fn portal_ends(mesh: &NavMesh, t: TriangleId, exit: usize) -> (DVec2, DVec2, f64
 pub(super) fn span_of(mesh: &NavMesh, t: TriangleId, exit: usize, radius: f32) -> Span {
     let (p, q, slack) = portal_ends(mesh, t, exit);
     match mesh.free_span(t, exit, f64::from(radius)) {
-        FreeSpan::One { lo, hi } if hi - lo > 4.0 * slack => {
+        FreeSpan::One { lo, hi } if hi - lo > tolerance::MIN_SPAN_SLACKS * slack => {
             let u = (q - p).normalize_or_zero();
             Span::Segment {
                 a: (p + u * (lo + slack)).as_vec2(),

@@ -181,8 +181,8 @@ impl NavMesh {
                 stats.portal_pruned += search.portal_pruned;
                 stats.popped += search.popped;
                 let length = result.as_ref().map_or(f64::INFINITY, Path::length);
-                let suspect =
-                    search.repaired && search.least_pruned < length + 1e-7 * (1.0 + length);
+                let suspect = search.repaired
+                    && search.least_pruned < length + tolerance::LENGTH * (1.0 + length);
                 stats.repaired |= search.repaired;
                 let outcome = Outcome {
                     result,

@@ -3,6 +3,7 @@
 
 use super::astar::Search;
 use super::disc::Span;
+use super::tolerance;
 use super::tree::NONE_NODE;
 use crate::mesh::TriangleId;
 use crate::path::funnel::{FunnelPoint, Wrap};
@@ -69,7 +70,7 @@ impl Search<'_> {
     fn portal_dominated(&mut self, key: u32, rec: PortalRecord, l: DVec2, r: DVec2) -> bool {
         let handle = self.portal_handle(key);
         let list = &mut self.scratch.portal_lists[handle];
-        let tolerance = 1e-7 * (1.0 + rec.g + rec.left.min(rec.right));
+        let tolerance = tolerance::LENGTH * (1.0 + rec.g + rec.left.min(rec.right));
         for old in list.iter() {
             if min_gap(old, &rec, l, r) > tolerance {
                 self.portal_pruned += 1;
