@@ -1497,7 +1497,7 @@ fn gather_neighbors(
     let range = params.neighbor_dist;
     // Keys (squared distance, index) sorted; obstacles are indexed `u32::MAX - j`.
     let k = params.max_neighbors;
-    let found = grid.nearest_keys(a.position, range, k, i as u32, hint, &mut s.neighbors);
+    let found = grid.nearest_keys(a.position, range, k, Some(i as u32), hint, &mut s.neighbors);
     if found.len() == k && last.len() == k {
         for (slot, &key) in last.iter_mut().zip(found) {
             *slot = key as u32;
