@@ -4,7 +4,7 @@
 //! mesh: it depends on the corners only, not on any radius.
 
 use super::NavMesh;
-use crate::grid::PointGrid;
+use crate::grid::{dense_side, PointGrid};
 use glam::{DVec2, Vec2};
 use std::sync::OnceLock;
 
@@ -29,11 +29,8 @@ impl CornerGrid {
         let (lo, hi) = points
             .iter()
             .fold((first, first), |(lo, hi), &p| (lo.min(p), hi.max(p)));
-        let size = hi - lo;
         // Square cells of about one corner each (the grid grows them if too many).
-        let cell = (size.x * size.y / points.len() as f32)
-            .sqrt()
-            .max(size.max_element() / 4096.0);
+        let cell = dense_side(lo, hi, points.len(), 1.0);
         let mut grid = PointGrid::default();
         grid.rebuild(&points, cell);
         CornerGrid { grid, ids }

@@ -2,6 +2,7 @@
 //! input format becomes.
 
 use crate::geom::{orient2d_value, segment_intersection, Segment, SegmentIntersection};
+use crate::grid::{Cells, Layout, MAX_CELLS};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -341,14 +342,10 @@ fn wholly_outside(poly: &CleanPolygon, boundary: &CleanPolygon) -> bool {
     true
 }
 
-/// Segments bucketed into a uniform grid over their bounding box.
+/// Segments bucketed into a uniform grid over their bounding box, about one segment
+/// per cell.
 pub(crate) struct SegmentGrid {
-    segments: Vec<Segment>,
-    min: Vec2,
-    cell: f32,
-    cols: usize,
-    rows: usize,
-    cells: Vec<Vec<u32>>,
+    cells: Cells,
 }
 
 impl SegmentGrid {
@@ -359,44 +356,20 @@ impl SegmentGrid {
             min = min.min(s.a).min(s.b);
             max = max.max(s.a).max(s.b);
         }
-        let n = segments.len().max(1);
-        let size = (max - min).max(Vec2::splat(1e-6));
-        let side = ((size.x * size.y) / n as f32).sqrt().max(1e-6);
-        let cols = ((size.x / side).ceil() as usize).clamp(1, 2048);
-        let rows = ((size.y / side).ceil() as usize).clamp(1, 2048);
-        let cell = (size.x / cols as f32).max(size.y / rows as f32) * 1.000_01;
-        let mut grid = SegmentGrid {
-            segments,
-            min,
-            cell,
-            cols,
-            rows,
-            cells: vec![Vec::new(); cols * rows],
+        let layout = Layout::dense(min, max, segments.len(), 1.0, MAX_CELLS);
+        let span = |i: usize| {
+            let s = segments[i];
+            (layout.coords(s.a.min(s.b)), layout.coords(s.a.max(s.b)))
         };
-        for i in 0..grid.segments.len() {
-            let s = grid.segments[i];
-            let (c0, r0) = grid.cell_of(s.a.min(s.b));
-            let (c1, r1) = grid.cell_of(s.a.max(s.b));
-            for r in r0..=r1 {
-                for c in c0..=c1 {
-                    grid.cells[r * grid.cols + c].push(i as u32);
-                }
-            }
-        }
-        grid
-    }
-
-    fn cell_of(&self, p: Vec2) -> (usize, usize) {
-        let q = (p - self.min) / self.cell;
-        let c = (q.x.max(0.0) as usize).min(self.cols - 1);
-        let r = (q.y.max(0.0) as usize).min(self.rows - 1);
-        (c, r)
+        let mut cells = Cells::default();
+        cells.rebuild(layout, segments.len(), span, |_, _, _| true);
+        SegmentGrid { cells }
     }
 
     /// Calls `f(i, j)` (i < j) for every pair of segments sharing a cell, once per cell
     /// they share (callers must tolerate repeats).
     pub(crate) fn for_each_candidate_pair(&self, mut f: impl FnMut(usize, usize)) {
-        for cell in &self.cells {
+        for cell in self.cells.each_cell() {
             for (k, &i) in cell.iter().enumerate() {
                 for &j in &cell[k + 1..] {
                     f(i as usize, j as usize);

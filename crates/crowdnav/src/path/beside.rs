@@ -43,6 +43,7 @@
 
 use super::funnel::{sweep, Funnel, FunnelPoint, Wrap, WrapArena};
 use crate::geom::{tangent_between, Side};
+use crate::grid::{Cells, Layout};
 use crate::mesh::{closest_point, NavMesh, TriangleId};
 use glam::{DVec2, Vec2};
 use smallvec::SmallVec;
@@ -187,19 +188,18 @@ fn pieces_into(wraps: &[Wrap], out: &mut Vec<Piece>) {
 /// [`SCAN_PIECES`] pieces is scanned instead (a long piece's box covers many cells,
 /// and checking a few boxes costs less than finding the cells). Kept between checks
 /// (see [`BesideScratch`]): rebuilding allocates nothing once grown.
+///
+/// The cells are laid in `f32` over boxes in `f64`: rounding to `f32` is monotone, so
+/// a box that meets another still covers cells that meet the other's, and every
+/// candidate is tested again exactly.
 #[derive(Default)]
 struct Bins {
     boxes: Vec<(DVec2, DVec2)>,
-    origin: DVec2,
-    /// Cells per unit of length, along each axis.
-    scale: DVec2,
-    /// The pieces of cell `c` are `items[starts[c]..starts[c + 1]]` (cells row by row).
-    starts: Vec<u32>,
-    items: Vec<u32>,
+    cells: Cells,
 }
 
-/// Cells per side of [`Bins`].
-const BINS: usize = 16;
+/// Most cells of [`Bins`].
+const BIN_CELLS: usize = 256;
 
 /// Paths of at most this many pieces are not binned (see [`Bins`]).
 const SCAN_PIECES: usize = 24;
@@ -216,52 +216,14 @@ impl Bins {
             (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
             |(lo, hi), b| (lo.min(b.0), hi.max(b.1)),
         );
-        self.origin = lo;
-        let cell = ((hi - lo) / BINS as f64).max(DVec2::splat(f64::MIN_POSITIVE));
-        self.scale = 1.0 / cell;
-        // Counts per cell summed up to each cell's end, then every cell filled back
-        // to front from its end (so `starts[c]` ends at the cell's start).
-        self.starts.clear();
-        self.starts.resize(BINS * BINS + 1, 0);
-        for i in 0..self.boxes.len() {
-            let ((x0, y0), (x1, y1)) = self.cells_of(i);
-            for y in y0..=y1 {
-                for c in y * BINS + x0..=y * BINS + x1 {
-                    self.starts[c] += 1;
-                }
-            }
-        }
-        let mut sum = 0;
-        for s in &mut self.starts {
-            sum += *s;
-            *s = sum;
-        }
-        self.items.clear();
-        self.items.resize(sum as usize, 0);
-        for i in (0..self.boxes.len()).rev() {
-            let ((x0, y0), (x1, y1)) = self.cells_of(i);
-            for y in y0..=y1 {
-                for c in y * BINS + x0..=y * BINS + x1 {
-                    self.starts[c] -= 1;
-                    self.items[self.starts[c] as usize] = i as u32;
-                }
-            }
-        }
-    }
-
-    /// The first and last cell (column, row) that box `i` covers.
-    fn cells_of(&self, i: usize) -> ((usize, usize), (usize, usize)) {
-        let (a, b) = self.boxes[i];
-        (self.index(a), self.index(b))
-    }
-
-    /// The cell of `p`, clamped to the grid. Monotone in each coordinate, so a box
-    /// that meets another covers cells that meet the other's.
-    fn index(&self, p: DVec2) -> (usize, usize) {
-        let q = (p - self.origin) * self.scale;
-        // (Truncation is the floor once clamped at 0; NaN goes to 0.)
-        let clamp = |v: f64| (v.max(0.0) as usize).min(BINS - 1);
-        (clamp(q.x), clamp(q.y))
+        let layout = Layout::dense(lo.as_vec2(), hi.as_vec2(), BIN_CELLS, 1.0, BIN_CELLS);
+        let boxes = &self.boxes;
+        let span = |i: usize| {
+            let (a, b) = boxes[i];
+            (layout.coords(a.as_vec2()), layout.coords(b.as_vec2()))
+        };
+        self.cells
+            .rebuild(layout, boxes.len(), span, |_, _, _| true);
     }
 
     /// Calls `f` with every piece whose box meets the box from `lo` to `hi` (some
@@ -271,11 +233,11 @@ impl Bins {
         if self.boxes.len() <= SCAN_PIECES {
             return (0..self.boxes.len()).any(|i| meets(self.boxes[i]) && f(i));
         }
-        let ((x0, y0), (x1, y1)) = (self.index(lo), self.index(hi));
+        let layout = self.cells.layout();
+        let ((x0, y0), (x1, y1)) = (layout.coords(lo.as_vec2()), layout.coords(hi.as_vec2()));
         (y0..=y1).any(|y| {
-            let row = y * BINS;
-            let (a, b) = (self.starts[row + x0], self.starts[row + x1 + 1]);
-            self.items[a as usize..b as usize]
+            self.cells
+                .row(y, x0, x1)
                 .iter()
                 .any(|&i| meets(self.boxes[i as usize]) && f(i as usize))
         })

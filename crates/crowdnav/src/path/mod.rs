@@ -41,9 +41,8 @@
 //! a bound below the answer (or there is no answer), the same query runs again with
 //! whole-portal dominance off, every other rule kept, within a budget of nodes (16
 //! times the first run's: without the rule a disc's search on a large map can outgrow
-//! memory; over budget, the first answer stands). On the 2 990 aurora queries it runs
-//! for 21 at radius 1 and 6 at radius 2 (2 of them over budget), and it changes one
-//! answer: query 1 615 at radius 1 has a path (634.33) only with it. Apex dominance
+//! memory; over budget, the first answer stands; how often it runs on a real map:
+//! `docs/benchmarks.md`, "Design notes"). Apex dominance
 //! (`Search::dominated`) is kept in that second run: without it the search can grow
 //! without practical bound on large maps, so for it the gap stays open (its prunes are
 //! counted the same way in tests).

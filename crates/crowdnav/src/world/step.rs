@@ -167,8 +167,8 @@ pub struct Metrics {
     /// Agents meeting a wall while moving into it, more than [`COLLISION_DEPTH`] of
     /// their radius deep.
     pub wall_contacts: u64,
-    /// Agent pairs that were ever left penetrating by more than 1 % of the smaller
-    /// radius after a step, each pair once.
+    /// Agent pairs that were ever left penetrating by more than [`COLLISION_DEPTH`] of
+    /// the smaller radius after a step, each pair once.
     pub overlapping_pairs: BTreeSet<(u32, u32)>,
     /// Largest penetration depth between two agents after any step, metres.
     pub max_penetration: f32,
@@ -335,15 +335,16 @@ struct MeasurePairs<'w> {
 impl MeasurePairs<'_> {
     /// Calls `f(j, gap, overlapping)` for every agent `j > i` whose centre is within
     /// `radius_i + max_r` of agent `i`'s: the gap between their edges (negative when they
-    /// overlap) and whether they overlap by more than 1 % of the smaller radius. The
-    /// order of the calls is not fixed (only extremes and counts are taken).
+    /// overlap) and whether they overlap by more than [`COLLISION_DEPTH`] of the
+    /// smaller radius. The order of the calls is not fixed (only extremes and counts
+    /// are taken).
     fn visit(&self, i: usize, mut f: impl FnMut(u32, f32, bool)) {
         // (Radii and positions from the compact arrays, not the agents' records.)
         let (p, own) = (self.positions[i], self.seen[i].radius);
         let mut pair = |j: u32, d2: f32| {
             let radius = self.seen[j as usize].radius;
             let gap = d2.sqrt() - own - radius;
-            f(j, gap, -gap > 0.01 * own.min(radius));
+            f(j, gap, -gap > COLLISION_DEPTH * own.min(radius));
         };
         let range = own + self.max_r;
         if self.from_candidates {
@@ -1547,7 +1548,7 @@ fn gather_neighbors(
     let range = params.neighbor_dist;
     // Keys (squared distance, index) sorted; obstacles are indexed `u32::MAX - j`.
     let k = params.max_neighbors;
-    let found = grid.nearest_keys(a.position, range, k, i as u32, hint, &mut s.neighbors);
+    let found = grid.nearest_keys(a.position, range, k, Some(i as u32), hint, &mut s.neighbors);
     if found.len() == k && last.len() == k {
         for (slot, &key) in last.iter_mut().zip(found) {
             *slot = key as u32;

@@ -1,69 +1,15 @@
-//! Uniform grids: one over points (agents and moving obstacles, rebuilt every step; a
-//! mesh's obstacle corners, built once), one over wall segments built once.
+//! A uniform grid over points, rebuilt every step: agents and moving obstacles, a
+//! mesh's obstacle corners.
 //!
-//! Both are a counting sort of items into cells: flat arrays, reused from step to step
-//! by the point grid, so rebuilding it allocates nothing once the crowd's size is
-//! stable (beyond a few thousand points its parallel running sum allocates a few
-//! block totals).
+//! A counting sort of the points into the cells of a [`Layout`]: flat arrays, reused
+//! from step to step, so that rebuilding allocates nothing once the crowd's size is
+//! stable (beyond a few thousand points its parallel running sum allocates a few block
+//! totals). Beside each index it keeps a copy of its point (unlike [`super::Cells`],
+//! which holds indices only), so that a query scans one contiguous array.
 
-use crate::geom::Segment;
+use super::Layout;
 use glam::Vec2;
 use rayon::prelude::*;
-
-/// Largest number of cells a grid gets; beyond it cells grow instead.
-const MAX_CELLS: usize = 1 << 22;
-
-/// The wall grid's cells: a [`Layout`] (shared with the point grid) and the items of
-/// each cell as one slice of a flat array (`items[starts[c]..starts[c + 1]]`).
-#[derive(Clone, Debug, Default)]
-struct Cells {
-    layout: Layout,
-    starts: Vec<u32>,
-    items: Vec<u32>,
-}
-
-impl Cells {
-    /// Lays cells of about `cell` metres over the box `lo..hi` (doubling the size past
-    /// [`MAX_CELLS`]) and zeroes the counts.
-    fn layout(&mut self, lo: Vec2, hi: Vec2, cell: f32) {
-        self.layout_within(lo, hi, cell, MAX_CELLS);
-    }
-
-    /// [`Self::layout`] with at most about `limit` cells (never more than
-    /// [`MAX_CELLS`]).
-    fn layout_within(&mut self, lo: Vec2, hi: Vec2, cell: f32, limit: usize) {
-        self.layout = Layout::fit(lo, hi, cell, limit);
-        self.starts.clear();
-        self.starts
-            .resize(self.layout.cols * self.layout.rows + 1, 0);
-    }
-
-    /// Turns per-cell counts stored at `starts[c + 1]` into start offsets.
-    fn accumulate(&mut self) {
-        for c in 0..self.layout.cols * self.layout.rows {
-            self.starts[c + 1] += self.starts[c];
-        }
-    }
-
-    fn cell_box(&self, cx: usize, cy: usize) -> (Vec2, Vec2) {
-        let Layout { origin, cell, .. } = self.layout;
-        let lo = origin + Vec2::new(cx as f32, cy as f32) * cell;
-        (lo, lo + Vec2::splat(cell))
-    }
-
-    /// Calls `f` with the items of the cells overlapping the square of half-width
-    /// `range` around `p`, one row of cells at a time, rows in order.
-    fn for_each_row_near(&self, p: Vec2, range: f32, mut f: impl FnMut(&[u32])) {
-        let Some((x0, x1, rows)) = self.layout.rows_near(p, range) else {
-            return;
-        };
-        for cy in rows {
-            let row = cy * self.layout.cols;
-            let (a, b) = (self.starts[row + x0], self.starts[row + x1 + 1]);
-            f(&self.items[a as usize..b as usize]);
-        }
-    }
-}
 
 /// A uniform grid over points, rebuilt each step.
 ///
@@ -100,110 +46,6 @@ fn slot_order(s: &Slot) -> (u32, u32, u32) {
     (s.point.x.to_bits(), s.point.y.to_bits(), s.index)
 }
 
-/// Where a point grid's cells lie.
-#[derive(Clone, Copy, Debug, Default)]
-struct Layout {
-    origin: Vec2,
-    cell: f32,
-    cols: usize,
-    rows: usize,
-}
-
-impl Layout {
-    /// Cells of about `cell` metres over the box `lo..hi` of `n` points: larger when
-    /// they would be more than `n · CELLS_PER_POINT + MIN_POINT_CELLS` (or
-    /// [`MAX_CELLS`]).
-    fn new(lo: Vec2, hi: Vec2, cell: f32, n: usize) -> Layout {
-        let limit = n
-            .saturating_mul(CELLS_PER_POINT)
-            .saturating_add(MIN_POINT_CELLS);
-        Layout::fit(lo, hi, cell, limit)
-    }
-
-    /// Cells of about `cell` metres over the box `lo..hi`, larger when they would be
-    /// more than `limit` (or [`MAX_CELLS`]); a non-finite box or cell size is replaced
-    /// by a small one.
-    fn fit(lo: Vec2, hi: Vec2, cell: f32, limit: usize) -> Layout {
-        let (lo, hi) = if lo.is_finite() && hi.is_finite() {
-            (lo, hi)
-        } else {
-            (Vec2::ZERO, Vec2::ZERO)
-        };
-        let mut cell = if cell.is_finite() && cell > 0.0 {
-            cell
-        } else {
-            1.0
-        };
-        let extent = (hi - lo).max(Vec2::splat(1e-3));
-        let limit = limit.min(MAX_CELLS);
-        let lines = |length: f32, cell: f32| ((length / cell) as usize).saturating_add(1);
-        let count = |cell: f32| lines(extent.x, cell).saturating_mul(lines(extent.y, cell));
-        if count(cell) > limit {
-            // The side that gives about `limit` square cells, grown a little at a time
-            // while rounding (or a thin box) leaves too many.
-            cell = cell.max((extent.x * extent.y / limit as f32).sqrt());
-            while count(cell) > limit {
-                cell *= 1.25;
-            }
-        }
-        Layout {
-            origin: lo,
-            cell,
-            cols: lines(extent.x, cell),
-            rows: lines(extent.y, cell),
-        }
-    }
-
-    /// The columns `x0..=x1` and the rows of the cells overlapping the square of
-    /// half-width `range` around `p` (a negative or non-finite range counts as 0);
-    /// `None` for an empty layout or a non-finite `p`.
-    fn rows_near(
-        &self,
-        p: Vec2,
-        range: f32,
-    ) -> Option<(usize, usize, std::ops::RangeInclusive<usize>)> {
-        if self.cols == 0 || self.rows == 0 || !p.is_finite() {
-            return None;
-        }
-        let range = if range.is_finite() {
-            range.max(0.0)
-        } else {
-            0.0
-        };
-        let (x0, y0) = self.coords(p - Vec2::splat(range));
-        let (x1, y1) = self.coords(p + Vec2::splat(range));
-        Some((x0, x1, y0..=y1))
-    }
-
-    /// The cell of `p` (clamped into the grid; a NaN coordinate gives 0).
-    fn coords(&self, p: Vec2) -> (usize, usize) {
-        (self.column(p.x), self.row(p.y))
-    }
-
-    fn column(&self, x: f32) -> usize {
-        cell_index((x - self.origin.x) / self.cell, self.cols)
-    }
-
-    fn row(&self, y: f32) -> usize {
-        cell_index((y - self.origin.y) / self.cell, self.rows)
-    }
-
-    /// How much a query widens its disc so that rounding (of the query, and of the
-    /// placing of points in cells) never hides a point inside it: a few units in the
-    /// last place of every number involved.
-    fn slack(&self, p: Vec2, range: f32) -> f32 {
-        self.cell * 1e-4
-            + 1e-6 * (range + self.cell + p.abs().max_element() + self.origin.abs().max_element())
-    }
-}
-
-/// The cell at `t` cell sizes from the origin along an axis of `count` cells, clamped
-/// into them (a NaN gives 0). (Through `u32`, which converts more cheaply than `usize`
-/// and clamps the same: no grid has `u32::MAX` cells along an axis.)
-fn cell_index(t: f32, count: usize) -> usize {
-    (t.max(0.0) as u32 as usize).min(count.saturating_sub(1))
-}
-
 /// Cells a point grid may lay per point (plus [`MIN_POINT_CELLS`]): beyond it cells
 /// grow, so that rebuilding costs time in proportion to the points, not to the box
 /// they span (agents scattered over a wide level). Generous, as a thin ring of agents
@@ -233,12 +75,13 @@ impl PointGrid {
         } else {
             points.iter().map(|&p| (p, p)).fold(empty, bounds)
         };
-        let layout = Layout::new(lo, hi, cell, n);
+        // At most about `CELLS_PER_POINT` cells per point.
+        let limit = n
+            .saturating_mul(CELLS_PER_POINT)
+            .saturating_add(MIN_POINT_CELLS);
+        let layout = Layout::fit(lo, hi, cell, limit);
         self.layout = layout;
-        let cell_of = |&p: &Vec2| {
-            let (x, y) = layout.coords(p);
-            (y * layout.cols + x) as u32
-        };
+        let cell_of = |&p: &Vec2| layout.index(p) as u32;
         self.cell_of.clear();
         if parallel {
             self.cell_of.par_extend(points.par_iter().map(cell_of));
@@ -395,7 +238,8 @@ impl PointGrid {
     ///
     /// The search visits rings of cells around `p`'s cell, nearest first, and stops
     /// once `k` items are known and the next ring lies further than the `k`-th, or the
-    /// rings have passed `range`. Pass `u32::MAX` as `skip` to skip nothing.
+    /// rings have passed `range`. `skip`: an item to leave out (the query's own point),
+    /// or `None`.
     ///
     /// # Example
     /// ```
@@ -405,11 +249,18 @@ impl PointGrid {
     /// let mut grid = PointGrid::default();
     /// grid.rebuild(&points, 4.0);
     /// let mut out = Vec::new();
-    /// grid.nearest(Vec2::new(50.2, 0.0), 10.0, 3, 50, &mut out);
+    /// grid.nearest(Vec2::new(50.2, 0.0), 10.0, 3, Some(50), &mut out);
     /// let found: Vec<u32> = out.iter().map(|&(_, i)| i).collect();
     /// assert_eq!(found, [51, 49, 52]);
     /// ```
-    pub fn nearest(&self, p: Vec2, range: f32, k: usize, skip: u32, out: &mut Vec<(f32, u32)>) {
+    pub fn nearest(
+        &self,
+        p: Vec2,
+        range: f32,
+        k: usize,
+        skip: Option<u32>,
+        out: &mut Vec<(f32, u32)>,
+    ) {
         self.nearest_hinted(p, range, k, skip, 0.0, out);
     }
 
@@ -423,7 +274,7 @@ impl PointGrid {
         p: Vec2,
         range: f32,
         k: usize,
-        skip: u32,
+        skip: Option<u32>,
         hint: f32,
         out: &mut Vec<(f32, u32)>,
     ) {
@@ -439,17 +290,21 @@ impl PointGrid {
 
     /// [`Self::nearest_hinted`] as search keys ([`key_of`] of the squared distance and
     /// the index, sorted by distance, ties in the grid's order of positions): the
-    /// answer is the returned front of `keys`, which is also the search's scratch. Reused from call to call (and left longer than the answer),
-    /// it spares the conversion, and allocates and clears nothing once grown.
+    /// answer is the returned front of `keys`, which is also the search's scratch.
+    /// Reused from call to call (and left longer than the answer), it spares the
+    /// conversion, and allocates and clears nothing once grown.
     pub(crate) fn nearest_keys<'k>(
         &self,
         p: Vec2,
         range: f32,
         k: usize,
-        skip: u32,
+        skip: Option<u32>,
         hint: f32,
         keys: &'k mut Vec<u64>,
     ) -> &'k [u64] {
+        // No item has index `u32::MAX` (indices are below the count, a `u32`): the
+        // searches below take it for "none".
+        let skip = skip.unwrap_or(u32::MAX);
         if k == 0 || self.slots.is_empty() || !p.is_finite() || range.is_nan() || range < 0.0 {
             return &[];
         }
@@ -768,355 +623,6 @@ impl Best<'_> {
     }
 }
 
-/// A uniform grid over wall segments, built once per mesh.
-#[derive(Clone, Debug, Default)]
-pub struct WallGrid {
-    cells: Cells,
-}
-
-impl WallGrid {
-    /// Builds the grid over `walls` with cells of about `cell` metres.
-    pub fn new(walls: &[Segment], cell: f32) -> WallGrid {
-        let mut grid = WallGrid::default();
-        if walls.is_empty() {
-            return grid;
-        }
-        let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
-        for w in walls {
-            lo = lo.min(w.a).min(w.b);
-            hi = hi.max(w.a).max(w.b);
-        }
-        let cells = &mut grid.cells;
-        cells.layout(lo, hi, cell);
-        // (cell, wall) for every cell each wall passes through, sorted by cell.
-        let mut pairs: Vec<(u32, u32)> = Vec::new();
-        for (i, w) in walls.iter().enumerate() {
-            let (x0, y0) = cells.layout.coords(w.a.min(w.b));
-            let (x1, y1) = cells.layout.coords(w.a.max(w.b));
-            for cy in y0..=y1 {
-                for cx in x0..=x1 {
-                    let (lo, hi) = cells.cell_box(cx, cy);
-                    if segment_touches_box(*w, lo, hi) {
-                        pairs.push(((cy * cells.layout.cols + cx) as u32, i as u32));
-                    }
-                }
-            }
-        }
-        pairs.sort_unstable();
-        for &(c, _) in &pairs {
-            cells.starts[c as usize + 1] += 1;
-        }
-        cells.accumulate();
-        cells.items = pairs.into_iter().map(|(_, w)| w).collect();
-        grid
-    }
-
-    /// Appends to `out` (sorted, without duplicates) the index of every wall that passes
-    /// through a cell overlapping the square of half-width `range` around `p`.
-    pub fn walls_near(&self, p: Vec2, range: f32, out: &mut Vec<u32>) {
-        out.clear();
-        self.cells
-            .for_each_row_near(p, range, |items| out.extend_from_slice(items));
-        out.sort_unstable();
-        out.dedup();
-    }
-}
-
-/// Whether segment `s` meets the closed box `[lo, hi]` (slab test, slightly padded).
-fn segment_touches_box(s: Segment, lo: Vec2, hi: Vec2) -> bool {
-    let pad = Vec2::splat(1e-4 * (hi - lo).max_element());
-    let (lo, hi) = (lo - pad, hi + pad);
-    let d = s.b - s.a;
-    let (mut t0, mut t1) = (0.0f32, 1.0f32);
-    for axis in 0..2 {
-        let (a, dv, l, h) = (s.a[axis], d[axis], lo[axis], hi[axis]);
-        if dv.abs() < 1e-12 {
-            if a < l || a > h {
-                return false;
-            }
-        } else {
-            let (mut ta, mut tb) = ((l - a) / dv, (h - a) / dv);
-            if ta > tb {
-                std::mem::swap(&mut ta, &mut tb);
-            }
-            t0 = t0.max(ta);
-            t1 = t1.min(tb);
-            if t0 > t1 {
-                return false;
-            }
-        }
-    }
-    true
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
-
-    #[test]
-    fn point_grid_finds_every_point_within_range() {
-        let mut rng = ChaCha8Rng::seed_from_u64(7);
-        let points: Vec<Vec2> = (0..500)
-            .map(|_| Vec2::new(rng.gen_range(-50.0..50.0), rng.gen_range(-20.0..80.0)))
-            .collect();
-        let mut grid = PointGrid::default();
-        for cell in [0.5, 3.0, 40.0] {
-            grid.rebuild(&points, cell);
-            for (i, &p) in points.iter().enumerate().step_by(7) {
-                let range = 4.0;
-                let mut found = Vec::new();
-                grid.for_each_near(p, range, |j| found.push(j));
-                found.sort_unstable();
-                let before = found.len();
-                found.dedup();
-                assert_eq!(before, found.len(), "an item was reported twice");
-                for (j, &q) in points.iter().enumerate() {
-                    if p.distance(q) <= range {
-                        assert!(found.contains(&(j as u32)), "{j} missing near {i}");
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn nearest_matches_a_brute_force_search() {
-        let mut rng = ChaCha8Rng::seed_from_u64(3);
-        // Clusters, a lone far point and duplicates, so rings of every kind are met.
-        let mut points: Vec<Vec2> = (0..400)
-            .map(|_| Vec2::new(rng.gen_range(-30.0..30.0), rng.gen_range(-5.0..60.0)))
-            .collect();
-        points
-            .extend((0..100).map(|_| Vec2::new(rng.gen_range(0.0..2.0), rng.gen_range(0.0..2.0))));
-        points.push(Vec2::new(500.0, -200.0));
-        points.push(points[10]);
-        points.push(Vec2::new(1.0, 1.0));
-        points.push(Vec2::new(1.0, 1.0));
-        let mut grid = PointGrid::default();
-        let mut out = Vec::new();
-        for cell in [0.3, 2.0, 3.75, 25.0] {
-            grid.rebuild(&points, cell);
-            for (i, &p) in points.iter().enumerate().step_by(3) {
-                for (range, k) in [(15.0, 10), (4.0, 3), (1000.0, 25), (0.0, 4), (7.0, 1)] {
-                    let mut expected: Vec<(f32, u32)> = points
-                        .iter()
-                        .enumerate()
-                        .filter(|&(j, _)| j != i)
-                        .map(|(j, q)| (p.distance_squared(*q), j as u32))
-                        .filter(|&(d2, _)| d2 <= range * range)
-                        .collect();
-                    expected.sort_by(|x, y| x.partial_cmp(y).expect("finite"));
-                    expected.truncate(k);
-                    grid.nearest(p, range, k, i as u32, &mut out);
-                    assert_eq!(
-                        out, expected,
-                        "point {i}, range {range}, k {k}, cell {cell}"
-                    );
-                    for hint in [0.5, 3.0, 20.0, f32::INFINITY, f32::NAN] {
-                        grid.nearest_hinted(p, range, k, i as u32, hint, &mut out);
-                        assert_eq!(out, expected, "hint {hint}, point {i}, range {range}");
-                    }
-                }
-            }
-            // A query point outside the box the points span.
-            let p = Vec2::new(-90.0, 300.0);
-            grid.nearest(p, 1e4, 5, u32::MAX, &mut out);
-            let mut expected: Vec<(f32, u32)> = points
-                .iter()
-                .enumerate()
-                .map(|(j, q)| (p.distance_squared(*q), j as u32))
-                .collect();
-            expected.sort_by(|x, y| x.partial_cmp(y).expect("finite"));
-            expected.truncate(5);
-            assert_eq!(out, expected);
-        }
-        grid.nearest(Vec2::NAN, 10.0, 3, u32::MAX, &mut out);
-        assert!(out.is_empty());
-    }
-
-    #[test]
-    fn equally_far_points_are_chosen_by_position_not_by_number() {
-        // A lattice: many points equally far from each query, so that the `k`-th
-        // nearest is one of several; numbered forwards and backwards.
-        let lattice: Vec<Vec2> = (0..64)
-            .map(|i| Vec2::new((i % 8) as f32 * 2.5, (i / 8) as f32 * 2.5))
-            .collect();
-        let reversed: Vec<Vec2> = lattice.iter().rev().copied().collect();
-        let n = lattice.len() as u32;
-        let (mut forwards, mut backwards) = (PointGrid::default(), PointGrid::default());
-        let (mut a, mut b) = (Vec::new(), Vec::new());
-        for cell in [1.0, 2.5, 4.0, 15.0] {
-            forwards.rebuild(&lattice, cell);
-            backwards.rebuild(&reversed, cell);
-            for (i, &p) in lattice.iter().enumerate() {
-                let i = i as u32;
-                for k in [1, 3, 4, 10, 11] {
-                    for hint in [0.0, 3.0, 6.0] {
-                        forwards.nearest_hinted(p, 15.0, k, i, hint, &mut a);
-                        backwards.nearest_hinted(p, 15.0, k, n - 1 - i, hint, &mut b);
-                        let places = |found: &[(f32, u32)], points: &[Vec2]| -> Vec<Vec2> {
-                            found.iter().map(|&(_, j)| points[j as usize]).collect()
-                        };
-                        assert_eq!(
-                            places(&a, &lattice),
-                            places(&b, &reversed),
-                            "point {i}, k {k}, cell {cell}, hint {hint}"
-                        );
-                        assert!(a.windows(2).all(|w| w[0].0 <= w[1].0));
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn a_rebuilt_grid_is_the_grid_built_afresh() {
-        let mut rng = ChaCha8Rng::seed_from_u64(17);
-        let mut grid = PointGrid::default();
-        // Crowds of every size over boxes of every shape, one after the other, so
-        // that the cell array grows and shrinks (past the parallel thresholds too).
-        for (n, side, cell) in [
-            (300, 40.0, 1.0),
-            (5000, 3000.0, 2.0),
-            (20, 5.0, 0.5),
-            (9000, 50.0, 0.3),
-            (0, 1.0, 1.0),
-            (700, 900.0, 4.0),
-        ] {
-            let points: Vec<Vec2> = (0..n)
-                .map(|_| Vec2::new(rng.gen_range(0.0..side), rng.gen_range(-side..0.0)))
-                .collect();
-            grid.rebuild(&points, cell);
-            let mut fresh = PointGrid::default();
-            fresh.rebuild(&points, cell);
-            let slots = |g: &PointGrid| -> Vec<(Vec2, u32)> {
-                g.slots.iter().map(|s| (s.point, s.index)).collect()
-            };
-            assert_eq!(grid.starts, fresh.starts, "{n} points");
-            assert_eq!(slots(&grid), slots(&fresh), "{n} points");
-            assert!(grid.counts.iter().all(|&c| c == 0), "{n} points");
-        }
-    }
-
-    #[test]
-    fn rank_sort_sorts_distinct_keys_like_a_sort() {
-        let mut rng = ChaCha8Rng::seed_from_u64(13);
-        for len in [0, 1, 2, 7, 23, 48, 64] {
-            let mut keys: Vec<u64> = Vec::new();
-            while keys.len() < len {
-                // Few distances, so that many keys share one and order by index.
-                let key = key_of(rng.gen_range(0..4) as f32 * 0.5, rng.gen_range(0..1000));
-                if !keys.contains(&key) {
-                    keys.push(key);
-                }
-            }
-            let mut sorted = vec![u64::MAX; 64];
-            rank_sort(&keys, &mut sorted);
-            keys.sort_unstable();
-            assert_eq!(sorted[..len], keys[..], "{len} keys");
-        }
-    }
-
-    #[test]
-    fn for_each_within_filters_for_each_near() {
-        let mut rng = ChaCha8Rng::seed_from_u64(5);
-        let points: Vec<Vec2> = (0..300)
-            .map(|_| Vec2::new(rng.gen_range(-20.0..20.0), rng.gen_range(-20.0..20.0)))
-            .collect();
-        let mut grid = PointGrid::default();
-        grid.rebuild(&points, 3.0);
-        for &p in points.iter().step_by(11) {
-            let mut near = Vec::new();
-            grid.for_each_near(p, 5.0, |j| {
-                let d2 = p.distance_squared(points[j as usize]);
-                if d2 <= 25.0 {
-                    near.push((j, d2));
-                }
-            });
-            let mut within = Vec::new();
-            grid.for_each_within(p, 5.0, |j, d2| within.push((j, d2)));
-            assert_eq!(near, within);
-        }
-    }
-
-    #[test]
-    fn sparse_points_over_a_wide_box_get_few_cells() {
-        let points: Vec<Vec2> = (0..100)
-            .map(|i| Vec2::from_angle(i as f32 * 0.0628) * 5000.0)
-            .collect();
-        let mut grid = PointGrid::default();
-        grid.rebuild(&points, 1.0);
-        let cells = grid.layout.cols * grid.layout.rows;
-        assert!(
-            cells <= CELLS_PER_POINT * 100 + MIN_POINT_CELLS,
-            "{cells} cells"
-        );
-        let mut out = Vec::new();
-        grid.nearest(points[0], 1e4, 2, 0, &mut out);
-        let found: Vec<u32> = out.iter().map(|&(_, j)| j).collect();
-        assert_eq!(found, [1, 99]);
-    }
-
-    #[test]
-    fn wall_grid_finds_every_wall_within_range() {
-        let mut rng = ChaCha8Rng::seed_from_u64(11);
-        let walls: Vec<Segment> = (0..300)
-            .map(|_| {
-                let a = Vec2::new(rng.gen_range(0.0..100.0), rng.gen_range(0.0..100.0));
-                let d = Vec2::new(rng.gen_range(-15.0..15.0), rng.gen_range(-15.0..15.0));
-                Segment::new(a, a + d)
-            })
-            .collect();
-        let grid = WallGrid::new(&walls, 4.0);
-        let mut out = Vec::new();
-        for _ in 0..200 {
-            let p = Vec2::new(rng.gen_range(-10.0..110.0), rng.gen_range(-10.0..110.0));
-            let range = rng.gen_range(0.0..8.0);
-            grid.walls_near(p, range, &mut out);
-            for (i, w) in walls.iter().enumerate() {
-                if w.distance(p) <= range {
-                    assert!(out.binary_search(&(i as u32)).is_ok(), "wall {i} missing");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn cell_index_clamps_as_a_usize_conversion_would() {
-        for count in [0usize, 1, 7, 1 << 22] {
-            for t in [
-                f32::NAN,
-                f32::NEG_INFINITY,
-                -3.5,
-                -0.0,
-                0.0,
-                0.99,
-                1.0,
-                6.5,
-                7.0,
-                1e6,
-                4.3e9,
-                1e20,
-                f32::INFINITY,
-            ] {
-                let expected = (t.max(0.0) as usize).min(count.saturating_sub(1));
-                assert_eq!(cell_index(t, count), expected, "t {t}, count {count}");
-            }
-        }
-    }
-
-    #[test]
-    fn empty_grids_answer_nothing() {
-        let mut grid = PointGrid::default();
-        grid.rebuild(&[], 1.0);
-        let mut n = 0;
-        grid.for_each_near(Vec2::ZERO, 10.0, |_| n += 1);
-        assert_eq!(n, 0);
-        let walls = WallGrid::new(&[], 1.0);
-        let mut out = vec![3];
-        walls.walls_near(Vec2::ZERO, 10.0, &mut out);
-        assert!(out.is_empty());
-    }
-}
+#[path = "points_test.rs"]
+mod test;
