@@ -243,7 +243,7 @@ impl PointGrid {
     ///
     /// # Example
     /// ```
-    /// use crowdnav::world::PointGrid;
+    /// use crowdnav::bench_support::PointGrid;
     /// use glam::Vec2;
     /// let points: Vec<Vec2> = (0..100).map(|i| Vec2::new(i as f32, 0.0)).collect();
     /// let mut grid = PointGrid::default();
