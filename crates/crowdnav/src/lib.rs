@@ -11,7 +11,7 @@ pub mod steer;
 pub mod world;
 
 pub use mesh::{read_walls, BuildError, Level, LevelError, LoadError, Location, NavMesh, Walls};
-pub use path::{NoPathReason, Path, PathError, PathPiece, PathQuery};
+pub use path::{NoPathReason, Path, PathError, PathPiece, PathQuery, QueryProblem};
 pub use scenario::{Method, Report, Scenario, ScenarioError};
 pub use steer::{AntiGravity, Orca, OrcaParams, OrcaPreset, Steering, Swarm};
 pub use world::{Agent, AgentId, AgentParams, Goal, World, WorldError, WorldParams};

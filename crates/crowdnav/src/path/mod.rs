@@ -94,12 +94,23 @@ impl std::fmt::Display for Endpoint {
     }
 }
 
+/// What is wrong with a path query's numbers.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum QueryProblem {
+    /// The start or the goal has a NaN or infinite coordinate.
+    #[error("the {0} is NaN or infinite")]
+    NotFinite(Endpoint),
+    /// The radius is NaN, infinite or negative.
+    #[error("the radius must be finite and >= 0, got {0}")]
+    BadRadius(f32),
+}
+
 /// Why a path query has no answer.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum PathError {
     /// A coordinate or the radius is NaN or infinite, or the radius is negative.
     #[error("invalid query: {0}")]
-    InvalidQuery(&'static str),
+    InvalidQuery(QueryProblem),
     /// The point lies outside the mesh.
     #[error("the {0} is outside the mesh")]
     OutsideMesh(Endpoint),

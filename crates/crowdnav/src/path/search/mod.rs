@@ -22,8 +22,8 @@ mod portal;
 mod tolerance;
 mod tree;
 
-use super::funnel::{Blocked, FunnelPoint};
-use super::{Endpoint, NoPathReason, Path, PathError};
+use super::funnel::FunnelPoint;
+use super::{Endpoint, NoPathReason, Path, PathError, QueryProblem};
 use crate::geom::Circle;
 use crate::mesh::{Location, NavMesh, TriangleId};
 use astar::Search;
@@ -226,13 +226,13 @@ impl NavMesh {
         goal: Vec2,
         radius: f32,
     ) -> Result<(TriangleId, TriangleId), PathError> {
-        if !start.is_finite() || !goal.is_finite() {
-            return Err(PathError::InvalidQuery("a coordinate is NaN or infinite"));
+        for (point, endpoint) in [(start, Endpoint::Start), (goal, Endpoint::Goal)] {
+            if !point.is_finite() {
+                return Err(PathError::InvalidQuery(QueryProblem::NotFinite(endpoint)));
+            }
         }
         if !radius.is_finite() || radius < 0.0 {
-            return Err(PathError::InvalidQuery(
-                "the radius must be finite and >= 0",
-            ));
+            return Err(PathError::InvalidQuery(QueryProblem::BadRadius(radius)));
         }
         let ts = self.endpoint_triangle(start, radius, Endpoint::Start)?;
         let tg = self.endpoint_triangle(goal, radius, Endpoint::Goal)?;
@@ -316,12 +316,6 @@ impl NavMesh {
             }
         }
         false
-    }
-}
-
-impl From<Blocked> for PathError {
-    fn from(_: Blocked) -> Self {
-        PathError::NoPath(NoPathReason::TooNarrow)
     }
 }
 
