@@ -542,6 +542,8 @@ impl Scenario {
                 p.neighbor_dist = 5.0;
                 p.max_neighbors = 16;
                 p.wall_dist = 3.0;
+                // The seed methods follow their exact paths, as they always did.
+                p.portals = false;
             }
         }
         if let Some(s) = self.world_params {

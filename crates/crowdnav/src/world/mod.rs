@@ -28,6 +28,7 @@
 //! [`COLLISION_DEPTH`].
 
 mod agent;
+mod portal;
 mod step;
 
 pub use crate::grid::{PointGrid, WallGrid};
