@@ -250,3 +250,134 @@ impl Portal {
         AtPortal::Head(best.0)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mesh::{Level, NavMesh};
+
+    /// A room `[0, 10]²` with a wall 1 m thick at `x` in `[10, 11]` and a door of
+    /// `width` centred at `y = 5`, a hall behind; the mesh, its walls and their grid.
+    fn door(width: f32) -> (NavMesh, Vec<Segment>, WallGrid) {
+        let (low, high) = (5.0 - width / 2.0, 5.0 + width / 2.0);
+        let json = format!(
+            r#"{{"boundary": [[0,0],[21,0],[21,10],[0,10]],
+                "obstacles": [[[10,0],[11,0],[11,{low}],[10,{low}]],
+                              [[10,{high}],[11,{high}],[11,10],[10,10]]]}}"#
+        );
+        let level = Level::from_json(&json).expect("level");
+        let mesh = NavMesh::from_level(&level).expect("mesh");
+        let walls: Vec<Segment> = mesh.walls().collect();
+        let grid = WallGrid::new(&walls, 2.0);
+        (mesh, walls, grid)
+    }
+
+    fn portals(width: f32, start: Vec2, goal: Vec2) -> Vec<Portal> {
+        let (mesh, walls, grid) = door(width);
+        let path = mesh.find_path(start, goal, 0.25).expect("a path");
+        let mut out = Vec::new();
+        portals_of(&path, &walls, &grid, &mut out);
+        out
+    }
+
+    #[test]
+    fn a_path_through_a_door_finds_both_posts_and_the_door_width() {
+        let found = portals(2.0, Vec2::new(2.0, 1.0), Vec2::new(19.0, 1.0));
+        assert_eq!(found.len(), 2, "{found:?}");
+        for (p, corner) in found
+            .iter()
+            .zip([Vec2::new(10.0, 4.0), Vec2::new(11.0, 4.0)])
+        {
+            assert!(p.corner.distance(corner) < 1e-4, "{p:?}");
+            assert!((p.span - 2.0).abs() < 1e-3, "{p:?}");
+            assert!(p.across.distance(Vec2::Y) < 1e-3, "{p:?}");
+            assert!(p.through.distance(Vec2::X) < 1e-3, "{p:?}");
+        }
+        // Openings wider than MAX_SPAN are open ground.
+        assert!(portals(6.0, Vec2::new(2.0, 1.0), Vec2::new(19.0, 1.0)).is_empty());
+    }
+
+    fn crowd(points: &[Vec2]) -> PointGrid {
+        let mut grid = PointGrid::default();
+        grid.rebuild(points, 0.6);
+        grid
+    }
+
+    #[test]
+    fn alone_in_front_of_the_door_an_agent_walks_straight_through_it() {
+        let found = portals(2.0, Vec2::new(2.0, 1.0), Vec2::new(19.0, 1.0));
+        let post = found[0];
+        let positions = [Vec2::new(8.0, 5.0)];
+        let grid = crowd(&positions);
+        let others = Others {
+            grid: &grid,
+            positions: &positions,
+            me: 0,
+        };
+        let beyond = Vec2::new(11.0, 4.25);
+        // In front of the door's middle: into the door on the shortest way through a
+        // point of its width, not round the post (4.25, a radius off it).
+        let AtPortal::Head(target) = post.choose(positions[0], 0.25, beyond, &others) else {
+            panic!("heads through the door");
+        };
+        assert!(
+            (target.x - 10.0).abs() < 1e-4 && target.y >= 4.5 - 1e-4,
+            "{target}"
+        );
+        // Beside the door, against the wall: no straight way into the door but past
+        // the post, so it follows its path.
+        assert_eq!(
+            post.choose(Vec2::new(9.7, 3.0), 0.25, beyond, &others),
+            AtPortal::Follow
+        );
+        // Through the door: past it.
+        assert_eq!(
+            post.choose(Vec2::new(10.2, 5.0), 0.25, beyond, &others),
+            AtPortal::Passed
+        );
+        // Far away: follows its path.
+        assert_eq!(
+            post.choose(Vec2::new(2.0, 1.0), 0.25, beyond, &others),
+            AtPortal::Follow
+        );
+    }
+
+    #[test]
+    fn a_queue_in_one_part_of_the_door_sends_the_next_one_to_another() {
+        let found = portals(2.0, Vec2::new(2.0, 1.0), Vec2::new(19.0, 1.0));
+        let post = found[0];
+        let me = Vec2::new(8.0, 4.25);
+        let beyond = Vec2::new(11.0, 4.25);
+        let alone = [me];
+        let grid = crowd(&alone);
+        let others = Others {
+            grid: &grid,
+            positions: &alone,
+            me: 0,
+        };
+        let AtPortal::Head(free) = post.choose(me, 0.25, beyond, &others) else {
+            panic!("heads through the door");
+        };
+        assert!(free.y < 4.5, "alone, it keeps near the post: {free}");
+        // Three queue in front of it along the post.
+        let queued = [
+            me,
+            Vec2::new(8.6, 4.25),
+            Vec2::new(9.2, 4.25),
+            Vec2::new(9.8, 4.3),
+        ];
+        let grid = crowd(&queued);
+        let others = Others {
+            grid: &grid,
+            positions: &queued,
+            me: 0,
+        };
+        let AtPortal::Head(spread) = post.choose(me, 0.25, beyond, &others) else {
+            panic!("heads through the door");
+        };
+        assert!(
+            spread.y > 4.75,
+            "it takes a free part of the door: {spread}"
+        );
+    }
+}
