@@ -557,8 +557,15 @@ impl Orca {
             } else {
                 neighbor
             };
-            let (plane, admits) =
-                half_plane_disc(agent, neighbor, inv_tau, &self.turn(), ctx.dt, preferred, share);
+            let (plane, admits) = half_plane_disc(
+                agent,
+                neighbor,
+                inv_tau,
+                &self.turn(),
+                ctx.dt,
+                preferred,
+                share,
+            );
             if is_finite(&plane) {
                 planes.push(plane);
                 admitted &= admits;
@@ -763,8 +770,7 @@ fn half_plane_disc(
     }
     match head_on_half_plane(
         agent,
-        relative_position,
-        relative_velocity,
+        (relative_position, relative_velocity),
         radius,
         share,
         inv_tau,
@@ -776,15 +782,15 @@ fn half_plane_disc(
     }
 }
 
-/// [`half_plane_disc`] when the cut-off arc binds: its normal turned to the right when
-/// it lies near the axis (see the module docs); `None` when it is left as it is, or for
-/// coincident centres.
+/// [`half_plane_disc`] when the cut-off arc binds: its normal turned to the right by
+/// `turn` when it lies near the axis (see the module docs), given the neighbour's
+/// position and the agent's velocity relative to each other; `None` when it is left as
+/// it is, or for coincident centres.
 #[cold]
 #[inline(never)]
 fn head_on_half_plane(
     agent: &SteerAgent,
-    relative_position: Vec2,
-    relative_velocity: Vec2,
+    (relative_position, relative_velocity): (Vec2, Vec2),
     radius: f32,
     share: f32,
     inv_tau: f32,

@@ -209,8 +209,7 @@ fn lanes_half_planes<const GATED: bool>(
         let cross_squared = cross * cross;
         let normal_distance = distance_squared.cmp_gt(f32x4::splat(NEAR_AXIS_MIN_DISTANCE_SQUARED))
             & distance_squared.cmp_le(f32x4::splat(f32::MAX));
-        let not_near_axis = cross_squared
-            .cmp_ge(f32x4::splat(not_near_squared) * distance_squared)
+        let not_near_axis = cross_squared.cmp_ge(f32x4::splat(not_near_squared) * distance_squared)
             & normal_distance;
         // `try_normalize` and the arc's half-angle cosine.
         let distance = distance_squared.sqrt();
@@ -226,10 +225,7 @@ fn lanes_half_planes<const GATED: bool>(
             // by the turn's rotation.
             let back = (arc_nx * ax + arc_ny * ay).cmp_ge(zero);
             let (bx, by) = (back.blend(ax, negate(ax)), back.blend(ay, negate(ay)));
-            let (cos, sin) = (
-                f32x4::splat(turn.rotation.x),
-                f32x4::splat(turn.rotation.y),
-            );
+            let (cos, sin) = (f32x4::splat(turn.rotation.x), f32x4::splat(turn.rotation.y));
             let tx = cos * bx - sin * by;
             let ty = sin * bx + cos * by;
             let tpx = cx * inv_tau_lanes + tx * scaled_radius;

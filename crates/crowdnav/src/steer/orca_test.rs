@@ -917,7 +917,14 @@ fn head_on_turns_hold_the_rounded_cosine_and_sine_of_their_bias() {
     assert_eq!(people.rotation.y.to_bits(), 0x3d4c_b6f5);
     assert_eq!(people.sin.to_bits(), SYMMETRY_BIAS.sin().to_bits());
     assert_eq!(HeadOnTurn::new(OrcaParams::people().symmetry_bias), people);
-    for bias in [SYMMETRY_BIAS, RVO2_SYMMETRY_BIAS, 0.01, 0.1, 0.5, MAX_SYMMETRY_BIAS] {
+    for bias in [
+        SYMMETRY_BIAS,
+        RVO2_SYMMETRY_BIAS,
+        0.01,
+        0.1,
+        0.5,
+        MAX_SYMMETRY_BIAS,
+    ] {
         let turn = HeadOnTurn::new(bias);
         let angle = f64::from(bias);
         assert_eq!(turn.angle, bias);
@@ -1307,8 +1314,13 @@ fn neighbour_half_planes_are_the_scalar_ones_of_the_nearest_in_range() {
             "{ctx:?}"
         );
         let mut planes = Vec::new();
-        match orca.neighbor_half_planes_in_order(&ctx, inv_tau, &orca.turn(), preferred, &mut planes)
-        {
+        match orca.neighbor_half_planes_in_order(
+            &ctx,
+            inv_tau,
+            &orca.turn(),
+            preferred,
+            &mut planes,
+        ) {
             Some(_) => in_order += 1,
             None => reordered += 1,
         }
