@@ -347,6 +347,18 @@ fn a_preset_fills_the_fields_left_out_and_unknown_ones_are_refused() {
             ..OrcaParams::rvo2()
         }
     );
+    // The head-on turn is the preset's unless given.
+    assert_eq!(people.symmetry_bias, SYMMETRY_BIAS);
+    assert_eq!(rvo2.symmetry_bias, RVO2_SYMMETRY_BIAS);
+    let turned: OrcaParams =
+        serde_json::from_str(r#"{"preset": "rvo2", "symmetry_bias": 0.1}"#).expect("valid");
+    assert_eq!(
+        turned,
+        OrcaParams {
+            symmetry_bias: 0.1,
+            ..OrcaParams::rvo2()
+        }
+    );
     assert!(serde_json::from_str::<OrcaParams>(r#"{"preset": "ants"}"#).is_err());
     assert!(serde_json::from_str::<OrcaParams>(r#"{"horizon": 3}"#).is_err());
     // What is written reads back the same.
