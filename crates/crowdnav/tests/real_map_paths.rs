@@ -256,12 +256,16 @@ fn aurora_disc_paths_along_a_slanted_wall_are_the_same_both_ways() {
     let mesh = mesh_of(&dir.join("polyanya-v2/aurora.mesh"));
     let walls: Vec<_> = mesh.walls().collect();
     let (a, b) = (Vec2::new(607.0, 367.0), Vec2::new(501.0, 384.0));
-    for (r, expected) in [
-        (1.5f32, 110.761_043),
-        (1.9, 111.339_542),
-        (2.0, 111.519_838),
+    // Query 1615 of aurora.scen at r = 1, whose answer the same fix shortened (634.333
+    // before).
+    let (c, d) = (Vec2::new(899.0, 313.0), Vec2::new(366.0, 67.0));
+    for (from, to, r, expected) in [
+        (a, b, 1.5f32, 110.761_043),
+        (a, b, 1.9, 111.339_542),
+        (a, b, 2.0, 111.519_838),
+        (c, d, 1.0, 609.781_762),
     ] {
-        for (from, to) in [(a, b), (b, a)] {
+        for (from, to) in [(from, to), (to, from)] {
             let path = mesh
                 .find_path(from, to, r)
                 .unwrap_or_else(|e| panic!("r = {r}, {from} -> {to}: {e}"));
