@@ -18,13 +18,8 @@
 //!   of cells); a mesh's obstacle corners (`mesh::corner_grid`, boxes of corners);
 //! - [`WallGrid`]: wall segments within a distance, built once per mesh;
 //! - `mesh::level`'s segment grid: pairs of a polygon's edges sharing a cell;
-//! - `path::beside`'s bins: the pieces of a path whose boxes meet a query box.
-//!
-//! One grid keeps cells of its own: `mesh::locate`'s hints (a starting triangle per
-//! cell for the point-location walk), whose cells stretch to fit the mesh's box. Laid
-//! as here, they hand other starting triangles to the walk, which then picks the other
-//! of two triangles for a point on their shared edge; on aurora that changes one
-//! answer at r = 2 (see `Locator`), so they stay until that dependence is fixed.
+//! - `path::beside`'s bins: the pieces of a path whose boxes meet a query box;
+//! - `mesh::locate`'s hints: a starting triangle per cell for the point-location walk.
 
 mod points;
 mod walls;

@@ -3,22 +3,14 @@
 
 use super::navmesh::{Location, NavMesh, TriangleId, NONE};
 use crate::geom::{orient2d_value, point_in_triangle};
+use crate::grid::Layout;
 use glam::Vec2;
 
-/// Grid of starting triangles over the mesh's bounding box.
-///
-/// Its cells are not laid by [`crate::grid::Layout`] as every other grid's are: a point
-/// on an edge is found in whichever of the edge's triangles the walk reaches first, and
-/// the search's answer can depend on which (aurora query 281 at r = 2: 161.0087 from
-/// these hints, 111.5198 from square cells of two triangles each). Until an endpoint
-/// on an edge gives one answer whichever triangle holds it, these cells stay as they
-/// are, so that no answer changes.
+/// Grid of starting triangles over the mesh's bounding box, laid by the crate's one
+/// [`Layout`] with about two triangles per cell.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Locator {
-    min: Vec2,
-    inv_cell: Vec2,
-    cols: usize,
-    rows: usize,
+    layout: Layout,
     hints: Vec<u32>,
 }
 
@@ -26,6 +18,12 @@ enum Walk {
     Inside(u32),
     Outside,
 }
+
+/// Triangles per cell the hints aim for: a walk from the hint crosses about one.
+const TRIANGLES_PER_CELL: f32 = 2.0;
+
+/// Most cells the hints get (4 bytes each), as many as the old 1 024 × 1 024 grid.
+const MAX_HINT_CELLS: usize = 1 << 20;
 
 impl Locator {
     pub(crate) fn new(mesh: &NavMesh) -> Locator {
@@ -35,29 +33,23 @@ impl Locator {
             min = min.min(v);
             max = max.max(v);
         }
-        let size = (max - min).max(Vec2::splat(1e-6));
-        // About two triangles per cell.
-        let cells = (mesh.triangles.len() / 2).max(1) as f32;
-        let side = (size.x * size.y / cells).sqrt().max(1e-6);
-        let cols = ((size.x / side).ceil() as usize).clamp(1, 1024);
-        let rows = ((size.y / side).ceil() as usize).clamp(1, 1024);
-        let mut locator = Locator {
+        let layout = Layout::dense(
             min,
-            inv_cell: Vec2::new(cols as f32 / size.x, rows as f32 / size.y),
-            cols,
-            rows,
-            hints: Vec::new(),
-        };
+            max,
+            mesh.triangles.len(),
+            TRIANGLES_PER_CELL,
+            MAX_HINT_CELLS,
+        );
         // Each cell's hint: a triangle whose centroid falls in it (the first, for
         // determinism), else the nearest earlier hint in scan order — any triangle
         // works as a start, a near one makes the walk short.
-        let mut hints = vec![NONE; cols * rows];
+        let mut hints = vec![NONE; layout.len()];
         for (t, tri) in mesh.triangles.iter().enumerate() {
             let centroid = tri
                 .iter()
                 .fold(Vec2::ZERO, |acc, &v| acc + mesh.vertices[v as usize])
                 / 3.0;
-            let cell = locator.cell(centroid);
+            let cell = layout.index(centroid);
             if hints[cell] == NONE {
                 hints[cell] = t as u32;
             }
@@ -70,23 +62,14 @@ impl Locator {
                 last = *h;
             }
         }
-        locator.hints = hints;
-        locator
+        Locator { layout, hints }
     }
 
     fn hint(&self, p: Vec2) -> u32 {
         if self.hints.is_empty() {
             return 0;
         }
-        self.hints[self.cell(p)]
-    }
-
-    /// The grid cell of `p`, clamped to the grid.
-    fn cell(&self, p: Vec2) -> usize {
-        let q = (p - self.min) * self.inv_cell;
-        let c = (q.x.max(0.0) as usize).min(self.cols - 1);
-        let r = (q.y.max(0.0) as usize).min(self.rows - 1);
-        r * self.cols + c
+        self.hints[self.layout.index(p)]
     }
 }
 
