@@ -53,7 +53,8 @@ fn every_shipped_formation_finishes_with_all_arrived_and_no_overlap() {
         assert!(report.completed, "{name}");
         assert_eq!(report.overlapping_pairs, 0, "{name}: overlapping pairs");
         assert!(
-            // In metres: the collision depth of the formations' 0.5 m radius. Measured: at most 0.0025.
+            // In metres: the collision depth of the formations' 0.5 m radius.
+            // Measured: at most 0.0025.
             report.max_penetration <= COLLISION_DEPTH * 0.5,
             "{name}: penetration {}",
             report.max_penetration
