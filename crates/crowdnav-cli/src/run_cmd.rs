@@ -7,8 +7,8 @@ use crate::{svg, Failure};
 use anyhow::Context;
 use crowdnav::mesh::Location;
 use crowdnav::scenario::{
-    demo_scenario, formation_goals, formation_starts, run as run_world, FormationKind, LineCounter,
-    Method, Report, RunOptions, Scenario, TrajectoryRecorder, DEMO_AGENTS, DEMO_AREA,
+    demo, formation_goals, formation_starts, run as run_world, FormationKind, LineCounter, Method,
+    Report, RunOptions, Scenario, TrajectoryRecorder,
 };
 use crowdnav::world::{AgentId, Goal, World};
 use glam::Vec2;
@@ -280,10 +280,10 @@ pub fn run_demo(
     method: Method,
     mut on_step: impl FnMut(&World, FormationKind),
 ) -> anyhow::Result<(World, Vec<Report>)> {
-    let scenario = demo_scenario(method);
-    let area = DEMO_AREA;
+    let scenario = demo::scenario(method);
+    let area = demo::AREA;
     let mut world = scenario.build(None)?;
-    for p in formation_starts(FormationKind::Circle, DEMO_AGENTS, area, 1, world.mesh()) {
+    for p in formation_starts(FormationKind::Circle, demo::AGENTS, area, 1, world.mesh()) {
         world.add_agent(
             crowdnav::world::AgentParams::new(p, p)
                 .with_radius(area.agent_radius)
@@ -316,7 +316,7 @@ pub fn demo(args: &DemoArgs) -> Result<(), Failure> {
     let gif_path = args.out.join("demo.gif");
     let mut gif: Option<GifRecorder> = None;
     let mut gif_error = None;
-    let bar = progress(5 * demo_scenario(args.method).steps, "demo");
+    let bar = progress(5 * demo::scenario(args.method).steps, "demo");
     let (_, reports) = run_demo(args.method, |w, kind| {
         bar.inc(1);
         bar.set_message(kind.name());

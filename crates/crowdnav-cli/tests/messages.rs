@@ -174,7 +174,7 @@ fn every_file_written_gets_a_line() {
     let svg = file("mesh.svg");
     assert_eq!(
         wrote_lines(&crowdnav(&["mesh", "worlds/two-rooms.json", "--svg", &svg])),
-        [svg.clone()]
+        [svg]
     );
     let path_svg = file("path.svg");
     let path = [
@@ -187,7 +187,7 @@ fn every_file_written_gets_a_line() {
         "--svg",
         &path_svg,
     ];
-    assert_eq!(wrote_lines(&crowdnav(&path)), [path_svg.clone()]);
+    assert_eq!(wrote_lines(&crowdnav(&path)), [path_svg.as_str()]);
     let scenario = two_agents("files", [4.0, 2.0], 20);
     let (csv, gif, report, run_svg) = (
         file("run.csv"),

@@ -75,7 +75,7 @@ pub fn demo_level() -> Level {
             c + Vec2::new(-s, s),
         ]
     };
-    let mut level = scenario::demo_level();
+    let mut level = scenario::demo::level();
     level.obstacles = vec![
         square(Vec2::new(-5.0, 4.0), 0.9),
         square(Vec2::new(5.0, -4.0), 0.9),
@@ -85,7 +85,7 @@ pub fn demo_level() -> Level {
 
 /// The demo's scenario (the library's, as the CLI's demo) in the room with pillars.
 fn demo_scenario(method: Method) -> Scenario {
-    let mut s = scenario::demo_scenario(method);
+    let mut s = scenario::demo::scenario(method);
     s.world = Some(WorldSpec::Inline(demo_level()));
     s
 }
@@ -100,7 +100,7 @@ impl Crowd {
         let method = method.unwrap_or(Method::Orca);
         let scenario = demo_scenario(method);
         let world = scenario.build(None).map_err(err)?;
-        let area = scenario::DEMO_AREA;
+        let area = scenario::demo::AREA;
         Ok(Self::with(
             world,
             scenario,

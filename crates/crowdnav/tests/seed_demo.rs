@@ -4,8 +4,7 @@
 //! (with the seed's 40-frame look-ahead they collided 165 to 867 times each).
 
 use crowdnav::scenario::{
-    demo_scenario, formation_goals, formation_starts, run, FormationKind, Method, RunOptions,
-    DEMO_AGENTS, DEMO_AREA,
+    demo, formation_goals, formation_starts, run, FormationKind, Method, RunOptions,
 };
 use crowdnav::world::{AgentId, AgentParams, Goal};
 use glam::Vec2;
@@ -16,19 +15,19 @@ const MOST_PER_FORMATION: u64 = 150;
 
 #[test]
 fn anti_gravity_forms_every_demo_formation_with_few_collisions() {
-    let scenario = demo_scenario(Method::AntiGravity);
+    let scenario = demo::scenario(Method::AntiGravity);
     let mut world = scenario.build(None).expect("the demo builds");
     for p in formation_starts(
         FormationKind::Circle,
-        DEMO_AGENTS,
-        DEMO_AREA,
+        demo::AGENTS,
+        demo::AREA,
         1,
         world.mesh(),
     ) {
         world
             .add_agent(
                 AgentParams::new(p, p)
-                    .with_radius(DEMO_AREA.agent_radius)
+                    .with_radius(demo::AREA.agent_radius)
                     .with_speeds(2.0, 1.4),
             )
             .expect("agent");
@@ -37,7 +36,7 @@ fn anti_gravity_forms_every_demo_formation_with_few_collisions() {
     let mut failures = Vec::new();
     for (k, kind) in FormationKind::ALL.into_iter().enumerate() {
         let now: Vec<Vec2> = world.agents().iter().map(|a| a.position).collect();
-        let goals = formation_goals(kind, &now, DEMO_AREA, k as u64 + 1, world.mesh());
+        let goals = formation_goals(kind, &now, demo::AREA, k as u64 + 1, world.mesh());
         for (i, g) in goals.into_iter().enumerate() {
             world
                 .set_goal(AgentId(i as u32), Goal::Point(g))

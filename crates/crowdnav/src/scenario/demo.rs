@@ -1,4 +1,9 @@
-//! The seed demo's setup, shared by the CLI's `demo` and the viewer.
+//! The seed demo: 32 entities walking through five formations (circle, swap places,
+//! three groups, two blocks, two lines) in a square room. The CLI's `demo` and the
+//! viewer build it from these pieces: [`scenario`] (the room, step and steering
+//! settings), [`AGENTS`] agents placed with
+//! [`formation_starts`](super::formation_starts) in [`AREA`], and each formation's goals
+//! from [`formation_goals`](super::formation_goals).
 
 use super::file::{Method, Scenario, WorldSpec};
 use super::formation::FormationArea;
@@ -7,18 +12,18 @@ use crate::steer::{AntiGravityParams, OrcaParams};
 use glam::Vec2;
 
 /// Entities in the seed demo.
-pub const DEMO_AGENTS: usize = 32;
+pub const AGENTS: usize = 32;
 
 /// Where the demo's formations are laid out: around the origin, 10 m across each way,
 /// for agents of radius 0.5 m.
-pub const DEMO_AREA: FormationArea = FormationArea {
+pub const AREA: FormationArea = FormationArea {
     center: Vec2::ZERO,
     size: 10.0,
     agent_radius: 0.5,
 };
 
 /// The demo's level: a square room 28 m across around the formations.
-pub fn demo_level() -> Level {
+pub fn level() -> Level {
     let h = 14.0;
     Level {
         boundary: vec![
@@ -46,7 +51,7 @@ pub fn demo_level() -> Level {
 /// frames reached, and the ramp gives back 40 % of the push at contact: 158 collisions,
 /// 0 to 89 each, and the formations form as fast or faster. The default stays the
 /// seed's 40 frames (its unit tests show the chase it describes with it).
-pub fn demo_antigravity() -> AntiGravityParams {
+pub fn antigravity() -> AntiGravityParams {
     AntiGravityParams {
         look_ahead: 2.0,
         ..AntiGravityParams::default()
@@ -57,15 +62,15 @@ pub fn demo_antigravity() -> AntiGravityParams {
 /// formation's goals in turn): the demo room, `dt` 0.05 s, at most 1 200 steps per
 /// formation, ORCA with a 2 s horizon, which suits 32 agents of 0.5 m in a room
 /// (RVO2's 10 s is for its 250-agent circle), and anti-gravity as
-/// [`demo_antigravity`]; the shipped formation scenarios use the same.
-pub fn demo_scenario(method: Method) -> Scenario {
+/// [`antigravity`]; the shipped formation scenarios use the same.
+pub fn scenario(method: Method) -> Scenario {
     Scenario {
         name: "demo".to_owned(),
         description: Some("The seed demo's formation sequence".to_owned()),
         method,
         dt: 0.05,
         steps: 1200,
-        world: Some(WorldSpec::Inline(demo_level())),
+        world: Some(WorldSpec::Inline(level())),
         agents: Vec::new(),
         formation: None,
         ring: None,
@@ -77,7 +82,7 @@ pub fn demo_scenario(method: Method) -> Scenario {
             time_horizon_obst: 2.0,
             ..OrcaParams::rvo2()
         }),
-        antigravity: Some(demo_antigravity()),
+        antigravity: Some(antigravity()),
         swarm: None,
         world_params: None,
         lines: Vec::new(),

@@ -350,6 +350,9 @@ pub struct WorldParamsSpec {
     /// [`CollideParams::restitution`](crate::collide::CollideParams::restitution). Defaults to 0 for
     /// ORCA, 1 for the other methods.
     pub restitution: Option<f32>,
+    /// See [`WorldParams::portals`]. Defaults to `true` for ORCA, `false` for the other
+    /// methods (which follow their exact paths, as the seeds do).
+    pub portals: Option<bool>,
 }
 
 /// A scenario file. See `docs/scenario-format.md`.
@@ -542,6 +545,8 @@ impl Scenario {
                 p.neighbor_dist = 5.0;
                 p.max_neighbors = 16;
                 p.wall_dist = 3.0;
+                // The seed methods follow their exact paths, as they always did.
+                p.portals = false;
             }
         }
         if let Some(s) = self.world_params {
@@ -551,6 +556,7 @@ impl Scenario {
             p.arrival_tolerance = s.arrival_tolerance.unwrap_or(p.arrival_tolerance);
             p.slowdown_time = s.slowdown_time.unwrap_or(p.slowdown_time);
             p.collisions = s.collisions.unwrap_or(p.collisions);
+            p.portals = s.portals.unwrap_or(p.portals);
             if let Some(e) = s.restitution {
                 p.collide = p.collide.with_restitution(e);
             }

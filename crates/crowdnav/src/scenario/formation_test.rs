@@ -238,7 +238,7 @@ fn formations_on_random_levels_stand_on_reachable_floor() {
 #[test]
 fn on_a_level_with_room_to_spare_the_shapes_are_the_open_grounds() {
     // The demo's room is 28 m across: every formation of the demo fits as drawn.
-    let mesh = NavMesh::from_level(&super::super::demo_level()).expect("mesh");
+    let mesh = NavMesh::from_level(&super::super::demo::level()).expect("mesh");
     for kind in FormationKind::ALL {
         let open = formation_starts(kind, 32, AREA, 3, None);
         let floor = formation_starts(kind, 32, AREA, 3, Some(&mesh));

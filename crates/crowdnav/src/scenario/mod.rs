@@ -10,7 +10,7 @@
 //! scenario's measurement lines (the report's `lines`), and a [`TrajectoryRecorder`]
 //! writes trajectories as CSV for pedestrian-analysis tools.
 
-mod demo;
+pub mod demo;
 mod file;
 mod floor;
 mod formation;
@@ -19,7 +19,6 @@ mod lines;
 mod report;
 mod trajectory;
 
-pub use demo::{demo_antigravity, demo_level, demo_scenario, DEMO_AGENTS, DEMO_AREA};
 pub use file::{
     AgentSpec, FormationSpec, GoalSpec, Method, ObstacleSpec, RingSpec, Scenario, ScenarioError,
     WorldParamsSpec, WorldSpec, ORCA_RESTITUTION,

@@ -21,8 +21,9 @@
 //!   along the axis that only brakes. Both cases resolve to the same side in every
 //!   agent's own frame (a dodge to the right), deterministically: ties between the legs
 //!   go to the right leg, and when the half-plane excludes the preferred velocity, a
-//!   cut-off normal within [`SYMMETRY_BIAS`] of the axis is turned that far to the right
-//!   (never past the tangent points, so the half-plane still clears the obstacle).
+//!   cut-off normal within [`OrcaParams::symmetry_bias`] of the axis is turned that far
+//!   to the right (never past the tangent points, so the half-plane still clears the
+//!   obstacle).
 //!   Negating every input of the pair negates the half-plane bit for bit, so both
 //!   agents of a mirrored pair choose opposite world directions and pass each other.
 //! - **People** ([`OrcaParams::people`], the default): the avoidance between two walking
@@ -48,8 +49,21 @@ use std::cmp::Ordering;
 pub const MIN_TIME: f32 = 1.0e-3;
 
 /// The angle, radians, by which a head-on cut-off normal is turned to the agent's right
-/// to break the symmetry of two agents meeting exactly head-on.
+/// to break the symmetry of two agents meeting exactly head-on, in the people preset
+/// ([`OrcaParams::symmetry_bias`]).
 pub const SYMMETRY_BIAS: f32 = 0.05;
+
+/// [`OrcaParams::symmetry_bias`] in the rvo2 preset, radians: larger than the people
+/// preset's, so that agents meeting nearly head-on pass before they touch. Touching
+/// agents with no relative velocity hold each other's velocity, and one caught head-on
+/// between two others walking the other way is carried back with them; on RVO2's circle
+/// of 1 000 agents at 75 ring phases, 4 finish after 5 900 steps with this bias, 15
+/// with 0.05 (see docs/crowd-behaviour.md).
+pub const RVO2_SYMMETRY_BIAS: f32 = 0.25;
+
+/// The largest [`OrcaParams::symmetry_bias`] used, radians: larger values are lowered
+/// to it.
+pub const MAX_SYMMETRY_BIAS: f32 = std::f32::consts::FRAC_PI_4;
 
 /// Share of the top speed an overlapping wall may demand to push the agent back out.
 const WALL_PUSH_SHARE: f32 = 0.5;
@@ -97,6 +111,13 @@ pub struct OrcaParams {
     /// against the flow, both give way, and they lock; so it is 0 (off) in both
     /// presets. \[Limit: >= 0\]
     pub yield_to_flow: f32,
+    /// How far, radians, a cut-off normal lying this near the axis between two agents
+    /// (nearly head-on) is turned to the agent's right when it binds, so that two agents
+    /// meeting head-on choose opposite sides and pass (see the [module docs](self)).
+    /// Larger values start passing earlier, from further off the axis. 0 turns it off;
+    /// values above [`MAX_SYMMETRY_BIAS`] are lowered to it, NaN counts as 0.
+    /// \[Limit: 0 to π/4\]
+    pub symmetry_bias: f32,
 }
 
 /// A named set of [`OrcaParams`].
@@ -134,11 +155,13 @@ impl OrcaParams {
             priority: 4.0,
             time_gap: 0.3,
             yield_to_flow: 0.0,
+            symmetry_bias: SYMMETRY_BIAS,
         }
     }
 
     /// RVO2's Circle example: neighbours within 15 m (the ten nearest), 10 s horizons,
-    /// the avoidance shared evenly, no time gap, nobody giving way to the flow.
+    /// the avoidance shared evenly, no time gap, nobody giving way to the flow, and a
+    /// head-on turn of [`RVO2_SYMMETRY_BIAS`].
     pub const fn rvo2() -> OrcaParams {
         OrcaParams {
             neighbor_dist: 15.0,
@@ -148,6 +171,7 @@ impl OrcaParams {
             priority: 0.0,
             time_gap: 0.0,
             yield_to_flow: 0.0,
+            symmetry_bias: RVO2_SYMMETRY_BIAS,
         }
     }
 }
@@ -171,6 +195,7 @@ struct OrcaParamsSpec {
     priority: Option<f32>,
     time_gap: Option<f32>,
     yield_to_flow: Option<f32>,
+    symmetry_bias: Option<f32>,
 }
 
 impl<'de> Deserialize<'de> for OrcaParams {
@@ -185,6 +210,7 @@ impl<'de> Deserialize<'de> for OrcaParams {
             priority: spec.priority.unwrap_or(base.priority),
             time_gap: spec.time_gap.unwrap_or(base.time_gap),
             yield_to_flow: spec.yield_to_flow.unwrap_or(base.yield_to_flow),
+            symmetry_bias: spec.symmetry_bias.unwrap_or(base.symmetry_bias),
         })
     }
 }
@@ -218,10 +244,18 @@ impl<'de> Deserialize<'de> for OrcaParams {
 /// assert!(v.y < 0.0, "dodges to its right");
 /// assert!(v.length() <= 1.5);
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Orca {
     /// The parameters.
     pub params: OrcaParams,
+    /// The head-on turn of `params.symmetry_bias`, worked out once (see [`Orca::turn`]).
+    turn: HeadOnTurn,
+}
+
+impl Default for Orca {
+    fn default() -> Self {
+        Self::new(OrcaParams::default())
+    }
 }
 
 /// Reusable buffers for [`Orca::steer_with`], so that steering allocates nothing once
@@ -246,8 +280,22 @@ thread_local! {
 
 impl Orca {
     /// ORCA with these parameters.
-    pub const fn new(params: OrcaParams) -> Self {
-        Self { params }
+    pub fn new(params: OrcaParams) -> Self {
+        Self {
+            params,
+            turn: HeadOnTurn::new(params.symmetry_bias),
+        }
+    }
+
+    /// The head-on turn of [`OrcaParams::symmetry_bias`]: the one worked out in
+    /// [`Orca::new`], unless `params` has been changed since.
+    #[inline(always)]
+    fn turn(&self) -> HeadOnTurn {
+        if self.turn.given.to_bits() == self.params.symmetry_bias.to_bits() {
+            self.turn
+        } else {
+            HeadOnTurn::new(self.params.symmetry_bias)
+        }
     }
 
     /// Whether the people's rules ([`OrcaParams::priority`],
@@ -295,10 +343,17 @@ impl Orca {
             // preferred velocity clamped to the top speed: `max_speed` is the agent's
             // own here, finite and positive.)
             let inv_tau = 1.0 / self.params.time_horizon.max(MIN_TIME);
+            let turn = self.turn();
             let in_order = if self.people() {
                 None
             } else {
-                self.neighbor_half_planes_in_order(ctx, inv_tau, preferred, &mut scratch.planes)
+                self.neighbor_half_planes_in_order(
+                    ctx,
+                    inv_tau,
+                    &turn,
+                    preferred,
+                    &mut scratch.planes,
+                )
             };
             match in_order {
                 Some(neighbors_admit) => admitted &= neighbors_admit,
@@ -325,6 +380,7 @@ impl Orca {
                         let own = Own {
                             agent: &agent,
                             inv_tau,
+                            turn: &turn,
                             dt: ctx.dt,
                             preferred,
                         };
@@ -376,6 +432,7 @@ impl Orca {
         &self,
         ctx: &SteerContext<'_>,
         inv_tau: f32,
+        turn: &HeadOnTurn,
         preferred: Vec2,
         planes: &mut Vec<HalfPlane>,
     ) -> Option<bool> {
@@ -391,6 +448,7 @@ impl Orca {
         let own = Own {
             agent,
             inv_tau,
+            turn,
             dt: ctx.dt,
             preferred,
         };
@@ -507,8 +565,15 @@ impl Orca {
             } else {
                 neighbor
             };
-            let (plane, admits) =
-                half_plane_disc(agent, neighbor, inv_tau, ctx.dt, preferred, share);
+            let (plane, admits) = half_plane_disc(
+                agent,
+                neighbor,
+                inv_tau,
+                &self.turn(),
+                ctx.dt,
+                preferred,
+                share,
+            );
             if is_finite(&plane) {
                 planes.push(plane);
                 admitted &= admits;
@@ -639,7 +704,8 @@ fn select_neighbors(
 /// there, and the half-plane is `{v : (v - (velocity + share·u))·n >= 0}` with share ½
 /// for a [`NeighborKind::Agent`] and 1 for a [`NeighborKind::Obstacle`]. Discs that
 /// already overlap use `dt` as the horizon. Head-on cases whose half-plane excludes the
-/// preferred velocity are biased to the agent's right (see the [module docs](self)).
+/// preferred velocity are biased to the agent's right by [`SYMMETRY_BIAS`] (see the
+/// [module docs](self)).
 pub fn orca_half_plane_disc(
     agent: &SteerAgent,
     neighbor: &Neighbor,
@@ -652,6 +718,7 @@ pub fn orca_half_plane_disc(
         agent,
         neighbor,
         inv_tau,
+        &HeadOnTurn::new(SYMMETRY_BIAS),
         dt,
         preferred,
         reciprocal_share(neighbor),
@@ -669,14 +736,16 @@ fn reciprocal_share(neighbor: &Neighbor) -> f32 {
     }
 }
 
-/// [`orca_half_plane_disc`] given `inv_tau = 1 / max(time_horizon, MIN_TIME)` and the
-/// agent's preferred velocity clamped to its top speed (both computed once per agent,
-/// not once per neighbour), with whether the half-plane admits that preferred velocity.
+/// [`orca_half_plane_disc`] given `inv_tau = 1 / max(time_horizon, MIN_TIME)`, the
+/// head-on `turn` and the agent's preferred velocity clamped to its top speed (all
+/// computed once per agent, not once per neighbour), with whether the half-plane admits
+/// that preferred velocity.
 #[inline(always)]
 fn half_plane_disc(
     agent: &SteerAgent,
     neighbor: &Neighbor,
     inv_tau: f32,
+    turn: &HeadOnTurn,
     dt: f32,
     preferred: Vec2,
     share: f32,
@@ -688,7 +757,7 @@ fn half_plane_disc(
     // Also when the distance is NaN.
     let apart = distance_squared > radius * radius;
     if !apart {
-        let plane = overlapping_half_plane(agent, neighbor, radius, share, dt, preferred);
+        let plane = overlapping_half_plane(agent, neighbor, radius, share, turn, dt, preferred);
         return (plane, plane.contains(preferred));
     }
     let boundary = closest_on_disc_velocity_obstacle(
@@ -709,11 +778,11 @@ fn half_plane_disc(
     }
     match head_on_half_plane(
         agent,
-        relative_position,
-        relative_velocity,
+        (relative_position, relative_velocity),
         radius,
         share,
         inv_tau,
+        turn,
         boundary.normal,
     ) {
         Some(turned) => (turned, turned.contains(preferred)),
@@ -721,24 +790,25 @@ fn half_plane_disc(
     }
 }
 
-/// [`half_plane_disc`] when the cut-off arc binds: its normal turned to the right when
-/// it lies near the axis (see the module docs); `None` when it is left as it is, or for
-/// coincident centres.
+/// [`half_plane_disc`] when the cut-off arc binds: its normal turned to the right by
+/// `turn` when it lies near the axis (see the module docs), given the neighbour's
+/// position and the agent's velocity relative to each other; `None` when it is left as
+/// it is, or for coincident centres.
 #[cold]
 #[inline(never)]
 fn head_on_half_plane(
     agent: &SteerAgent,
-    relative_position: Vec2,
-    relative_velocity: Vec2,
+    (relative_position, relative_velocity): (Vec2, Vec2),
     radius: f32,
     share: f32,
     inv_tau: f32,
+    turn: &HeadOnTurn,
     normal: Vec2,
 ) -> Option<HalfPlane> {
     let axis = relative_position.try_normalize()?;
     // Most binding arcs are not head-on: then the half-plane stays as it was built,
     // without the arc cosine below.
-    if !near_axis(normal, axis) {
+    if !turn.near_axis(normal, axis) {
         return None;
     }
     // Keep the turned normal on the near arc: no further from the axis than the tangent
@@ -746,12 +816,12 @@ fn head_on_half_plane(
     let distance = relative_position.length_squared().sqrt();
     let cos_arc_half_angle = (radius / distance).clamp(-1.0, 1.0);
     // The arc cosine is needed only when the tangent points lie nearer the axis than
-    // the bias, i.e. for discs almost touching: `acos(c) >= SYMMETRY_BIAS` exactly when
-    // `c < BIAS_ROTATION.x`.
-    let normal = if cos_arc_half_angle < BIAS_ROTATION.x {
-        bias_head_on(normal, axis, SYMMETRY_BIAS)
+    // the bias, i.e. for discs almost touching: `acos(c) >= turn.angle` exactly when
+    // `c < turn.rotation.x`.
+    let normal = if cos_arc_half_angle < turn.rotation.x {
+        turn.turned(normal, axis, turn.angle)
     } else {
-        bias_head_on(normal, axis, cos_arc_half_angle.acos())
+        turn.turned(normal, axis, cos_arc_half_angle.acos())
     };
     let center = relative_position * inv_tau;
     let u = center + normal * (radius * inv_tau) - relative_velocity;
@@ -771,6 +841,7 @@ fn overlapping_half_plane(
     neighbor: &Neighbor,
     radius: f32,
     share: f32,
+    turn: &HeadOnTurn,
     dt: f32,
     preferred: Vec2,
 ) -> HalfPlane {
@@ -797,38 +868,69 @@ fn overlapping_half_plane(
     match axis {
         // Head-on: turned to the right when it binds (see the module docs).
         Some(axis) if !plane.contains(preferred) => {
-            plane_for(bias_head_on(normal, axis, SYMMETRY_BIAS))
+            plane_for(turn.turned(normal, axis, turn.angle))
         }
         _ => plane,
     }
 }
 
-/// Turns a normal lying within [`SYMMETRY_BIAS`] of the axis (either way) to exactly
-/// `min(SYMMETRY_BIAS, max_angle)` counter-clockwise of the axis line, which is the
-/// agent's right when the normal points back at it. The same in every agent's frame:
-/// negating all inputs negates the result bit for bit.
-fn bias_head_on(normal: Vec2, axis: Vec2, max_angle: f32) -> Vec2 {
-    if !near_axis(normal, axis) {
-        return normal;
-    }
-    let base = if normal.dot(axis) >= 0.0 { axis } else { -axis };
-    let angle = SYMMETRY_BIAS.min(max_angle).max(0.0);
-    let rotation = if angle == SYMMETRY_BIAS {
-        BIAS_ROTATION
-    } else {
-        Vec2::from_angle(angle)
-    };
-    rotation.rotate(base)
+/// The head-on turn of one [`OrcaParams::symmetry_bias`], its cosine and sine worked out
+/// once.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct HeadOnTurn {
+    /// The [`OrcaParams::symmetry_bias`] it was made from, as given.
+    given: f32,
+    /// The angle turned by, radians: `given` within 0 to [`MAX_SYMMETRY_BIAS`], 0 for
+    /// NaN.
+    angle: f32,
+    /// `Vec2::from_angle(angle)`: its cosine and sine, correctly rounded.
+    rotation: Vec2,
+    /// `angle.sin()`: normals nearer the axis line than this sine are turned.
+    sin: f32,
 }
 
-/// `Vec2::from_angle(SYMMETRY_BIAS)`: its cosine and sine, correctly rounded.
-const BIAS_ROTATION: Vec2 = Vec2::new(f32::from_bits(0x3f7f_ae19), f32::from_bits(0x3d4c_b6f5));
+impl HeadOnTurn {
+    /// The turn by `bias` radians, clamped to 0 to [`MAX_SYMMETRY_BIAS`].
+    fn new(bias: f32) -> HeadOnTurn {
+        let angle = if bias > 0.0 {
+            bias.min(MAX_SYMMETRY_BIAS)
+        } else {
+            0.0
+        };
+        // Through f64, so that both are correctly rounded (`f32::sin_cos` need not be).
+        let (sin, cos) = f64::from(angle).sin_cos();
+        HeadOnTurn {
+            given: bias,
+            angle,
+            rotation: Vec2::new(cos as f32, sin as f32),
+            sin: angle.sin(),
+        }
+    }
 
-/// Whether the unit `normal` lies within [`SYMMETRY_BIAS`] of the line of the unit
-/// `axis` (either way): the normals [`bias_head_on`] turns.
-#[inline(always)]
-fn near_axis(normal: Vec2, axis: Vec2) -> bool {
-    normal.perp_dot(axis).abs() < SYMMETRY_BIAS.sin()
+    /// Whether the unit `normal` lies within the turn's angle of the line of the unit
+    /// `axis` (either way): the normals [`HeadOnTurn::turned`] turns.
+    #[inline(always)]
+    fn near_axis(&self, normal: Vec2, axis: Vec2) -> bool {
+        normal.perp_dot(axis).abs() < self.sin
+    }
+
+    /// Turns a normal lying within the turn's angle of the axis (either way) to exactly
+    /// `min(angle, max_angle)` counter-clockwise of the axis line, which is the agent's
+    /// right when the normal points back at it. The same in every agent's frame:
+    /// negating all inputs negates the result bit for bit.
+    fn turned(&self, normal: Vec2, axis: Vec2, max_angle: f32) -> Vec2 {
+        if !self.near_axis(normal, axis) {
+            return normal;
+        }
+        let base = if normal.dot(axis) >= 0.0 { axis } else { -axis };
+        let angle = self.angle.min(max_angle).max(0.0);
+        let rotation = if angle == self.angle {
+            self.rotation
+        } else {
+            Vec2::from_angle(angle)
+        };
+        rotation.rotate(base)
+    }
 }
 
 /// The ORCA half-plane of a static wall for `agent`, or `None` when the wall's back

@@ -5,23 +5,21 @@
 //! for operation (IEEE addition, subtraction, multiplication, division and square root
 //! round the same in a lane as in a scalar, and nothing is fused), so every half-plane
 //! is the scalar one, bit for bit: the cut-off arc, both legs, the head-on turn by
-//! [`SYMMETRY_BIAS`](super::SYMMETRY_BIAS), the check that the preferred velocity is
-//! admitted and the finiteness test. Lanes that need anything else (overlapping discs,
-//! a radius that is not positive, a NaN distance, a binding arc whose normal lies too
-//! close to the turning threshold to decide without `sin(SYMMETRY_BIAS)`, or whose
-//! discs almost touch) are built by the scalar code.
+//! [`OrcaParams::symmetry_bias`](super::OrcaParams::symmetry_bias), the check that the
+//! preferred velocity is admitted and the finiteness test. Lanes that need anything else
+//! (overlapping discs, a radius that is not positive, a NaN distance, a binding arc
+//! whose normal lies too close to the turning threshold to decide without the turn's
+//! exact sine, or whose discs almost touch) are built by the scalar code.
 
-use super::{half_plane_disc, HalfPlane, Neighbor, NeighborKind, SteerAgent, BIAS_ROTATION};
+use super::{half_plane_disc, HalfPlane, HeadOnTurn, Neighbor, NeighborKind, SteerAgent};
 use glam::Vec2;
 use wide::{f32x4, CmpEq, CmpGe, CmpGt, CmpLe, CmpLt};
 
-/// Squared sine above which a binding arc's normal is certainly not turned
-/// (`0.0501²`, against `sin(SYMMETRY_BIAS)² ≈ 0.04998²`): lanes below are left to the
-/// scalar code, which decides exactly.
-const NOT_NEAR_AXIS_SQUARED: f32 = 0.0501 * 0.0501;
-
-/// Squared sine below which a binding arc's normal is certainly turned (`0.0499²`).
-const NEAR_AXIS_SQUARED: f32 = 0.0499 * 0.0499;
+/// How far, relative to the turn's sine, the lanes' near-axis test keeps from it: a
+/// binding arc's normal whose sine off the axis lies within this of the turn's is left to
+/// the scalar code, which decides exactly. (The lanes' sine is off by a few units in the
+/// last place at most.)
+const NEAR_AXIS_MARGIN: f32 = 2.0e-3;
 
 /// Smallest squared distance for which the lanes' near-axis test is trusted (its
 /// products stay normal floats); nearer neighbours go to the scalar code.
@@ -41,14 +39,16 @@ pub(super) fn lanes_of(chunk: &[Neighbor]) -> [&Neighbor; 4] {
     [lane(0), lane(1), lane(2), lane(3)]
 }
 
-/// What the lanes share: the agent, `1 / max(time_horizon, MIN_TIME)`, the step and
-/// the preferred velocity clamped to the top speed.
+/// What the lanes share: the agent, `1 / max(time_horizon, MIN_TIME)`, the head-on
+/// turn, the step and the preferred velocity clamped to the top speed.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Own<'a> {
     /// The agent.
     pub agent: &'a SteerAgent,
     /// The horizon's inverse.
     pub inv_tau: f32,
+    /// The head-on turn.
+    pub turn: &'a HeadOnTurn,
     /// The step, seconds.
     pub dt: f32,
     /// The preferred velocity, clamped to the top speed.
@@ -100,6 +100,7 @@ fn lanes_half_planes<const GATED: bool>(
     let Own {
         agent,
         inv_tau,
+        turn,
         dt,
         preferred,
     } = own;
@@ -197,32 +198,34 @@ fn lanes_half_planes<const GATED: bool>(
     let binding = arc & !admits;
     if binding.any() {
         // head_on_half_plane: a binding arc is turned when its normal lies near the
-        // axis. Certainly not when `|normal × relative_position|` is at least `0.0501 ·
-        // |relative_position|`; certainly so when it is below `0.0499 · …`, and then,
-        // unless the discs almost touch, by exactly `SYMMETRY_BIAS`. The scalar code
-        // decides the rest.
+        // axis, within the turn's sine `s`. Certainly not when `|normal ×
+        // relative_position|` is at least `s · (1 + NEAR_AXIS_MARGIN) ·
+        // |relative_position|`; certainly so when it is below `s · (1 -
+        // NEAR_AXIS_MARGIN) · …`, and then, unless the discs almost touch, by exactly the
+        // turn's angle. The scalar code decides the rest.
+        let not_near_squared = (turn.sin * (1.0 + NEAR_AXIS_MARGIN)).powi(2);
+        let near_squared = (turn.sin * (1.0 - NEAR_AXIS_MARGIN)).powi(2);
         let cross = arc_nx * cy - arc_ny * cx;
         let cross_squared = cross * cross;
         let normal_distance = distance_squared.cmp_gt(f32x4::splat(NEAR_AXIS_MIN_DISTANCE_SQUARED))
             & distance_squared.cmp_le(f32x4::splat(f32::MAX));
-        let not_near_axis = cross_squared
-            .cmp_ge(f32x4::splat(NOT_NEAR_AXIS_SQUARED) * distance_squared)
+        let not_near_axis = cross_squared.cmp_ge(f32x4::splat(not_near_squared) * distance_squared)
             & normal_distance;
         // `try_normalize` and the arc's half-angle cosine.
         let distance = distance_squared.sqrt();
         let inverse_distance = f32x4::ONE / distance;
         let turned = binding
             & normal_distance
-            & cross_squared.cmp_lt(f32x4::splat(NEAR_AXIS_SQUARED) * distance_squared)
-            & (radius / distance).cmp_lt(f32x4::splat(BIAS_ROTATION.x));
+            & cross_squared.cmp_lt(f32x4::splat(near_squared) * distance_squared)
+            & (radius / distance).cmp_lt(f32x4::splat(turn.rotation.x));
         scalar |= binding & !not_near_axis & !turned;
         if turned.any() {
             let (ax, ay) = (cx * inverse_distance, cy * inverse_distance);
-            // bias_head_on: the axis line's direction on the normal's side, turned by
-            // `BIAS_ROTATION`.
+            // HeadOnTurn::turned: the axis line's direction on the normal's side, turned
+            // by the turn's rotation.
             let back = (arc_nx * ax + arc_ny * ay).cmp_ge(zero);
             let (bx, by) = (back.blend(ax, negate(ax)), back.blend(ay, negate(ay)));
-            let (cos, sin) = (f32x4::splat(BIAS_ROTATION.x), f32x4::splat(BIAS_ROTATION.y));
+            let (cos, sin) = (f32x4::splat(turn.rotation.x), f32x4::splat(turn.rotation.y));
             let tx = cos * bx - sin * by;
             let ty = sin * bx + cos * by;
             let tpx = cx * inv_tau_lanes + tx * scaled_radius;
@@ -260,6 +263,7 @@ fn lanes_half_planes<const GATED: bool>(
                 agent,
                 neighbor,
                 inv_tau,
+                turn,
                 dt,
                 preferred,
                 super::reciprocal_share(neighbor),

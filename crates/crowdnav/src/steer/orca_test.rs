@@ -347,6 +347,18 @@ fn a_preset_fills_the_fields_left_out_and_unknown_ones_are_refused() {
             ..OrcaParams::rvo2()
         }
     );
+    // The head-on turn is the preset's unless given.
+    assert_eq!(people.symmetry_bias, SYMMETRY_BIAS);
+    assert_eq!(rvo2.symmetry_bias, RVO2_SYMMETRY_BIAS);
+    let turned: OrcaParams =
+        serde_json::from_str(r#"{"preset": "rvo2", "symmetry_bias": 0.1}"#).expect("valid");
+    assert_eq!(
+        turned,
+        OrcaParams {
+            symmetry_bias: 0.1,
+            ..OrcaParams::rvo2()
+        }
+    );
     assert!(serde_json::from_str::<OrcaParams>(r#"{"preset": "ants"}"#).is_err());
     assert!(serde_json::from_str::<OrcaParams>(r#"{"horizon": 3}"#).is_err());
     // What is written reads back the same.
@@ -910,15 +922,78 @@ fn positive_finite_test_agrees_with_normalising() {
 }
 
 #[test]
-fn bias_rotation_is_the_rounded_cosine_and_sine_of_the_bias() {
-    let angle = f64::from(SYMMETRY_BIAS);
-    assert_eq!(BIAS_ROTATION.x, angle.cos() as f32);
-    assert_eq!(BIAS_ROTATION.y, angle.sin() as f32);
-    // The head-on turn skips the arc cosine below this cosine: the angle is then at
-    // least the bias.
-    let below = f32::from_bits(BIAS_ROTATION.x.to_bits() - 1);
-    assert!(below.acos() >= SYMMETRY_BIAS);
-    assert!(BIAS_ROTATION.x.acos() <= SYMMETRY_BIAS * (1.0 + 1e-3));
+fn head_on_turns_hold_the_rounded_cosine_and_sine_of_their_bias() {
+    // The people preset's turn, as it was before the bias became a parameter.
+    let people = HeadOnTurn::new(SYMMETRY_BIAS);
+    assert_eq!(people.rotation.x.to_bits(), 0x3f7f_ae19);
+    assert_eq!(people.rotation.y.to_bits(), 0x3d4c_b6f5);
+    assert_eq!(people.sin.to_bits(), SYMMETRY_BIAS.sin().to_bits());
+    assert_eq!(HeadOnTurn::new(OrcaParams::people().symmetry_bias), people);
+    for bias in [
+        SYMMETRY_BIAS,
+        RVO2_SYMMETRY_BIAS,
+        0.01,
+        0.1,
+        0.5,
+        MAX_SYMMETRY_BIAS,
+    ] {
+        let turn = HeadOnTurn::new(bias);
+        let angle = f64::from(bias);
+        assert_eq!(turn.angle, bias);
+        assert_eq!(turn.rotation.x, angle.cos() as f32);
+        assert_eq!(turn.rotation.y, angle.sin() as f32);
+        // The head-on turn skips the arc cosine below this cosine: the angle is then at
+        // least the bias.
+        let below = f32::from_bits(turn.rotation.x.to_bits() - 1);
+        assert!(below.acos() >= bias, "{bias}");
+        assert!(turn.rotation.x.acos() <= bias * (1.0 + 1e-3), "{bias}");
+    }
+    // Out of range: no turn for NaN, zero or negative biases, at most a quarter turn.
+    for (bias, angle) in [
+        (f32::NAN, 0.0),
+        (-0.1, 0.0),
+        (0.0, 0.0),
+        (f32::NEG_INFINITY, 0.0),
+        (2.0, MAX_SYMMETRY_BIAS),
+        (f32::INFINITY, MAX_SYMMETRY_BIAS),
+    ] {
+        let turn = HeadOnTurn::new(bias);
+        assert_eq!(turn.angle, angle, "{bias}");
+        assert!(turn.rotation.is_finite() && turn.sin.is_finite(), "{bias}");
+    }
+}
+
+#[test]
+fn a_changed_bias_is_used_though_orca_was_built_with_another() {
+    // Two agents exactly head-on, slowed down (the cut-off arc binds): the turn decides
+    // the side.
+    let agent = agent_at(Vec2::ZERO, v(0.02, 0.0), v(1.0, 0.0));
+    let neighbor = neighbor_at(v(2.0, 0.0), v(-0.02, 0.0), 0.5, NeighborKind::Agent);
+    let ctx = SteerContext {
+        agent,
+        neighbors: &[neighbor],
+        walls: &[],
+        dt: 0.1,
+    };
+    for bias in [0.05, 0.3] {
+        let built = Orca::new(OrcaParams {
+            symmetry_bias: bias,
+            ..OrcaParams::rvo2()
+        });
+        let mut changed = Orca::new(OrcaParams::rvo2());
+        changed.params.symmetry_bias = bias;
+        assert_eq!(changed.steer(&ctx, None), built.steer(&ctx, None), "{bias}");
+    }
+    let turn = |bias| {
+        Orca::new(OrcaParams {
+            symmetry_bias: bias,
+            ..OrcaParams::rvo2()
+        })
+        .steer(&ctx, None)
+    };
+    // A larger bias dodges further to the right; none leaves the agent braking only.
+    assert!(turn(0.3).y < turn(0.05).y && turn(0.05).y < 0.0);
+    assert_eq!(turn(0.0).y, 0.0);
 }
 
 /// What the scalar code does with one neighbour: the case the lanes must reproduce.
@@ -926,6 +1001,7 @@ fn disc_case(
     agent: &SteerAgent,
     neighbor: &Neighbor,
     inv_tau: f32,
+    turn: &HeadOnTurn,
     preferred: Vec2,
 ) -> &'static str {
     let relative_position = neighbor.position - agent.position;
@@ -953,7 +1029,7 @@ fn disc_case(
     };
     let u = boundary.point - relative_velocity;
     let plane = HalfPlane::from_point_normal(agent.velocity + u * share, boundary.normal);
-    let (built, _) = half_plane_disc(agent, neighbor, inv_tau, 0.1, preferred, share);
+    let (built, _) = half_plane_disc(agent, neighbor, inv_tau, turn, 0.1, preferred, share);
     if built != plane {
         "turned"
     } else if !plane.contains(preferred) {
@@ -994,6 +1070,13 @@ fn four_lanes_give_the_scalar_half_planes_bit_for_bit() {
             agent.preferred_velocity = agent.velocity;
         }
         let inv_tau = 1.0 / [10.0, 2.0, 0.5, f32::INFINITY][rng.gen_range(0..4)];
+        // Both presets' turns, none, and any other.
+        let turn = HeadOnTurn::new(match rng.gen_range(0..5) {
+            0 | 1 => SYMMETRY_BIAS,
+            2 => RVO2_SYMMETRY_BIAS,
+            3 => 0.0,
+            _ => rng.gen_range(0.0..MAX_SYMMETRY_BIAS),
+        });
         let count = 1 + round % 4;
         let mut neighbors = Vec::new();
         for _ in 0..4 {
@@ -1041,12 +1124,12 @@ fn four_lanes_give_the_scalar_half_planes_bit_for_bit() {
                         _ => agent.radius = x,
                     }
                 }
-                // A binding arc whose normal lies about `SYMMETRY_BIAS` off the axis,
+                // A binding arc whose normal lies about the turn's angle off the axis,
                 // either side of the turning threshold.
                 6 => {
                     let axis = (n.position - agent.position).normalize_or(Vec2::X);
                     let radius = (agent.radius + n.radius).max(0.0);
-                    let angle = SYMMETRY_BIAS.sin().asin() * rng.gen_range(0.99..1.01);
+                    let angle = turn.sin.asin() * rng.gen_range(0.99..1.01);
                     let sign = if rng.gen_bool(0.5) { 1.0 } else { -1.0 };
                     let normal = Vec2::from_angle(angle * sign).rotate(-axis);
                     let relative_velocity = (n.position - agent.position) * inv_tau
@@ -1074,6 +1157,7 @@ fn four_lanes_give_the_scalar_half_planes_bit_for_bit() {
         let own = lanes::Own {
             agent: &agent,
             inv_tau,
+            turn: &turn,
             dt: 0.1,
             preferred,
         };
@@ -1115,12 +1199,13 @@ fn four_lanes_give_the_scalar_half_planes_bit_for_bit() {
                 &agent,
                 neighbor,
                 inv_tau,
+                &turn,
                 0.1,
                 preferred,
                 reciprocal_share(neighbor),
             );
             *cases
-                .entry(disc_case(&agent, neighbor, inv_tau, preferred))
+                .entry(disc_case(&agent, neighbor, inv_tau, &turn, preferred))
                 .or_default() += 1;
             if is_finite(&plane) {
                 expected.push(plane);
@@ -1196,6 +1281,7 @@ fn neighbour_half_planes_are_the_scalar_ones_of_the_nearest_in_range() {
         let orca = Orca::new(OrcaParams {
             neighbor_dist: [15.0, 3.0, 2.0, 0.0][rng.gen_range(0..4)],
             max_neighbors: rng.gen_range(0..12),
+            symmetry_bias: [RVO2_SYMMETRY_BIAS, SYMMETRY_BIAS, 0.0][rng.gen_range(0..3)],
             ..OrcaParams::rvo2()
         });
         let ctx = SteerContext {
@@ -1221,6 +1307,7 @@ fn neighbour_half_planes_are_the_scalar_ones_of_the_nearest_in_range() {
                     &agent,
                     &neighbors[index],
                     inv_tau,
+                    &orca.turn(),
                     0.1,
                     preferred,
                     reciprocal_share(&neighbors[index]),
@@ -1239,7 +1326,13 @@ fn neighbour_half_planes_are_the_scalar_ones_of_the_nearest_in_range() {
             "{ctx:?}"
         );
         let mut planes = Vec::new();
-        match orca.neighbor_half_planes_in_order(&ctx, inv_tau, preferred, &mut planes) {
+        match orca.neighbor_half_planes_in_order(
+            &ctx,
+            inv_tau,
+            &orca.turn(),
+            preferred,
+            &mut planes,
+        ) {
             Some(_) => in_order += 1,
             None => reordered += 1,
         }

@@ -123,6 +123,8 @@ pub struct Agent {
     pub(crate) waypoints: Vec<Vec2>,
     /// Index into `waypoints` of the point it is heading to.
     pub(crate) next_waypoint: usize,
+    /// The openings `path` bends through (see [`super::portal`]).
+    pub(crate) portals: Vec<super::portal::Portal>,
     /// Goal position when the path was planned.
     pub(crate) planned_goal: Vec2,
     /// Where a point goal the agent cannot reach was moved to (the nearest point it

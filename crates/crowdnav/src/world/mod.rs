@@ -22,12 +22,19 @@
 //! the goal and arrival buffers, each agent's collision candidates and each thread's
 //! steering scratch are kept from step to step (planning a path still allocates it).
 //!
+//! In front of a door (an opening its path bends through at a wall corner), an agent
+//! heads for the least crowded point of the door's width rather than the post its
+//! shortest path wraps, so that a crowd uses the whole door (portal steering,
+//! [`WorldParams::portals`]; it reads the others from the grid of the start of the
+//! step, so it runs after the grid is rebuilt).
+//!
 //! An agent resting at its goal yields to agents on their way: it sees them moving
 //! with their preferred velocity, so it steps aside for one that is blocked, and walks
 //! back once pushed off its goal. A contact counts as a collision only past
 //! [`COLLISION_DEPTH`].
 
 mod agent;
+mod portal;
 mod step;
 
 pub use agent::{Agent, AgentId, AgentParams, Goal, Motion, MovingObstacle, ObstacleId};

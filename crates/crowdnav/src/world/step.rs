@@ -1,6 +1,7 @@
 //! [`World`] and its step, phase by phase.
 
 use super::agent::{Agent, AgentId, AgentParams, Goal, Motion, MovingObstacle, ObstacleId};
+use super::portal;
 use crate::collide::{Body, CollideParams, Collider, CollisionEvent, Resolver};
 use crate::geom::{closest_point_on_segment, Segment};
 use crate::grid::{key_distance_squared, key_of, PointGrid, WallGrid};
@@ -40,6 +41,11 @@ pub struct WorldParams {
     /// circle of 10 000 agents converge (it takes up to about 500; later sweeps only
     /// look at bodies still moving, so a sweep costs what is still moving).
     pub collide: CollideParams,
+    /// Portal steering: in front of a door (an opening of at most 5 m its path bends
+    /// through), an agent heads for the nearest point of the door's free width, not
+    /// for the post its shortest path wraps, so a crowd uses the whole door. Default
+    /// `true`.
+    pub portals: bool,
 }
 
 impl Default for WorldParams {
@@ -55,6 +61,7 @@ impl Default for WorldParams {
             collide: CollideParams::default()
                 .with_tolerance(0.005)
                 .with_max_iterations(5000),
+            portals: true,
         }
     }
 }
@@ -505,6 +512,7 @@ impl World {
             path: None,
             waypoints: Vec::new(),
             next_waypoint: 0,
+            portals: Vec::new(),
             planned_goal: p.position,
             reachable_goal: None,
             needs_plan: true,
@@ -725,10 +733,10 @@ impl World {
     /// The step's first half: paths, steering and integration. Returns how far the
     /// furthest agent moved, metres.
     fn move_agents(&mut self, dt: f32) -> f32 {
-        self.follow_paths(dt);
         if !self.grid_fresh {
             self.rebuild_grid();
         }
+        self.follow_paths(dt);
         self.steer(dt);
         self.integrate(dt)
     }
@@ -787,11 +795,18 @@ impl World {
         let goals = &self.goals;
         let mesh = self.mesh.as_ref();
         let params = &self.params;
+        let walls = params.portals.then_some((&self.walls[..], &self.wall_grid));
+        let (grid, positions) = (&self.grid, &self.positions[..]);
         let now = self.time;
         self.agents.par_iter_mut().enumerate().for_each(|(i, a)| {
             let goal = goal_now(a, goals.get(i), params.arrival_tolerance);
-            plan_path(a, goal.position, mesh, params.replan_distance);
-            prefer_velocity(a, goal, params, now, dt);
+            plan_path(a, goal.position, mesh, params.replan_distance, walls);
+            let others = portal::Others {
+                grid,
+                positions,
+                me: i as u32,
+            };
+            prefer_velocity(a, goal, params, now, dt, &others);
         });
     }
 
@@ -1332,8 +1347,15 @@ fn goal_now(a: &Agent, chased: Option<&GoalNow>, tolerance: f32) -> GoalNow {
 }
 
 /// Plans agent `a`'s path to `goal` if its goal moved more than `replan` metres since
-/// the last plan, or it needs one.
-fn plan_path(a: &mut Agent, goal: Vec2, mesh: Option<&NavMesh>, replan: f32) {
+/// the last plan, or it needs one; with `walls` (portal steering), finds the openings
+/// the path bends through.
+fn plan_path(
+    a: &mut Agent,
+    goal: Vec2,
+    mesh: Option<&NavMesh>,
+    replan: f32,
+    walls: Option<(&[Segment], &WallGrid)>,
+) {
     if !matches!(a.goal, Goal::Point(_)) && a.planned_goal.distance(goal) > replan {
         a.needs_plan = true;
     }
@@ -1342,8 +1364,14 @@ fn plan_path(a: &mut Agent, goal: Vec2, mesh: Option<&NavMesh>, replan: f32) {
     }
     let path = mesh.and_then(|m| plan(m, a.position, goal, a.radius));
     a.waypoints.clear();
+    a.portals.clear();
     match &path {
-        Some(p) => waypoints_of(p, &mut a.waypoints),
+        Some(p) => {
+            waypoints_of(p, &mut a.waypoints);
+            if let Some((walls, grid)) = walls {
+                portal::portals_of(p, walls, grid, &mut a.portals);
+            }
+        }
         None => a.waypoints.extend([a.position, goal]),
     }
     if a.shortest.is_none() {
@@ -1365,7 +1393,14 @@ fn plan_path(a: &mut Agent, goal: Vec2, mesh: Option<&NavMesh>, replan: f32) {
 
 /// Advances agent `a` along its waypoints and sets its preferred velocity towards
 /// `goal`; marks its arrival (time `now`).
-fn prefer_velocity(a: &mut Agent, goal: GoalNow, params: &WorldParams, now: f64, dt: f32) {
+fn prefer_velocity(
+    a: &mut Agent,
+    goal: GoalNow,
+    params: &WorldParams,
+    now: f64,
+    dt: f32,
+    others: &portal::Others<'_>,
+) {
     let (tolerance, slowdown) = (params.arrival_tolerance, params.slowdown_time);
     let arrive = goal.arrive;
     let goal = a.reachable_goal.unwrap_or(goal.position);
@@ -1385,8 +1420,7 @@ fn prefer_velocity(a: &mut Agent, goal: GoalNow, params: &WorldParams, now: f64,
         // body), so the arrival circle is entered, not crept at.
         (goal, to_goal - (arrive - tolerance))
     } else {
-        let w = a.waypoints[a.next_waypoint];
-        (w, f32::INFINITY)
+        (portal_target(a, others), f32::INFINITY)
     };
     let dir = (target - a.position).normalize_or_zero();
     // A moving goal is met at full speed; a fixed one is approached slowly.
@@ -1396,6 +1430,39 @@ fn prefer_velocity(a: &mut Agent, goal: GoalNow, params: &WorldParams, now: f64,
     };
     let speed = a.pref_speed.min(ease).min(dist / dt).max(0.0);
     a.preferred_velocity = dir * speed;
+}
+
+/// Where agent `a` heads for its next waypoint (not the last): a point of the door's
+/// width when the waypoint lies on the corner of a portal ([`portal`]), else the
+/// waypoint. Drops the rest of a portal's waypoints once past it.
+fn portal_target(a: &mut Agent, others: &portal::Others<'_>) -> Vec2 {
+    let last = a.waypoints.len().saturating_sub(1);
+    let mut w = a.waypoints[a.next_waypoint];
+    while let Some(p) = portal::portal_at(&a.portals, w, a.radius) {
+        let corner = *p;
+        let on_corner =
+            |w: Vec2| portal::portal_at(std::slice::from_ref(&corner), w, a.radius).is_some();
+        // The first waypoint past the corner.
+        let beyond = a.waypoints[a.next_waypoint..]
+            .iter()
+            .copied()
+            .find(|&w| !on_corner(w))
+            .unwrap_or(a.waypoints[last]);
+        match corner.choose(a.position, a.radius, beyond, others) {
+            portal::AtPortal::Head(target) => return target,
+            portal::AtPortal::Follow => return w,
+            portal::AtPortal::Passed => {
+                while a.next_waypoint < last && on_corner(w) {
+                    a.next_waypoint += 1;
+                    w = a.waypoints[a.next_waypoint];
+                }
+                if a.next_waypoint >= last {
+                    return w;
+                }
+            }
+        }
+    }
+    w
 }
 
 /// The path for an agent, or `None` (it then heads straight for the goal). A goal the
