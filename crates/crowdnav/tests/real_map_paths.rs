@@ -8,6 +8,8 @@
 //!   any-angle optimum between the same cell centres: ours may never exceed them, nor
 //!   fall below the straight-line distance.
 //!
+//! And one disc query on aurora whose answer once depended on its direction.
+//!
 //! The data is not part of the repository; without it the tests print a note and pass,
 //! except in CI (`CI=true`), where they fail.
 
@@ -234,5 +236,69 @@ fn movingai_paths_never_exceed_the_octile_length() {
             map.display()
         );
         report(&wrong, refs.len());
+    }
+}
+
+/// From (607, 367) to (501, 384) on aurora, discs of radius 1.5 to 2 run west along
+/// the top of a slanted wall whose corners (503, 384), (504, 385), (505, 386) lie a
+/// unit apart, and end wrapping its last corner: the same lengths both ways, clear of
+/// every wall.
+///
+/// Regression: the check beside the channel added the corner (503, 384), which ends no
+/// portal, inside the fan of triangles around (504, 385); the funnel's re-run then
+/// pushed (504, 385) again after it, found no tangent between the two overlapping
+/// circles, and dropped the channel. The forward search answered a detour round the
+/// other side (159.478 at r = 1.5, 161.009 at r = 2) while the reverse one, whose
+/// repair added no corner inside a fan, found 110.761 and 111.520.
+#[test]
+fn aurora_disc_paths_along_a_slanted_wall_are_the_same_both_ways() {
+    let Some(dir) = data_dir() else {
+        return;
+    };
+    let mesh = mesh_of(&dir.join("polyanya-v2/aurora.mesh"));
+    let walls: Vec<_> = mesh.walls().collect();
+    let (a, b) = (Vec2::new(607.0, 367.0), Vec2::new(501.0, 384.0));
+    // Query 1615 of aurora.scen at r = 1, whose answer the same fix shortened (634.333
+    // before).
+    let (c, d) = (Vec2::new(899.0, 313.0), Vec2::new(366.0, 67.0));
+    for (from, to, r, expected) in [
+        (a, b, 1.5f32, 110.761_043),
+        (a, b, 1.9, 111.339_542),
+        (a, b, 2.0, 111.519_838),
+        (c, d, 1.0, 609.781_762),
+    ] {
+        for (from, to) in [(from, to), (to, from)] {
+            let path = mesh
+                .find_path(from, to, r)
+                .unwrap_or_else(|e| panic!("r = {r}, {from} -> {to}: {e}"));
+            assert!(
+                (path.length() - expected).abs() < 1e-5,
+                "r = {r}, {from} -> {to}: {} instead of {expected}",
+                path.length()
+            );
+            for piece in path.pieces() {
+                for k in 0..=32 {
+                    let x = piece.point_at(k as f32 / 32.0);
+                    let near = walls
+                        .iter()
+                        .map(|w| w.distance(x))
+                        .fold(f32::INFINITY, f32::min);
+                    assert!(
+                        near >= r - 1e-4,
+                        "r = {r}, {from} -> {to}: {x} is {near} from a wall"
+                    );
+                }
+            }
+        }
+    }
+    // The goal a hair off the corner's circle, either side: about the same length.
+    for goal in [Vec2::new(501.0, 383.999), Vec2::new(501.0, 384.001)] {
+        let length = mesh.find_path(a, goal, 2.0).map(|p| p.length());
+        assert!(
+            length
+                .as_ref()
+                .is_ok_and(|l| (l - 111.519_838).abs() < 2e-3),
+            "r = 2, to {goal}: {length:?}"
+        );
     }
 }

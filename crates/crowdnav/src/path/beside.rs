@@ -400,6 +400,16 @@ fn repair(
 }
 
 /// The funnel over the channel with the extra corners.
+///
+/// A portal end that ended the previous portal on the same side too (the channel
+/// turning through the fan of triangles around that corner) is not pushed again. After
+/// the previous portal that corner is the last of its chain or the apex, so without
+/// extras pushing it again changes nothing; but an extra corner placed on that side
+/// between the two portals (the path comes nearest to it inside the fan) would then
+/// stand before it in the chain, and pushing the fan's corner after the extra would ask
+/// the path to go back around the corner it already passed, from the extra's circle
+/// to the corner's: when the two circles overlap no such tangent exists, the funnel
+/// reports the channel closed and a path clear of every wall was dropped.
 fn rerun(q: &ChannelQuery<'_>, extras: &[Extra], arena: &mut WrapArena) -> Option<Vec<Wrap>> {
     let (mesh, channel, radius) = (q.mesh, q.channel, q.radius);
     let mut funnel = Funnel::new(q.start, arena);
@@ -410,13 +420,23 @@ fn rerun(q: &ChannelQuery<'_>, extras: &[Extra], arena: &mut WrapArena) -> Optio
         portals
     };
     let mut next_extra = extras.iter().peekable();
+    // The ends' vertex ids of the portal pushed last.
+    let mut previous: Option<(u32, u32)> = None;
     for k in 0..=used {
         while let Some(e) = next_extra.next_if(|e| e.at <= k) {
             funnel.push_point(e.point, e.side, arena).ok()?;
         }
         if k < used {
             let (left, right) = portal(mesh, channel, k, radius)?;
-            funnel.push_portal(left, right, arena).ok()?;
+            let (same_left, same_right) =
+                previous.map_or((false, false), |(l, r)| (l == left.id, r == right.id));
+            if !same_left {
+                funnel.push_point(left, Side::Left, arena).ok()?;
+            }
+            if !same_right {
+                funnel.push_point(right, Side::Right, arena).ok()?;
+            }
+            previous = Some((left.id, right.id));
         }
     }
     funnel.finish(q.goal, arena).ok()

@@ -25,6 +25,7 @@ mod walls;
 pub use antigravity::{AntiGravity, AntiGravityParams};
 pub use swarm::{Neighbor3, SteerAgent3, Swarm, SwarmParams};
 mod linear_program;
+pub use linear_program::HalfPlane;
 mod orca;
 
 pub use orca::{
