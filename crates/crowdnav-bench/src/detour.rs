@@ -618,6 +618,8 @@ mod tests {
         // A point inside the wall between the room and the hall is off the navmesh;
         // one in the door and one in the room are on it.
         let (poly, near) = detour.nearest(Vec2::new(30.5, 8.0), 0.2);
+        // No polygon within the 0.2 m reach, or its nearest point clearly apart (half
+        // the reach), not the point itself.
         assert!(poly == 0 || Vec2::new(near[0], near[2]).distance(Vec2::new(30.5, 8.0)) > 0.1);
         assert_ne!(detour.nearest(Vec2::new(30.5, 15.0), 0.1).0, 0);
         assert_ne!(detour.nearest(Vec2::new(10.0, 10.0), 0.1).0, 0);

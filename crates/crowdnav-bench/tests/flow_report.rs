@@ -61,6 +61,7 @@ fn flow_part_reports_finite_figures_for_every_layout() {
         assert!(run["ms_per_sim_second"]
             .as_f64()
             .is_some_and(|ms| ms.is_finite() && ms > 0.0));
+        // No more through the door than the 30 sent forward.
         assert!(run["through"].as_u64().is_some_and(|n| n <= 30));
         assert!(door["jupedsim_cfs"]["not_run"].is_string());
         assert!(door["jupedsim_sf"]["not_run"].is_string());

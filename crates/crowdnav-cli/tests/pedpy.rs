@@ -64,8 +64,8 @@ fn pedpy_reads_the_trajectories_and_counts_the_same_crossings() {
     );
     let value: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&report).expect("report")).expect("json");
-    // Everyone crosses both lines, some more than once (pushed back by the other
-    // stream).
+    // Everyone (15 each way) crosses both lines, some more than once (pushed back by
+    // the other stream).
     let count = |line: usize, key: &str| value["lines"][line][key].as_u64().expect("a count");
     assert!(count(0, "crossings_left_to_right") >= 15, "{value}");
     assert!(count(0, "crossings_right_to_left") >= 15, "{value}");

@@ -451,6 +451,8 @@ mod tests {
         let p = Vec2::new(3.0, -7.5);
         let s = v.to_screen(p, Vec2::new(800.0, 600.0));
         assert!(world_under(&v, crate::edge::to_mq2(s)).distance(p) < 1e-4);
+        // Screen y grows downwards: 7.5 m below the centre lands in the lower half of the
+        // 600 px window.
         assert!(s.y > 300.0, "y up in the world is up on screen");
     }
 }

@@ -147,6 +147,7 @@ fn disc_paths_keep_their_radius_and_grow_with_it() {
             }
         }
     }
+    // A coverage floor, so the checks above see many paths. Measured: 212.
     assert!(checked > 100, "only {checked} paths checked");
 }
 
@@ -187,6 +188,7 @@ fn disc_paths_equal_the_tangent_graph() {
         }
     }
     eprintln!("{found} paths and {none} without a path agree with the tangent graph");
+    // Coverage floors for both answers. Measured: 254 paths, 4 without.
     assert!(
         found >= 200 && none >= 1,
         "only {found} paths and {none} without a path compared"

@@ -357,6 +357,7 @@ fn paths_on_degenerate_worlds_keep_clearance_and_match_brute_force() {
             }
         }
     }
+    // Coverage floors for both radii. Measured: 104 and 176.
     assert!(compared >= 40, "only {compared} r = 0 comparisons");
     assert!(with_radius >= 40, "only {with_radius} r > 0 paths");
 }

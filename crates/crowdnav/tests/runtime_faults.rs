@@ -122,6 +122,10 @@ fn an_unreachable_goal_has_a_nearest_reachable_point_the_agent_can_walk_to() {
     for _ in 0..1600 {
         w.step(0.05).expect("step");
     }
+    // Arrived: within the arrival tolerance (was a looser 0.1 m). Measured: 0.048 m.
     let p = w.agent(id).position;
-    assert!(p.distance(near) < 0.1, "{p} vs {near}");
+    assert!(
+        p.distance(near) <= w.params().arrival_tolerance,
+        "{p} vs {near}"
+    );
 }

@@ -46,7 +46,7 @@ fn steady_state_step_allocates_nothing() {
         // Zero in release builds; a thread's scratch may still grow once when it meets
         // a larger neighbourhood than in the warm-up (which thread steers which agents
         // varies), so allow a handful. Before the buffers were kept, every step
-        // collected per-agent vectors (and goal vectors) afresh.
+        // collected per-agent vectors (and goal vectors) afresh. Measured: 0 in release.
         assert!(blocks <= steps / 10, "{blocks} allocations ({bytes} bytes)");
     });
 }

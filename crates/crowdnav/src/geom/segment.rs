@@ -250,6 +250,7 @@ mod tests {
                 assert!(c.distance(x) <= s.distance(x) + 1e-4);
             }
         }
+        // A coverage floor, so crossings are checked, not only misses. Measured: 1 145.
         assert!(hits > 500, "only {hits} crossings");
     }
 }

@@ -294,6 +294,7 @@ mod tests {
                 }
             }
         }
+        // Coverage floors for both outcomes. Measured: 3 384 linked, 275 refused.
         assert!(
             linked >= 1000 && refused >= 200,
             "{linked} linked, {refused} refused"

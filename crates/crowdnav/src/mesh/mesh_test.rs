@@ -228,6 +228,7 @@ fn corner_widths_match_brute_force_on_random_worlds() {
             }
         }
     }
+    // A coverage floor, so the agreement above means something. Measured: 5 148.
     assert!(checked > 1000, "only {checked} corners checked");
 }
 
@@ -276,6 +277,7 @@ fn listed_free_spans_match_searched_ones_on_random_worlds() {
             }
         }
     }
+    // Coverage floors for both ways of finding a span. Measured: 10 684 and 2 492.
     assert!(
         listed > 10_000 && searched > 1000,
         "{listed} spans from lists, {searched} searched"
@@ -370,6 +372,8 @@ fn location_agrees_with_the_winding_number_on_random_worlds() {
                 .count();
             10_000.0 * inside as f64 / f64::from(n)
         };
+        // 20 000 samples of 10 000 m² err by at most 10 000·0.5/√20 000 ≈ 35 m² (one
+        // standard deviation); 300 m² is over 8 of them. Measured: at most 28 m².
         assert!((mesh.walkable_area() - area_by_sampling).abs() < 300.0);
     }
 }
@@ -420,5 +424,6 @@ fn portals_are_the_open_edges_between_walkable_triangles() {
         );
         portals += side.len();
     }
+    // A coverage floor, so the symmetry check means something. Measured: 471.
     assert!(portals > 300, "only {portals} portals");
 }

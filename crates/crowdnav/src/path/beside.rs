@@ -722,6 +722,7 @@ mod tests {
                 }
             }
         }
+        // Coverage floors for both answers. Measured: 560 near, 340 clear.
         assert!(near > 100 && clear > 100, "{near} near, {clear} clear");
     }
 

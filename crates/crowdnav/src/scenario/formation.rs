@@ -570,6 +570,7 @@ mod tests {
                 .iter()
                 .zip(&goals)
                 .filter(|(s, g)| s.distance(**g) > 1.0);
+            // At least half the 32 agents. Measured: 31 or 32.
             assert!(moved.count() >= 16, "{kind:?}: most agents must travel");
         }
     }

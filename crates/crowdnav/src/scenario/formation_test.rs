@@ -93,6 +93,7 @@ fn circle_goals_from_scattered_agents_keep_their_order_and_travel_least() {
         }
         // Scattered agents mostly walk straight out: few of the 496 pairs of straight
         // paths cross (those of agents near the centre).
+        // A regression guard at about 3 % of the pairs. Measured: at most 14 over the 20 seeds.
         let crossed = crossings(&starts, &goals);
         assert!(crossed <= 16, "seed {seed}: {crossed} crossings");
     }

@@ -319,6 +319,8 @@ mod tests {
             let (p0, v) = m.state_at(t);
             let (p1, _) = m.state_at(t + h);
             let fd = (p1 - p0) / h as f32;
+            // Forward difference error ≈ h/2·|a|, with |a| ≤ (2π/7)²·5 ≈ 4: 2e-3, plus f32
+            // rounding of the positions (~6e-7 / h): under 3e-3; 2e-2 leaves sevenfold room.
             assert!((fd - v).length() < 2e-2, "{fd} vs {v}");
             let q = (p0 - Vec2::new(1.0, 2.0)) / Vec2::new(5.0, 3.0);
             assert!((q.length() - 1.0).abs() < 1e-4, "off the ellipse");

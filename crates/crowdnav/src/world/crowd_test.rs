@@ -65,7 +65,8 @@ fn two_agents_exactly_head_on_pass_each_other_on_their_right() {
             break;
         }
     }
-    // 20 m at 1.4 m/s is about 14.3 s (286 steps); the detour costs little.
+    // 20 m at 1.4 m/s is about 14.3 s (286 steps); the detour costs little: 340 steps
+    // leave 2.7 s (19 %) for both sidesteps, not a deadlock broken late. Measured: 304.
     let steps = rest.expect("both arrive: no symmetric deadlock");
     assert!(steps < 340, "took {steps} steps");
     // Each kept to its own right: a (going +x) below the axis, b above.
@@ -99,7 +100,12 @@ fn arrived_agents_make_way_for_a_passer_by_then_return_and_rest() {
         .iter()
         .map(|&(id, _)| world.agent(id).travelled())
         .fold(0.0f64, f64::max);
-    assert!(displaced > 0.2, "the block made way (moved {displaced} m)");
+    // A 1 m wide passer through a 0.1 m gap: a neighbour moved at least half of the
+    // 0.9 m the gap must widen (measured: 2.19 m walked).
+    assert!(
+        displaced > (1.0 - 0.1) / 2.0,
+        "the block made way (moved {displaced} m)"
+    );
     for &(id, home) in &block {
         let d = world.agent(id).position.distance(home);
         assert!(
@@ -110,7 +116,7 @@ fn arrived_agents_make_way_for_a_passer_by_then_return_and_rest() {
     // Came to rest within 60 s, and stays at rest. The passer alone needs 14.3 s for its
     // 20 m at 1.4 m/s (286 steps); 60 s leaves the block time to make way and walk
     // back, while a block that keeps jostling (no rest) runs into the 3 000-step limit
-    // above. Measured: 418 steps.
+    // above. Measured: 321 steps (418 before portal steering).
     assert!(steps < 1200, "rest after {steps} steps");
     for _ in 0..200 {
         world.step(0.05).expect("step");
@@ -187,6 +193,9 @@ fn a_late_agent_gets_through_a_ring_of_arrived_agents_which_then_return() {
             "{id:?} {d} m from home"
         );
     }
+    // The late agent's 12 m at 1.4 m/s take 8.6 s (171 steps); 100 s leaves the ring
+    // time to open and close again, while a ring that keeps jostling runs into the
+    // 4 000-step limit above. Measured: 535 steps.
     assert!(steps < 2000, "rest after {steps} steps");
     assert_no_overlap(&world);
 }
@@ -223,11 +232,12 @@ fn an_agent_put_back_on_the_floor_does_not_land_on_another() {
     }
     world.step(0.05).expect("step");
     assert!(
-        worst_overlap(&world) <= 0.01,
+        worst_overlap(&world) <= COLLISION_DEPTH,
         "overlap {}",
         worst_overlap(&world)
     );
-    assert!(world.metrics().max_penetration <= 0.01 * 0.5);
+    // In metres: the collision depth of the 0.5 m radius.
+    assert!(world.metrics().max_penetration <= COLLISION_DEPTH * 0.5);
     assert_no_overlap(&world);
     for a in world.agents() {
         let c = mesh.clearance(a.position);
@@ -266,7 +276,10 @@ fn agents_started_inside_walls_and_on_each_other_end_every_step_apart_and_on_the
         for step in 0..40 {
             world.step(0.05).expect("step");
             let worst = worst_overlap(&world);
-            assert!(worst <= 0.01, "seed {seed} step {step}: overlap {worst}");
+            assert!(
+                worst <= COLLISION_DEPTH,
+                "seed {seed} step {step}: overlap {worst}"
+            );
             for a in world.agents() {
                 let c = mesh.clearance(a.position);
                 assert!(

@@ -1840,8 +1840,8 @@ mod tests {
     #[test]
     fn collision_candidates_taken_from_the_nearest_agents_are_every_close_pair() {
         let covered = check_candidates(&mut facing_blocks(None), 60);
-        // Most agents took their candidates from their nearest agents.
-        eprintln!("COVERED0 {covered}");
+        // Most of the 60 × 288 agent-steps took their candidates from their nearest
+        // agents: a coverage floor, so the check above tests the shortcut. Measured: 16 561.
         assert!(covered > 60 * 288 / 2, "{covered}");
     }
 

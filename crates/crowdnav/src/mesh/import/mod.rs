@@ -195,6 +195,32 @@ mod test_support {
     }
 
     /// Segment from `(ax, ay)` to `(bx, by)`.
+    /// Checks the importers' promise on one parse of `text`: walls with finite
+    /// coordinates, or an error naming a line of `text` (or the one after its end).
+    pub(super) fn assert_clean(result: Result<Walls, super::ImportError>, text: &str) {
+        match result {
+            Ok(walls) => assert!(
+                walls
+                    .segments
+                    .iter()
+                    .all(|s| s.a.is_finite() && s.b.is_finite()),
+                "{text:?}: non-finite walls"
+            ),
+            Err(e) => {
+                let message = e.to_string();
+                let line: Option<usize> = message
+                    .strip_prefix("line ")
+                    .and_then(|rest| rest.split(':').next())
+                    .and_then(|n| n.parse().ok());
+                let last = text.lines().count() + 1;
+                assert!(
+                    line.is_some_and(|l| (1..=last).contains(&l)),
+                    "{text:?}: `{message}` names no line in 1..={last}"
+                );
+            }
+        }
+    }
+
     pub(super) fn seg(ax: f32, ay: f32, bx: f32, by: f32) -> Segment {
         Segment::new(Vec2::new(ax, ay), Vec2::new(bx, by))
     }

@@ -291,7 +291,7 @@ fn for_each_run(
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{seg, sorted, winding_number};
+    use super::super::test_support::{assert_clean, seg, sorted, winding_number};
     use super::*;
 
     #[test]
@@ -561,7 +561,7 @@ mod tests {
     fn every_prefix_fails_or_parses_without_panicking() {
         let text = map(&[".@.", "@.T", "..."]);
         for end in 0..text.len() {
-            let _ = parse_movingai_map(&text[..end]);
+            assert_clean(parse_movingai_map(&text[..end]), &text[..end]);
         }
     }
 }

@@ -340,7 +340,7 @@ impl<'a> Tokens<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{is_left, seg, sorted, winding_number};
+    use super::super::test_support::{assert_clean, is_left, seg, sorted, winding_number};
     use super::*;
 
     /// The two-triangle 1.5 x 1.5 square from the format description.
@@ -635,14 +635,15 @@ mod tests {
     fn every_prefix_and_mangled_token_fails_cleanly() {
         for text in [SQUARE_V2, FAN_V3] {
             for end in (0..text.len()).filter(|&i| text.is_char_boundary(i)) {
-                let _ = parse_polyanya_mesh(&text[..end]);
+                assert_clean(parse_polyanya_mesh(&text[..end]), &text[..end]);
             }
             let tokens: Vec<&str> = text.split_whitespace().collect();
             for i in 0..tokens.len() {
                 for replacement in ["-1", "0", "99", "-99", "nan", "x", "1e30"] {
                     let mut mangled = tokens.clone();
                     mangled[i] = replacement;
-                    let _ = parse_polyanya_mesh(&mangled.join(" "));
+                    let joined = mangled.join(" ");
+                    assert_clean(parse_polyanya_mesh(&joined), &joined);
                 }
             }
         }

@@ -79,6 +79,7 @@ fn span_memo_answers_as_computed_for_each_mesh_and_radius() {
         }
         scratch = search.into_scratch();
     }
+    // A coverage floor, so segment spans are checked, not only points. Measured: 6 356.
     assert!(segments > 1000, "only {segments} segments");
 }
 
@@ -190,6 +191,7 @@ fn the_corridor_lead_changes_no_answer_and_pops_less() {
             }
         }
     }
+    // A coverage floor. Measured: 807.
     assert!(compared >= 500, "only {compared} paths compared");
     assert!(
         popped < popped_strict,
@@ -237,6 +239,8 @@ fn the_grid_of_corners_changes_no_check_beside_the_channel() {
             }
         }
     }
+    // Coverage floors: the rare repair must happen more than once. Measured: 16 070
+    // compared, 5 repaired.
     assert!(compared >= 10_000, "only {compared} paths compared");
     assert!(repaired >= 2, "only {repaired} searches repaired a path");
 }
@@ -265,6 +269,8 @@ fn with_the_fallback_portal_dominance_changes_no_answer_among_slivers() {
         compared += u32::from(assert_same_answer(&fast, &slow, 1e-6, &query));
         reran += u32::from(stats.reran);
     }
+    // Coverage floors: the rare fallback must run more than once. Measured: 15 401
+    // compared, 4 reruns.
     assert!(compared >= 10_000, "only {compared} paths compared");
     assert!(reran >= 2, "the fallback ran only {reran} times");
 }
@@ -322,6 +328,7 @@ fn portal_dominance_changes_no_answer() {
             }
         }
     }
+    // Coverage floors. Measured: 2 259 compared, 568 disc nodes dropped.
     assert!(compared >= 1500, "only {compared} paths compared");
     assert!(
         dropped_for_discs >= 500,
@@ -380,6 +387,8 @@ mod start_on_a_corner_circle {
         ] {
             let on = mesh.find_path(start, goal, 1.0).expect("a path").length();
             let off = mesh.find_path(nudged, goal, 1.0).expect("a path").length();
+            // Moving the start 1 mm changes a shortest length by at most 1 mm (triangle
+            // inequality), plus rounding. Measured: at most 0.45 mm.
             assert!(
                 (on - off).abs() <= 1.5e-3,
                 "to {goal}: {on} from the circle, {off} from beside it"
