@@ -1,37 +1,4 @@
-//! ORCA: optimal reciprocal collision avoidance (van den Berg, Guy, Lin, Manocha,
-//! "Reciprocal n-body collision avoidance", 2011).
-//!
-//! Every neighbour and every wall within reach turns into one half-plane of allowed
-//! velocities (an *ORCA line*), and a small linear program ([`solve_velocity`]) picks
-//! the allowed velocity closest to the preferred one.
-//!
-//! - **Neighbours** are discs. The velocity obstacle of a disc over the time horizon is
-//!   a truncated cone; the agent takes half of the smallest change `u` that leaves it
-//!   (the neighbouring agent takes the other half), or all of it for a
-//!   [`NeighborKind::Obstacle`], which does not react. Discs that already overlap use
-//!   the step `dt` as horizon, so they separate within one step.
-//! - **Walls** are one-sided segments (walkable side on the left). The velocity
-//!   obstacle of a segment for a disc is the cone over a capsule (the segment swept by
-//!   the agent's radius: two end circles joined by two straight sides), truncated at
-//!   `time_horizon_obst`. Walls don't move, so the agent takes full responsibility, and
-//!   their half-planes are *hard*: when the program is infeasible (dense crowds), the 3D
-//!   fallback relaxes only the agents' half-planes, never the walls'.
-//! - **Symmetry**: two agents exactly head-on see their relative velocity on the axis
-//!   of the cone, where both legs are equally near, and, once slowed down, a normal
-//!   along the axis that only brakes. Both cases resolve to the same side in every
-//!   agent's own frame (a dodge to the right), deterministically: ties between the legs
-//!   go to the right leg, and when the half-plane excludes the preferred velocity, a
-//!   cut-off normal within [`OrcaParams::symmetry_bias`] of the axis is turned that far
-//!   to the right (never past the tangent points, so the half-plane still clears the
-//!   obstacle).
-//!   Negating every input of the pair negates the half-plane bit for bit, so both
-//!   agents of a mirrored pair choose opposite world directions and pass each other.
-//! - **People** ([`OrcaParams::people`], the default): the avoidance between two walking
-//!   agents is shared by their places, the one behind taking more ([`priority_share`]),
-//!   and an agent queued behind someone walking the same way walks no faster than the
-//!   free space ahead over a time gap ([`OrcaParams::time_gap`]), after Tordeux,
-//!   Chraibi and Seyfried's collision-free speed model (2016). [`OrcaParams::rvo2`]
-//!   turns both off. See docs/crowd-behaviour.md.
+//! ORCA, optimal reciprocal collision avoidance: the method is described on [`Orca`].
 
 use super::linear_program::{solve_velocity, HalfPlane};
 use super::{
@@ -113,9 +80,9 @@ pub struct OrcaParams {
     pub yield_to_flow: f32,
     /// How far, radians, a cut-off normal lying this near the axis between two agents
     /// (nearly head-on) is turned to the agent's right when it binds, so that two agents
-    /// meeting head-on choose opposite sides and pass (see the [module docs](self)).
+    /// meeting head-on choose opposite sides and pass (see [`Orca`]).
     /// Larger values start passing earlier, from further off the axis. 0 turns it off;
-    /// values above [`MAX_SYMMETRY_BIAS`] are lowered to it, NaN counts as 0.
+    /// values above π/4 are lowered to it, NaN counts as 0.
     /// \[Limit: 0 to π/4\]
     pub symmetry_bias: f32,
 }
@@ -161,7 +128,7 @@ impl OrcaParams {
 
     /// RVO2's Circle example: neighbours within 15 m (the ten nearest), 10 s horizons,
     /// the avoidance shared evenly, no time gap, nobody giving way to the flow, and a
-    /// head-on turn of [`RVO2_SYMMETRY_BIAS`].
+    /// head-on turn of 0.25 rad.
     pub const fn rvo2() -> OrcaParams {
         OrcaParams {
             neighbor_dist: 15.0,
@@ -215,8 +182,40 @@ impl<'de> Deserialize<'de> for OrcaParams {
     }
 }
 
-/// Optimal reciprocal collision avoidance: the [`Steering`] method that keeps every
-/// velocity collision-free for a time horizon, sharing the effort between agents.
+/// ORCA, optimal reciprocal collision avoidance (van den Berg, Guy, Lin, Manocha,
+/// "Reciprocal n-body collision avoidance", 2011): the [`Steering`] method that keeps
+/// every velocity collision-free for a time horizon, sharing the effort between agents.
+///
+/// Every neighbour and every wall within reach turns into one half-plane of allowed
+/// velocities (an *ORCA line*), and a small linear program picks the allowed velocity
+/// closest to the preferred one.
+///
+/// - **Neighbours** are discs. The velocity obstacle of a disc over the time horizon is
+///   a truncated cone; the agent takes half of the smallest change `u` that leaves it
+///   (the neighbouring agent takes the other half), or all of it for a
+///   [`NeighborKind::Obstacle`], which does not react. Discs that already overlap use
+///   the step `dt` as horizon, so they separate within one step.
+/// - **Walls** are one-sided segments (walkable side on the left). The velocity
+///   obstacle of a segment for a disc is the cone over a capsule (the segment swept by
+///   the agent's radius: two end circles joined by two straight sides), truncated at
+///   `time_horizon_obst`. Walls don't move, so the agent takes full responsibility, and
+///   their half-planes are *hard*: when the program is infeasible (dense crowds), the 3D
+///   fallback relaxes only the agents' half-planes, never the walls'.
+/// - **Symmetry**: two agents exactly head-on see their relative velocity on the axis
+///   of the cone, where both legs are equally near, and, once slowed down, a normal
+///   along the axis that only brakes. Both cases resolve to the same side in every
+///   agent's own frame (a dodge to the right), deterministically: ties between the legs
+///   go to the right leg, and when the half-plane excludes the preferred velocity, a
+///   cut-off normal within [`OrcaParams::symmetry_bias`] of the axis is turned that far
+///   to the right (never past the tangent points, so the half-plane still clears the
+///   obstacle).
+///   Negating every input of the pair negates the half-plane bit for bit, so both
+///   agents of a mirrored pair choose opposite world directions and pass each other.
+/// - **People** ([`OrcaParams::people`], the default): the avoidance between two walking
+///   agents is shared by their places, the one behind taking more, and an agent queued behind someone walking the same way walks no faster than the
+///   free space ahead over a time gap ([`OrcaParams::time_gap`]), after Tordeux,
+///   Chraibi and Seyfried's collision-free speed model (2016). [`OrcaParams::rvo2`]
+///   turns both off. See docs/crowd-behaviour.md.
 ///
 /// *See also* [`Orca::steer_with`], [`orca_half_plane_disc`], [`orca_half_plane_segment`].
 ///
@@ -704,8 +703,8 @@ fn select_neighbors(
 /// there, and the half-plane is `{v : (v - (velocity + share·u))·n >= 0}` with share ½
 /// for a [`NeighborKind::Agent`] and 1 for a [`NeighborKind::Obstacle`]. Discs that
 /// already overlap use `dt` as the horizon. Head-on cases whose half-plane excludes the
-/// preferred velocity are biased to the agent's right by [`SYMMETRY_BIAS`] (see the
-/// [module docs](self)).
+/// preferred velocity are biased to the agent's right by the people preset's
+/// [`OrcaParams::symmetry_bias`] (see [`Orca`]).
 pub fn orca_half_plane_disc(
     agent: &SteerAgent,
     neighbor: &Neighbor,
