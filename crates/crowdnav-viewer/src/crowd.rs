@@ -358,6 +358,9 @@ impl Crowd {
     /// Sends the selected agents (all when none is) to `at`, packed around it on a
     /// sunflower spiral so that they do not fight for one point.
     pub fn set_goal(&mut self, at: Vec2) {
+        if !at.is_finite() {
+            return;
+        }
         let ids = self.targets();
         let spacing = 2.4 * self.area.agent_radius;
         // The closest agent takes the centre, and so on outwards.
@@ -371,7 +374,10 @@ impl Crowd {
         for (k, id) in order.into_iter().enumerate() {
             let rho = spacing * 0.6 * (k as f32).sqrt() * 1.2;
             let g = at + Vec2::from_angle(k as f32 * golden) * rho;
-            let _ = self.world.set_goal(id, Goal::Point(g));
+            // Finite goals for existing agents are always accepted; say so if not.
+            if let Err(e) = self.world.set_goal(id, Goal::Point(g)) {
+                eprintln!("crowdnav-view: {e}");
+            }
         }
     }
 
