@@ -184,40 +184,16 @@ impl Orbit {
     }
 }
 
-/// The walkable floor as triangle meshes (chunked for 16-bit indices).
+/// The walkable floor as triangle meshes (chunked for 16-bit indices), with the tops
+/// of the static obstacles.
 pub fn floor_meshes(crowd: &Crowd) -> Vec<Mesh> {
     let Some(navmesh) = crowd.world.mesh() else {
         return Vec::new();
     };
-    let mut out = Vec::new();
-    let mut mesh = Mesh {
-        vertices: Vec::new(),
-        indices: Vec::new(),
-        texture: None,
-    };
-    let c: [u8; 4] = colour::FLOOR.into();
-    for t in navmesh.walkable_triangles() {
-        if mesh.vertices.len() + 3 > u16::MAX as usize {
-            out.push(std::mem::replace(
-                &mut mesh,
-                Mesh {
-                    vertices: Vec::new(),
-                    indices: Vec::new(),
-                    texture: None,
-                },
-            ));
-        }
-        for p in navmesh.triangle_points(t) {
-            mesh.indices.push(mesh.vertices.len() as u16);
-            mesh.vertices.push(Vertex {
-                position: ground(p, 0.0),
-                uv: mq::Vec2::ZERO,
-                color: c,
-                normal: mq::Vec4::ZERO,
-            });
-        }
-    }
-    out.push(mesh);
+    let floor = navmesh
+        .walkable_triangles()
+        .map(|t| navmesh.triangle_points(t));
+    let mut out = flat_meshes(floor, 0.0, colour::FLOOR);
     out.extend(obstacle_tops(crowd));
     out
 }
@@ -230,33 +206,40 @@ fn obstacle_tops(crowd: &Crowd) -> Vec<Mesh> {
         return Vec::new();
     };
     let boundary = crowd.level.as_ref().map(|l| l.boundary.as_slice());
-    let c: [u8; 4] = OBSTACLE_TOP.into();
-    let mut out = Vec::new();
-    let mut mesh = Mesh {
+    let tops = navmesh
+        .triangles()
+        .filter(|&t| !navmesh.is_walkable(t))
+        .map(|t| navmesh.triangle_points(t))
+        .filter(|points| {
+            let middle = (points[0] + points[1] + points[2]) / 3.0;
+            boundary.is_none_or(|b| point_in_polygon(middle, b))
+        });
+    flat_meshes(tops, WALL_HEIGHT, OBSTACLE_TOP)
+}
+
+/// Flat triangles at `height` in one colour, as meshes of at most 2^16 vertices each
+/// (16-bit indices); none for no triangles.
+fn flat_meshes(
+    triangles: impl Iterator<Item = [Vec2; 3]>,
+    height: f32,
+    colour: mq::Color,
+) -> Vec<Mesh> {
+    let empty = || Mesh {
         vertices: Vec::new(),
         indices: Vec::new(),
         texture: None,
     };
-    for t in navmesh.triangles().filter(|&t| !navmesh.is_walkable(t)) {
-        let points = navmesh.triangle_points(t);
-        let middle = (points[0] + points[1] + points[2]) / 3.0;
-        if boundary.is_some_and(|b| !point_in_polygon(middle, b)) {
-            continue;
-        }
+    let c: [u8; 4] = colour.into();
+    let mut out = Vec::new();
+    let mut mesh = empty();
+    for points in triangles {
         if mesh.vertices.len() + 3 > u16::MAX as usize {
-            out.push(std::mem::replace(
-                &mut mesh,
-                Mesh {
-                    vertices: Vec::new(),
-                    indices: Vec::new(),
-                    texture: None,
-                },
-            ));
+            out.push(std::mem::replace(&mut mesh, empty()));
         }
         for p in points {
             mesh.indices.push(mesh.vertices.len() as u16);
             mesh.vertices.push(Vertex {
-                position: ground(p, WALL_HEIGHT),
+                position: ground(p, height),
                 uv: mq::Vec2::ZERO,
                 color: c,
                 normal: mq::Vec4::ZERO,
