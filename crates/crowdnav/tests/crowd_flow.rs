@@ -206,19 +206,37 @@ fn assert_clears_within(layout: &Layout, times: f64, what: &str) {
 
 #[test]
 fn two_streams_cross_within_twice_the_time_alone() {
-    for seed in [1, 2, 3] {
+    for seed in 1..=8 {
         let layout = crossing(40.0, 4.0, 40, seed).expect("crossing");
         assert_clears_within(&layout, 2.0, &format!("crossing, seed {seed}"));
     }
 }
 
-/// Counterflow: everyone through without overlapping. The goal is twice the
-/// time alone (46 s); this model clears seeds 1–3 in 41, 58 and 92 s, so the bound here
-/// is four times (92.4 s): the old default took 332 s (14 times) on this corridor.
+/// Counterflow: everyone through without overlapping, and no lock. The goal is
+/// twice the time alone (46 s) on every layout. Looking for a way around those coming
+/// the other way ([`OrcaParams::vision`]) brings the median of seeds 1–12 to 50 s (2.2
+/// times alone; 75 s without it), with a long tail (the worst, 127 s, is two blocks
+/// frozen face to face until one drains around the other). So this checks every seed
+/// gets through and the median stays within 2.5 times alone; without the vision the
+/// median is 3.2 times and seed 4 locks.
+///
+/// [`OrcaParams::vision`]: crowdnav::steer::OrcaParams::vision
 #[test]
 fn counterflow_gets_through_without_locking() {
-    for seed in [1, 2, 3] {
+    let mut ratios = Vec::new();
+    for seed in 1..=12 {
         let layout = counterflow(40.0, 4.0, 40, seed).expect("counterflow");
-        assert_clears_within(&layout, 4.0, &format!("counterflow, seed {seed}"));
+        let what = format!("counterflow, seed {seed}");
+        let alone = time_alone(&layout);
+        let out = run(&layout);
+        assert_eq!(out.arrived, out.agents, "{what}: everyone through");
+        assert_eq!(out.overlaps, 0, "{what}");
+        ratios.push(out.clear / alone);
     }
+    ratios.sort_by(f64::total_cmp);
+    let median = (ratios[5] + ratios[6]) / 2.0;
+    assert!(
+        median <= 2.5,
+        "counterflow: median {median:.2} times alone over seeds 1-12 ({ratios:.2?})"
+    );
 }

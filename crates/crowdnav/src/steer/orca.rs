@@ -28,6 +28,9 @@ pub const SYMMETRY_BIAS: f32 = 0.05;
 /// with 0.05 (see docs/crowd-behaviour.md).
 pub const RVO2_SYMMETRY_BIAS: f32 = 0.25;
 
+/// [`OrcaParams::vision`] in the people preset, radians (45°).
+pub const PEOPLE_VISION: f32 = std::f32::consts::FRAC_PI_4;
+
 /// The largest [`OrcaParams::symmetry_bias`] used, radians: larger values are lowered
 /// to it.
 pub const MAX_SYMMETRY_BIAS: f32 = std::f32::consts::FRAC_PI_4;
@@ -78,6 +81,16 @@ pub struct OrcaParams {
     /// against the flow, both give way, and they lock; so it is 0 (off) in both
     /// presets. \[Limit: >= 0\]
     pub yield_to_flow: f32,
+    /// How far to either side of its way, radians, an agent looks for a free way around
+    /// people walking against it (more than 120° off its own way) and moving obstacles:
+    /// of the directions within this angle it takes the one that would bring it nearest
+    /// its way's end `neighbor_dist` ahead, given how far it could walk along each before
+    /// meeting one of them (the heuristic of Moussaïd, Helbing and Theraulaz 2011). An
+    /// agent that has stopped looks wider, up to 90°. Two streams meeting head-on then
+    /// step aside into lanes instead of pressing into each other. Walls and people
+    /// walking its way are left to the half-planes, so a crowd at a door is unchanged.
+    /// 0 turns it off. \[Limit: 0 to π/2\]
+    pub vision: f32,
     /// How far, radians, a cut-off normal lying this near the axis between two agents
     /// (nearly head-on) is turned to the agent's right when it binds, so that two agents
     /// meeting head-on choose opposite sides and pass (see [`Orca`]).
@@ -110,7 +123,8 @@ impl OrcaPreset {
 
 impl OrcaParams {
     /// People walking: neighbours within 5 m (the ten nearest), a 3 s horizon for
-    /// each other and 1 s for walls, priority 4 to those ahead, a 0.3 s time gap.
+    /// each other and 1 s for walls, priority 4 to those ahead, a 0.3 s time gap, and a
+    /// look 45° to either side for a way around people coming the other way.
     /// [`OrcaParams::yield_to_flow`] is off (see there).
     /// Measured on generated doors, corridors and crossings (see docs/crowd-behaviour.md).
     pub const fn people() -> OrcaParams {
@@ -122,13 +136,14 @@ impl OrcaParams {
             priority: 4.0,
             time_gap: 0.3,
             yield_to_flow: 0.0,
+            vision: PEOPLE_VISION,
             symmetry_bias: SYMMETRY_BIAS,
         }
     }
 
     /// RVO2's Circle example: neighbours within 15 m (the ten nearest), 10 s horizons,
-    /// the avoidance shared evenly, no time gap, nobody giving way to the flow, and a
-    /// head-on turn of 0.25 rad.
+    /// the avoidance shared evenly, no time gap, nobody giving way to the flow or
+    /// looking for a way around, and a head-on turn of 0.25 rad.
     pub const fn rvo2() -> OrcaParams {
         OrcaParams {
             neighbor_dist: 15.0,
@@ -138,6 +153,7 @@ impl OrcaParams {
             priority: 0.0,
             time_gap: 0.0,
             yield_to_flow: 0.0,
+            vision: 0.0,
             symmetry_bias: RVO2_SYMMETRY_BIAS,
         }
     }
@@ -162,6 +178,7 @@ struct OrcaParamsSpec {
     priority: Option<f32>,
     time_gap: Option<f32>,
     yield_to_flow: Option<f32>,
+    vision: Option<f32>,
     symmetry_bias: Option<f32>,
 }
 
@@ -177,6 +194,7 @@ impl<'de> Deserialize<'de> for OrcaParams {
             priority: spec.priority.unwrap_or(base.priority),
             time_gap: spec.time_gap.unwrap_or(base.time_gap),
             yield_to_flow: spec.yield_to_flow.unwrap_or(base.yield_to_flow),
+            vision: spec.vision.unwrap_or(base.vision),
             symmetry_bias: spec.symmetry_bias.unwrap_or(base.symmetry_bias),
         })
     }
@@ -325,6 +343,9 @@ impl Orca {
             0.0
         };
         let mut preferred = clamp_speed(agent.preferred_velocity, max_speed);
+        if self.params.vision > 0.0 {
+            preferred = heading::look_for_a_way(ctx, preferred, &self.params);
+        }
         if self.params.time_gap > 0.0 {
             preferred = self.keep_time_gap(ctx, preferred);
         }
@@ -1256,6 +1277,9 @@ fn queues_behind(way: Vec2, other: Vec2, offset: Vec2) -> bool {
 
 #[path = "orca_lanes.rs"]
 mod lanes;
+
+#[path = "orca_heading.rs"]
+mod heading;
 
 #[cfg(test)]
 #[path = "orca_test.rs"]

@@ -1,0 +1,257 @@
+//! Looking for a way around people coming the other way ([`OrcaParams::vision`]).
+//!
+//! Before the half-planes are built, an agent that sees people walking against it
+//! (more than 120° off its own way) or moving obstacles ahead picks its preferred
+//! direction by the heuristic of Moussaïd, Helbing and Theraulaz ("How simple rules
+//! determine pedestrian behavior and crowd disasters", PNAS 2011): for each direction
+//! `α` within its field of view, `f(α)` is how far it could walk along `α` at its
+//! preferred speed before touching one of them, each keeping its current velocity (at
+//! most the horizon `d_max`, the neighbour range); it takes the `α` that brings it
+//! nearest the point `d_max` ahead on its way:
+//!
+//! ```text
+//! d²(α) = d_max² + f(α)² − 2 · d_max · f(α) · cos α
+//! ```
+//!
+//! Going straight on is best when nothing blocks it; someone coming head-on in its lane
+//! makes a small step aside better, towards the side where the way stays free longest,
+//! which is behind someone walking its own way. So two streams sort themselves into
+//! lanes. Ties go to the agent's right. An agent that has stopped looks wider (up to
+//! 90° each side at a standstill), so two that block each other face to face find the
+//! way out sideways.
+//!
+//! People walking its way are left out on purpose: a crowd pressing towards a door
+//! would otherwise see its way blocked by those queueing ahead and slide along the wall
+//! instead of queueing (their spacing is the time gap's job). Walls are left to the
+//! hard half-planes. The ORCA half-planes then keep the chosen velocity collision-free:
+//! this only changes what the agent would like.
+
+use super::{NeighborKind, OrcaParams, SteerContext};
+use glam::Vec2;
+
+/// The cosine below which a neighbour's preferred way counts as against the agent's
+/// own (more than 120° apart).
+const AGAINST: f32 = -0.5;
+
+/// The angle between two directions looked at, radians (5°).
+const STEP: f32 = 5.0 * std::f32::consts::PI / 180.0;
+
+/// How far to either side an agent that has stopped looks, radians (90°).
+const STOPPED_VISION: f32 = std::f32::consts::FRAC_PI_2;
+
+/// `preferred` turned to the direction within the agent's field of view that leads
+/// nearest its way's end, as the module docs say; `preferred` itself, bit for bit, when
+/// nobody it looks out for is in range, when it stands, or when the vision is not a
+/// positive angle. Its length (the speed) never changes.
+pub(super) fn look_for_a_way(ctx: &SteerContext<'_>, preferred: Vec2, params: &OrcaParams) -> Vec2 {
+    let vision = params.vision;
+    let horizon = params.neighbor_dist;
+    if !(vision > 0.0 && horizon > 0.0 && horizon.is_finite()) {
+        return preferred;
+    }
+    let speed = preferred.length();
+    let Some(way) = preferred.try_normalize() else {
+        return preferred;
+    };
+    let agent = &ctx.agent;
+    let looked_out_for = |neighbor: &&super::Neighbor| {
+        neighbor.kind == NeighborKind::Obstacle
+            || neighbor.preferred_velocity.normalize_or_zero().dot(way) < AGAINST
+    };
+    let range_squared = horizon * horizon;
+    let mut seen = ctx
+        .neighbors
+        .iter()
+        .take(params.max_neighbors)
+        .filter(|n| n.position.distance_squared(agent.position) < range_squared)
+        .filter(looked_out_for)
+        .peekable();
+    if seen.peek().is_none() {
+        return preferred;
+    }
+    // Slower than it wants to walk: look wider, up to 90° at a standstill.
+    let slowed = 1.0 - (agent.velocity.length() / speed).clamp(0.0, 1.0);
+    let vision = vision.min(STOPPED_VISION);
+    let vision = if slowed.is_finite() {
+        vision + (STOPPED_VISION - vision) * slowed
+    } else {
+        vision
+    };
+    let steps = (vision / STEP) as i32;
+    // Straight on first, then alternately right and left, further out each time: the
+    // first of equally good directions is kept, so ties go straight on, then right.
+    let mut best = (f32::INFINITY, 0.0f32);
+    for k in 0..=2 * steps {
+        let index = if k % 2 == 1 { -(k + 1) / 2 } else { k / 2 };
+        let angle = index as f32 * STEP;
+        let direction = Vec2::from_angle(angle).rotate(way);
+        let velocity = direction * speed;
+        let mut free = horizon;
+        for neighbor in ctx
+            .neighbors
+            .iter()
+            .take(params.max_neighbors)
+            .filter(looked_out_for)
+        {
+            let offset = neighbor.position - agent.position;
+            let contact = agent.radius + neighbor.radius;
+            if let Some(time) = time_to_contact(offset, velocity - neighbor.velocity, contact) {
+                free = free.min(time * speed);
+            }
+        }
+        let distance_squared = horizon * horizon + free * free - 2.0 * horizon * free * angle.cos();
+        if distance_squared < best.0 {
+            best = (distance_squared, angle);
+        }
+    }
+    if best.1 == 0.0 || !best.0.is_finite() {
+        return preferred;
+    }
+    Vec2::from_angle(best.1).rotate(way) * speed
+}
+
+/// The time, seconds, until a disc at the origin moving at `relative` (its velocity
+/// less the other's) touches another at `offset` when their radii sum to `contact`:
+/// 0 when they touch already and close in, `None` when it never does.
+fn time_to_contact(offset: Vec2, relative: Vec2, contact: f32) -> Option<f32> {
+    let closing = offset.dot(relative);
+    if closing.is_nan() || closing <= 0.0 {
+        return None;
+    }
+    let gap = offset.length_squared() - contact * contact;
+    if gap <= 0.0 {
+        return Some(0.0);
+    }
+    let discriminant = closing * closing - relative.length_squared() * gap;
+    if discriminant.is_nan() || discriminant < 0.0 {
+        return None;
+    }
+    // The smaller root of |offset − t · relative| = contact, in the form that does not
+    // cancel.
+    Some(gap / (closing + discriminant.sqrt()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::steer::{Neighbor, SteerAgent, Steering};
+
+    fn walker(position: Vec2, velocity: Vec2) -> Neighbor {
+        Neighbor {
+            position,
+            velocity,
+            radius: 0.25,
+            preferred_velocity: velocity,
+            kind: NeighborKind::Agent,
+        }
+    }
+
+    fn agent() -> SteerAgent {
+        SteerAgent {
+            position: Vec2::ZERO,
+            velocity: Vec2::new(1.3, 0.0),
+            radius: 0.25,
+            max_speed: 2.0,
+            preferred_velocity: Vec2::new(1.3, 0.0),
+            target: Vec2::new(20.0, 0.0),
+        }
+    }
+
+    fn look(neighbors: &[Neighbor]) -> Vec2 {
+        let ctx = SteerContext {
+            agent: agent(),
+            neighbors,
+            walls: &[],
+            dt: 0.1,
+        };
+        look_for_a_way(&ctx, ctx.agent.preferred_velocity, &OrcaParams::people())
+    }
+
+    #[test]
+    fn contact_times_match_the_geometry() {
+        // Closing at 2 m/s from 3 m apart, radii summing to 1: touch after 1 s.
+        let t = time_to_contact(Vec2::new(3.0, 0.0), Vec2::new(2.0, 0.0), 1.0);
+        assert!((t.expect("meets") - 1.0).abs() < 1e-6);
+        // Passing 2 m aside never touches; moving apart never touches.
+        assert_eq!(
+            time_to_contact(Vec2::new(3.0, 2.0), Vec2::new(2.0, 0.0), 1.0),
+            None
+        );
+        assert_eq!(
+            time_to_contact(Vec2::new(3.0, 0.0), Vec2::new(-2.0, 0.0), 1.0),
+            None
+        );
+        // Touching and closing in: now.
+        assert_eq!(
+            time_to_contact(Vec2::new(0.9, 0.0), Vec2::new(1.0, 0.0), 1.0),
+            Some(0.0)
+        );
+        assert_eq!(time_to_contact(Vec2::new(3.0, 0.0), Vec2::NAN, 1.0), None);
+    }
+
+    #[test]
+    fn someone_coming_head_on_makes_the_agent_step_aside_to_its_right() {
+        let v = look(&[walker(Vec2::new(3.0, 0.0), Vec2::new(-1.3, 0.0))]);
+        assert!(v.y < 0.0, "steps to its right: {v}");
+        assert!((v.length() - 1.3).abs() < 1e-5, "same speed: {v}");
+        assert!(v.x > 0.0, "still walks on: {v}");
+    }
+
+    #[test]
+    fn the_agent_steps_to_the_side_that_stays_free() {
+        // Oncoming people slightly to its right: it goes left, not right.
+        let v = look(&[
+            walker(Vec2::new(3.0, -0.3), Vec2::new(-1.3, 0.0)),
+            walker(Vec2::new(3.5, -0.8), Vec2::new(-1.3, 0.0)),
+        ]);
+        assert!(v.y > 0.0, "goes left of them: {v}");
+    }
+
+    #[test]
+    fn people_walking_the_same_way_or_far_off_change_nothing() {
+        let preferred = agent().preferred_velocity;
+        // Queued behind someone slower walking its way: the time gap's job.
+        let ahead = walker(Vec2::new(0.6, 0.0), Vec2::new(0.2, 0.0));
+        assert_eq!(look(&[ahead]).to_array(), preferred.to_array());
+        // Coming the other way but beyond the neighbour range.
+        let far = walker(Vec2::new(8.0, 0.0), Vec2::new(-1.3, 0.0));
+        assert_eq!(look(&[far]).to_array(), preferred.to_array());
+        // Coming the other way in another lane: straight on stays best.
+        let aside = walker(Vec2::new(3.0, 1.5), Vec2::new(-1.3, 0.0));
+        assert_eq!(look(&[aside]).to_array(), preferred.to_array());
+    }
+
+    #[test]
+    fn vision_zero_or_nan_and_bad_numbers_change_nothing() {
+        let oncoming = [walker(Vec2::new(3.0, 0.0), Vec2::new(-1.3, 0.0))];
+        let ctx = SteerContext {
+            agent: agent(),
+            neighbors: &oncoming,
+            walls: &[],
+            dt: 0.1,
+        };
+        let preferred = ctx.agent.preferred_velocity;
+        for vision in [0.0, f32::NAN, -1.0] {
+            let params = OrcaParams {
+                vision,
+                ..OrcaParams::people()
+            };
+            assert_eq!(
+                look_for_a_way(&ctx, preferred, &params).to_array(),
+                preferred.to_array()
+            );
+        }
+        let params = OrcaParams::people();
+        let broken = [walker(Vec2::NAN, Vec2::new(-1.3, 0.0))];
+        let ctx = SteerContext {
+            neighbors: &broken,
+            ..ctx
+        };
+        assert_eq!(
+            look_for_a_way(&ctx, preferred, &params).to_array(),
+            preferred.to_array()
+        );
+        let v = crate::steer::Orca::default().steer(&ctx, None);
+        assert!(v.is_finite(), "{v}");
+    }
+}
