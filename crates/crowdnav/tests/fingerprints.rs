@@ -76,7 +76,9 @@ fn fingerprint(name: &str, method: Method, steps: u64, threads: usize) -> u64 {
         .build()
         .expect("thread pool");
     pool.install(|| {
-        let mut world = scenario.build(Some(method)).expect("shipped scenario builds");
+        let mut world = scenario
+            .build(Some(method))
+            .expect("shipped scenario builds");
         let mut h = Fnv(0xcbf2_9ce4_8422_2325);
         for _ in 0..steps.min(scenario.steps) {
             world.step(scenario.dt).expect("valid dt");
@@ -152,7 +154,12 @@ fn shipped_scenarios_keep_their_trajectory_fingerprints_on_one_and_two_threads()
             let steps = steps_of(name);
             let one = fingerprint(name, method, steps, 1);
             let two = fingerprint(name, method, steps, 2);
-            assert_eq!(one, two, "{name} ({}): 1 and 2 threads differ", method.name());
+            assert_eq!(
+                one,
+                two,
+                "{name} ({}): 1 and 2 threads differ",
+                method.name()
+            );
             if print {
                 println!("    (\"{name}\", Method::{method:?}, {steps}, {one:#018x}),");
             }
@@ -162,7 +169,11 @@ fn shipped_scenarios_keep_their_trajectory_fingerprints_on_one_and_two_threads()
     if print {
         return;
     }
-    assert_eq!(found.len(), RECORDED.len(), "scenarios added or removed: re-record");
+    assert_eq!(
+        found.len(),
+        RECORDED.len(),
+        "scenarios added or removed: re-record"
+    );
     for ((name, method, steps, hash), &(rname, rmethod, rsteps, rhash)) in
         found.iter().zip(RECORDED)
     {

@@ -34,11 +34,21 @@
 //! [`COLLISION_DEPTH`].
 
 mod agent;
+mod contacts;
+mod follow;
+mod index;
+mod integrate;
+mod keep_on_mesh;
+mod measure;
+mod neighbors;
+mod params;
 mod portal;
+mod steering;
 mod step;
 
 pub use agent::{Agent, AgentId, AgentParams, Goal, Motion, MovingObstacle, ObstacleId};
-pub use step::{BadValue, Metrics, Quantity, World, WorldError, WorldParams, COLLISION_DEPTH};
+pub use params::{BadValue, Metrics, Quantity, WorldError, WorldParams, COLLISION_DEPTH};
+pub use step::World;
 
 #[cfg(test)]
 #[path = "world_test.rs"]

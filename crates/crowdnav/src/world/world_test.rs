@@ -440,3 +440,37 @@ fn steering_sees_the_nearest_agents_then_obstacles_in_range_nearest_first() {
         }
     }
 }
+
+#[test]
+fn a_steering_method_that_chooses_its_neighbours_owns_the_world_s_neighbourhood() {
+    use crate::steer::{Orca, OrcaParams};
+    let orca = |neighbor_dist, max_neighbors| {
+        Box::new(Orca::new(OrcaParams {
+            neighbor_dist,
+            max_neighbors,
+            ..OrcaParams::people()
+        }))
+    };
+    // The world's own settings say 15 m and 10; ORCA says 3 m and 4: ORCA's hold.
+    let mut world = World::new(None, orca(3.0, 4), WorldParams::default());
+    assert_eq!(
+        (world.params().neighbor_dist, world.params().max_neighbors),
+        (3.0, 4)
+    );
+    // A new method brings its own; a method without one leaves them as they are.
+    world.set_steering(orca(6.0, 12));
+    assert_eq!(
+        (world.params().neighbor_dist, world.params().max_neighbors),
+        (6.0, 12)
+    );
+    world.set_steering(Box::new(Seek));
+    assert_eq!(
+        (world.params().neighbor_dist, world.params().max_neighbors),
+        (6.0, 12)
+    );
+    let seek = World::new(None, Box::new(Seek), WorldParams::default());
+    assert_eq!(
+        seek.params().neighbor_dist,
+        WorldParams::default().neighbor_dist
+    );
+}
