@@ -6,9 +6,7 @@ use crate::mesh::{read_walls, BuildError, Level, LevelError, LoadError, NavMesh}
 use crate::steer::{
     AntiGravity, AntiGravityParams, Orca, OrcaParams, Steering, Swarm, SwarmParams,
 };
-use crate::world::{
-    AgentId, AgentParams, Goal, Motion, ObstacleId, World, WorldError, WorldParams,
-};
+use crate::world::{AgentParams, Goal, Motion, ObstacleId, World, WorldError, WorldParams};
 use glam::Vec2;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -659,6 +657,7 @@ impl Scenario {
         let agents = self.all_agents(world.mesh());
         // Chase goals may name later agents: add everyone aiming at their start, then
         // set the goals.
+        let mut ids = Vec::with_capacity(agents.len());
         for a in &agents {
             let mut p = AgentParams::new(a.pos, a.pos)
                 .with_radius(a.radius)
@@ -667,15 +666,22 @@ impl Scenario {
             if let GoalSpec::Point(g) = a.goal {
                 p = p.with_goal(Goal::Point(g));
             }
-            world.add_agent(p)?;
+            ids.push(world.add_agent(p)?);
         }
-        for (i, a) in agents.iter().enumerate() {
+        for (&id, a) in ids.iter().zip(&agents) {
             let goal = match a.goal {
                 GoalSpec::Point(_) => continue,
-                GoalSpec::Agent { agent } => Goal::Agent(AgentId(agent)),
+                GoalSpec::Agent { agent } => match ids.get(agent as usize) {
+                    Some(&target) => Goal::Agent(target),
+                    None => {
+                        return Err(ScenarioError::Invalid(format!(
+                            "agent {id} chases agent {agent}, which is not in the scenario"
+                        )))
+                    }
+                },
                 GoalSpec::Obstacle { obstacle } => Goal::Obstacle(ObstacleId(obstacle)),
             };
-            world.set_goal(AgentId(i as u32), goal)?;
+            world.set_goal(id, goal)?;
         }
         Ok(world)
     }

@@ -4,14 +4,44 @@ use crate::path::Path;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
-/// An agent's id: its index in the world, in the order agents were added.
+/// An agent's handle: a slot and the generation of that slot.
+///
+/// A slot freed by [`World::remove_agent`](super::World::remove_agent) may be taken
+/// by a later agent, but with a new generation, so an id never names another agent
+/// than the one it was given for: the world refuses a removed agent's id
+/// ([`WorldError::UnknownAgent`](super::WorldError::UnknownAgent)). Removing an agent
+/// leaves every other agent's id as it was. Ids are handed out by
+/// [`World::add_agent`](super::World::add_agent); an agent's place in
+/// [`World::agents`](super::World::agents) is [`World::index_of`](super::World::index_of).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct AgentId(pub u32);
+pub struct AgentId {
+    slot: u32,
+    generation: u32,
+}
 
 impl AgentId {
-    /// The index as `usize`.
-    pub fn index(self) -> usize {
-        self.0 as usize
+    pub(crate) fn new(slot: u32, generation: u32) -> AgentId {
+        AgentId { slot, generation }
+    }
+
+    /// Its slot: the same number for every agent that ever held that slot.
+    pub fn slot(self) -> u32 {
+        self.slot
+    }
+
+    /// The generation of its slot: how many agents held the slot before this one.
+    pub fn generation(self) -> u32 {
+        self.generation
+    }
+}
+
+impl std::fmt::Display for AgentId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.slot)?;
+        if self.generation > 0 {
+            write!(f, "v{}", self.generation)?;
+        }
+        Ok(())
     }
 }
 

@@ -83,6 +83,20 @@ impl Contacts {
         }
     }
 
+    /// Forgets agent `i`, which left the crowd: the step's events with it are dropped
+    /// and the later bodies' numbers move down one.
+    pub fn remove(&mut self, i: usize) {
+        let i = i as u32;
+        self.events
+            .retain(|e| e.body != i && e.other != Collider::Body(i));
+        for e in &mut self.events {
+            e.body -= u32::from(e.body > i);
+            if let Collider::Body(j) = &mut e.other {
+                *j -= u32::from(*j > i);
+            }
+        }
+    }
+
     /// The phase: collision response, when `collisions` is on, among the agents (made
     /// bodies by the integration) and the moving obstacles. The grid holds the agents'
     /// positions from before they moved, at most `moved` metres away. Clears the

@@ -2,6 +2,7 @@
 //! it must, advances along its waypoints and sets its preferred velocity.
 
 use super::agent::{Agent, Goal, MovingObstacle};
+use super::handles::Slots;
 use super::index::{PointIndex, Walls};
 use super::params::WorldParams;
 use super::portal;
@@ -29,6 +30,8 @@ pub(super) struct FollowScratch {
 
 /// What the phase reads besides the agents.
 pub(super) struct Surroundings<'a> {
+    /// Which agent each id names (for chases).
+    pub slots: &'a Slots,
     pub mesh: Option<&'a NavMesh>,
     pub params: &'a WorldParams,
     pub walls: &'a Walls,
@@ -53,12 +56,7 @@ pub(super) fn follow_paths(
 ) {
     let params = env.params;
     if env.chasers > 0 {
-        goal_positions(
-            agents,
-            env.obstacles,
-            params.arrival_tolerance,
-            &mut scratch.goals,
-        );
+        goal_positions(agents, env, &mut scratch.goals);
     } else {
         scratch.goals.clear();
     }
@@ -83,24 +81,21 @@ pub(super) fn follow_paths(
 
 /// Fills `goals` with where every agent's goal is now, the chased bodies' included
 /// (agents with a point goal find theirs in [`goal_now`]).
-fn goal_positions(
-    agents: &[Agent],
-    obstacles: &[MovingObstacle],
-    tolerance: f32,
-    goals: &mut Vec<GoalNow>,
-) {
+fn goal_positions(agents: &[Agent], env: &Surroundings<'_>, goals: &mut Vec<GoalNow>) {
+    let (obstacles, tolerance) = (env.obstacles, env.params.arrival_tolerance);
     goals.clear();
     goals.par_extend(agents.par_iter().map(|a| {
         let (position, contact) = match a.goal {
             Goal::Point(p) => (p, 0.0),
-            Goal::Agent(b) => {
-                let b = &agents[b.index()];
-                (b.position, a.radius + b.radius)
-            }
-            Goal::Obstacle(o) => {
-                let o = &obstacles[o.index()];
-                (o.position, a.radius + o.radius)
-            }
+            // (A chased agent is always in the world: removing it ends the chase.)
+            Goal::Agent(b) => match env.slots.index_of(b).and_then(|k| agents.get(k)) {
+                Some(b) => (b.position, a.radius + b.radius),
+                None => (a.planned_goal, 0.0),
+            },
+            Goal::Obstacle(o) => match obstacles.get(o.index()) {
+                Some(o) => (o.position, a.radius + o.radius),
+                None => (a.planned_goal, 0.0),
+            },
         };
         GoalNow {
             position,

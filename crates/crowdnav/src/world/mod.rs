@@ -36,6 +36,7 @@
 mod agent;
 mod contacts;
 mod follow;
+mod handles;
 mod index;
 mod integrate;
 mod keep_on_mesh;
@@ -57,3 +58,7 @@ mod test;
 #[cfg(test)]
 #[path = "crowd_test.rs"]
 mod crowd_test;
+
+#[cfg(test)]
+#[path = "handles_test.rs"]
+mod handles_test;

@@ -82,6 +82,21 @@ impl NeighborMemory {
         self.reach.resize(n, 0.0);
         self.last.resize(n * slots, u32::MAX);
     }
+
+    /// Forgets agent `i`, which left the crowd: the later agents' memories move down
+    /// one place, and every memory of which agents were nearest is dropped (their
+    /// places changed).
+    pub fn remove(&mut self, i: usize, slots: usize) {
+        if i < self.reach.len() {
+            self.reach.remove(i);
+        }
+        if (i + 1) * slots <= self.last.len() {
+            self.last.drain(i * slots..(i + 1) * slots);
+        }
+        for near in self.last.chunks_mut(slots) {
+            near[0] = u32::MAX;
+        }
+    }
 }
 
 /// What an agent's neighbour search remembers from the last step: how far its

@@ -1,6 +1,6 @@
 //! The world's settings, errors and measurements.
 
-use super::agent::Goal;
+use super::agent::{AgentId, Goal};
 use crate::collide::CollideParams;
 use crate::steer::Steering;
 use std::collections::BTreeSet;
@@ -106,6 +106,9 @@ pub enum WorldError {
         /// The goal it was given.
         goal: Goal,
     },
+    /// An id names no agent of the world: it never did, or the agent was removed.
+    #[error("agent {0} is not in the world (never added, or removed)")]
+    UnknownAgent(AgentId),
     /// The time step is not a positive finite number.
     #[error("time step must be positive and finite, got {0}")]
     InvalidStep(f32),
@@ -115,7 +118,7 @@ pub enum WorldError {
 fn goal_target(goal: &Goal) -> String {
     match goal {
         Goal::Point(p) => format!("the point ({}, {})", p.x, p.y),
-        Goal::Agent(a) => format!("agent {}", a.0),
+        Goal::Agent(a) => format!("agent {a}"),
         Goal::Obstacle(o) => format!("obstacle {}", o.0),
     }
 }

@@ -64,6 +64,14 @@ fn with_steer_scratch<R>(f: impl FnOnce(&mut SteerScratch) -> R) -> R {
 }
 
 impl SteerPhase {
+    /// Forgets agent `i`, which left the crowd: its debug vectors go (the step's
+    /// records are rebuilt at the next step).
+    pub fn remove(&mut self, i: usize) {
+        if i < self.debug.len() {
+            self.debug.remove(i);
+        }
+    }
+
     /// What every agent's neighbours saw of it in the last step, in agent order.
     pub fn seen(&self) -> &[Seen] {
         &self.seen

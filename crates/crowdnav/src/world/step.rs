@@ -4,6 +4,7 @@
 use super::agent::{Agent, AgentId, AgentParams, Goal, Motion, MovingObstacle, ObstacleId};
 use super::contacts::{self, Contacts};
 use super::follow::{self, FollowScratch};
+use super::handles::Slots;
 use super::index::{PointIndex, Walls};
 use super::integrate::integrate;
 use super::keep_on_mesh::keep_on_mesh;
@@ -40,7 +41,7 @@ use glam::Vec2;
 /// for _ in 0..1000 {
 ///     world.step(0.05)?;
 /// }
-/// assert!(world.agent(id).is_arrived());
+/// assert!(world.agent(id).is_some_and(|a| a.is_arrived()));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct World {
@@ -48,10 +49,13 @@ pub struct World {
     walls: Walls,
     steering: Box<dyn Steering>,
     params: WorldParams,
+    /// The agents, in the order they were added (a removal moves the later ones down).
     agents: Vec<Agent>,
+    /// Which agent each live id names.
+    slots: Slots,
     obstacles: Vec<MovingObstacle>,
     /// The smallest and largest agent radius (`INFINITY` and 0 without agents), kept
-    /// as agents are added (a radius never changes).
+    /// as agents are added and removed.
     radii: (f32, f32),
     /// How many agents chase a body (an agent or a moving obstacle).
     chasers: usize,
@@ -89,6 +93,7 @@ impl World {
             steering,
             params,
             agents: Vec::new(),
+            slots: Slots::default(),
             obstacles: Vec::new(),
             radii: (f32::INFINITY, 0.0),
             chasers: 0,
@@ -111,8 +116,8 @@ impl World {
     /// # Errors
     /// [`WorldError::InvalidAgent`] for NaN or infinite positions or goals, or a
     /// radius, speed or mass that is not positive and finite;
-    /// [`WorldError::UnknownGoal`] for a goal naming an agent or obstacle that does not
-    /// exist yet.
+    /// [`WorldError::UnknownGoal`] for a goal naming an agent or obstacle that is not
+    /// in the world. The world is left unchanged.
     pub fn add_agent(&mut self, p: AgentParams) -> Result<AgentId, WorldError> {
         let index = self.agents.len();
         let bad = |problem| WorldError::InvalidAgent { index, problem };
@@ -129,12 +134,14 @@ impl World {
                 return Err(bad(BadValue::NotPositive(quantity, v)));
             }
         }
-        self.check_goal(index, p.goal)?;
+        let id = self.slots.next_id();
+        self.check_goal(index, id, p.goal)?;
+        let id = self.slots.insert(index);
         self.index.invalidate();
         self.radii = (self.radii.0.min(p.radius), self.radii.1.max(p.radius));
         self.chasers += usize::from(!matches!(p.goal, Goal::Point(_)));
         self.agents.push(Agent {
-            id: AgentId(index as u32),
+            id,
             position: p.position,
             velocity: Vec2::ZERO,
             preferred_velocity: Vec2::ZERO,
@@ -156,18 +163,18 @@ impl World {
             shortest: None,
             collided: false,
         });
-        Ok(AgentId(index as u32))
+        Ok(id)
     }
 
-    fn check_goal(&self, index: usize, goal: Goal) -> Result<(), WorldError> {
+    /// Whether agent `id` (at `index`) may be given `goal`: a finite point, another
+    /// agent in the world, or a moving obstacle of the world.
+    fn check_goal(&self, index: usize, id: AgentId, goal: Goal) -> Result<(), WorldError> {
         match goal {
             Goal::Point(g) if !g.is_finite() => Err(WorldError::InvalidAgent {
                 index,
                 problem: BadValue::NotFinite(Quantity::Goal),
             }),
-            Goal::Agent(a)
-                if a.index() >= self.agents.len().max(index + 1) || a.index() == index =>
-            {
+            Goal::Agent(a) if a == id || self.slots.index_of(a).is_none() => {
                 Err(WorldError::UnknownGoal { index, goal })
             }
             Goal::Obstacle(o) if o.index() >= self.obstacles.len() => {
@@ -181,13 +188,13 @@ impl World {
     /// arrived until it reaches it (its first arrival time is kept).
     ///
     /// # Errors
-    /// As [`World::add_agent`] for the goal.
-    ///
-    /// # Panics
-    /// If `id` is not an agent of this world.
+    /// [`WorldError::UnknownAgent`] when `id` names no agent of the world (never was,
+    /// or was removed); as [`World::add_agent`] for the goal. The world is left
+    /// unchanged.
     pub fn set_goal(&mut self, id: AgentId, goal: Goal) -> Result<(), WorldError> {
-        self.check_goal(id.index(), goal)?;
-        let a = &mut self.agents[id.index()];
+        let index = self.index_of_checked(id)?;
+        self.check_goal(index, id, goal)?;
+        let a = &mut self.agents[index];
         let chases = |g: Goal| usize::from(!matches!(g, Goal::Point(_)));
         self.chasers = self.chasers - chases(a.goal) + chases(goal);
         a.goal = goal;
@@ -226,17 +233,86 @@ impl World {
         Ok(ObstacleId(index as u32))
     }
 
-    /// The agents, in id order.
+    /// The agents, in the order they were added (removing one moves the later ones
+    /// down one place; their ids stay as they were). Collision events and metrics name
+    /// agents by their place here.
     pub fn agents(&self) -> &[Agent] {
         &self.agents
     }
 
-    /// One agent.
+    /// The agent `id` names, or `None` when it names none (it was removed, or is of
+    /// another world).
+    pub fn agent(&self, id: AgentId) -> Option<&Agent> {
+        self.agents.get(self.slots.index_of(id)?)
+    }
+
+    /// The place in [`World::agents`] of the agent `id` names, or `None` when it names
+    /// none.
+    pub fn index_of(&self, id: AgentId) -> Option<usize> {
+        self.slots.index_of(id)
+    }
+
+    /// [`World::index_of`], or the error that `id` names no agent.
+    fn index_of_checked(&self, id: AgentId) -> Result<usize, WorldError> {
+        self.slots.index_of(id).ok_or(WorldError::UnknownAgent(id))
+    }
+
+    /// Removes an agent from the world and returns it. Every other agent keeps its
+    /// id; the agents added after it move down one place in [`World::agents`] (and in
+    /// the last step's [`World::events`], whose events with it are dropped). An agent
+    /// chasing it ([`Goal::Agent`]) stops where it is: its goal becomes the point it
+    /// stands on.
     ///
-    /// # Panics
-    /// If `id` is not an agent of this world.
-    pub fn agent(&self, id: AgentId) -> &Agent {
-        &self.agents[id.index()]
+    /// Costs time in proportion to the number of agents (the dense list is kept in
+    /// order, so that every phase iterates the agents in a fixed order).
+    ///
+    /// # Errors
+    /// [`WorldError::UnknownAgent`] when `id` names no agent of the world (never was,
+    /// or already removed); the world is left unchanged.
+    ///
+    /// # Example
+    /// ```
+    /// use crowdnav::world::{AgentParams, World, WorldError, WorldParams};
+    /// use crowdnav::Orca;
+    /// use glam::Vec2;
+    ///
+    /// let mut world = World::new(None, Box::new(Orca::default()), WorldParams::default());
+    /// let a = world.add_agent(AgentParams::new(Vec2::ZERO, Vec2::new(5.0, 0.0)))?;
+    /// let b = world.add_agent(AgentParams::new(Vec2::new(0.0, 3.0), Vec2::new(5.0, 3.0)))?;
+    /// world.remove_agent(a)?;
+    /// assert_eq!(world.remove_agent(a).err(), Some(WorldError::UnknownAgent(a)));
+    /// let c = world.add_agent(AgentParams::new(Vec2::ZERO, Vec2::new(5.0, 0.0)))?;
+    /// assert!(world.agent(a).is_none() && world.agent(b).is_some() && c != a);
+    /// # Ok::<(), WorldError>(())
+    /// ```
+    pub fn remove_agent(&mut self, id: AgentId) -> Result<Agent, WorldError> {
+        let index = self.index_of_checked(id)?;
+        let gone = self.agents.remove(index);
+        self.slots.remove(id, &self.agents, index);
+        let chases = |g: Goal| usize::from(!matches!(g, Goal::Point(_)));
+        self.chasers -= chases(gone.goal);
+        for a in &mut self.agents {
+            if a.goal == Goal::Agent(id) {
+                // The chase is over: it stays where it is.
+                a.goal = Goal::Point(a.position);
+                a.needs_plan = true;
+                self.chasers -= 1;
+            }
+        }
+        if gone.radius <= self.radii.0 || gone.radius >= self.radii.1 {
+            self.radii = self
+                .agents
+                .iter()
+                .fold((f32::INFINITY, 0.0), |(lo, hi), a| {
+                    (lo.min(a.radius), hi.max(a.radius))
+                });
+        }
+        self.index.invalidate();
+        self.neighbors
+            .remove(index, NeighborMemory::slots(&self.params));
+        self.steer.remove(index);
+        self.contacts.remove(index);
+        Ok(gone)
     }
 
     /// The moving obstacles, in id order.
@@ -329,7 +405,7 @@ impl World {
     /// [`World::set_record_debug`] is on (for anti-gravity: `"raw"`, `"adjusted"`,
     /// `"sum"`, `"final"`; for ORCA: `"orca_line"`, `"preferred"`, `"final"`).
     pub fn steer_debug(&self, id: AgentId) -> Option<&SteerDebug> {
-        self.steer.debug.get(id.index())
+        self.steer.debug.get(self.slots.index_of(id)?)
     }
 
     /// Replaces the navigation mesh (a level edited live: an obstacle dragged, added
@@ -373,6 +449,7 @@ impl World {
             &mut self.agents,
             &mut self.follow,
             &follow::Surroundings {
+                slots: &self.slots,
                 mesh: self.mesh.as_ref(),
                 params: &self.params,
                 walls: &self.walls,
