@@ -34,6 +34,9 @@ pub(super) struct Contacts {
     wall_pairs: Vec<(u32, u32)>,
     /// The collision events of the step.
     pub events: Vec<CollisionEvent>,
+    /// The step's collisions that count (deeper than [`COLLISION_DEPTH`], with an
+    /// impulse): body and what it met.
+    pub counted: Vec<(u32, Collider)>,
     /// Per agent, its candidates (the measures may read them, see
     /// [`Resolved::covers_measure`]).
     pub candidates: Vec<Candidates>,
@@ -78,6 +81,7 @@ impl Contacts {
             pairs: Vec::new(),
             wall_pairs: Vec::new(),
             events: Vec::new(),
+            counted: Vec::new(),
             candidates: Vec::new(),
             concat_offsets: Vec::new(),
         }
@@ -110,6 +114,7 @@ impl Contacts {
         collisions: bool,
     ) -> Resolved {
         self.events.clear();
+        self.counted.clear();
         if !collisions {
             return Resolved {
                 pushed: 0.0,
@@ -211,6 +216,7 @@ impl Contacts {
             if e.impulse <= 0.0 || e.depth <= COLLISION_DEPTH * smaller {
                 continue;
             }
+            self.counted.push((e.body, e.other));
             match e.other {
                 Collider::Body(j) => {
                     metrics.collisions += 1;

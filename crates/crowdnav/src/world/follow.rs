@@ -1,7 +1,7 @@
 //! Phase *follow paths*: every agent finds where its goal is now, plans its path when
 //! it must, advances along its waypoints and sets its preferred velocity.
 
-use super::agent::{Agent, Goal, MovingObstacle};
+use super::agent::{Agent, AgentState, Goal, MovingObstacle};
 use super::handles::Slots;
 use super::index::{PointIndex, Walls};
 use super::params::WorldParams;
@@ -21,11 +21,31 @@ pub(super) struct GoalNow {
     arrive: f32,
 }
 
+/// How long an agent whose path could not be planned waits before it tries again
+/// (unless it is moved first), seconds: see [`AgentState::NoPath`].
+pub const NO_PATH_RETRY: f64 = 1.0;
+
+/// How long an agent on its way may stay within half its radius of one place before it
+/// counts as [`AgentState::Stuck`], seconds.
+pub const STUCK_TIME: f64 = 3.0;
+
+/// What happened to an agent in the phase, as bits: [`ARRIVED`], [`NO_PATH`],
+/// [`REPLANNED`].
+pub(super) type Happened = u8;
+/// It arrived at its goal.
+pub(super) const ARRIVED: Happened = 1;
+/// Planning its path failed (it was not failing before).
+pub(super) const NO_PATH: Happened = 2;
+/// It planned its path again (not the first time).
+pub(super) const REPLANNED: Happened = 4;
+
 /// The scratch of the phase: where every agent's goal is this step, gathered only
-/// when some agent chases a body.
+/// when some agent chases a body; and what happened to each agent.
 #[derive(Debug, Default)]
 pub(super) struct FollowScratch {
     goals: Vec<GoalNow>,
+    /// Per agent, what happened to it in the phase.
+    pub happened: Vec<Happened>,
 }
 
 /// What the phase reads besides the agents.
@@ -67,16 +87,31 @@ pub(super) fn follow_paths(
         .then_some((&env.walls.segments[..], &env.walls.grid));
     let (grid, positions) = (&env.index.grid, &env.index.positions[..]);
     let now = env.now;
-    agents.par_iter_mut().enumerate().for_each(|(i, a)| {
-        let goal = goal_now(a, goals.get(i), params.arrival_tolerance);
-        plan_path(a, goal.position, mesh, params.replan_distance, walls);
-        let others = portal::Others {
-            grid,
-            positions,
-            me: i as u32,
-        };
-        prefer_velocity(a, goal, params, now, dt, &others);
-    });
+    agents
+        .par_iter_mut()
+        .enumerate()
+        .map(|(i, a)| {
+            // Driven by the game, or heading where the game says: no path to follow.
+            if let Some(v) = a.driven.or(a.wanted) {
+                a.preferred_velocity = v;
+                a.state = AgentState::Moving;
+                return 0;
+            }
+            let goal = goal_now(a, goals.get(i), params.arrival_tolerance);
+            let planned = plan_path(a, goal.position, mesh, params.replan_distance, walls, now);
+            if let AgentState::NoPath(_) = a.state {
+                // No path: it holds still, never heading for its goal through walls.
+                a.preferred_velocity = Vec2::ZERO;
+                return planned;
+            }
+            let others = portal::Others {
+                grid,
+                positions,
+                me: i as u32,
+            };
+            planned | prefer_velocity(a, goal, params, now, dt, &others)
+        })
+        .collect_into_vec(&mut scratch.happened);
 }
 
 /// Fills `goals` with where every agent's goal is now, the chased bodies' included
@@ -131,14 +166,49 @@ fn plan_path(
     mesh: Option<&NavMesh>,
     replan: f32,
     walls: Option<(&[Segment], &WallGrid)>,
-) {
+    now: f64,
+) -> Happened {
     if !matches!(a.goal, Goal::Point(_)) && a.planned_goal.distance(goal) > replan {
         a.needs_plan = true;
     }
-    if !a.needs_plan {
-        return;
+    if let AgentState::NoPath(_) = a.state {
+        // Try again after a while, or once moved off the place it failed from.
+        let (at, when) = a.progress;
+        if now - when >= NO_PATH_RETRY || a.position.distance(at) > 1e-3 {
+            a.needs_plan = true;
+        }
     }
-    let path = mesh.and_then(|m| plan(m, a.position, goal, a.radius));
+    if !a.needs_plan {
+        return 0;
+    }
+    let path = match mesh.map(|m| plan(m, a.position, goal, a.radius)) {
+        None => None,
+        Some(Ok(path)) => Some(path),
+        Some(Err(e)) => {
+            // It stays where it is until a plan succeeds.
+            let first = !matches!(a.state, AgentState::NoPath(_));
+            a.path = None;
+            a.waypoints.clear();
+            a.waypoints.extend([a.position, a.position]);
+            a.portals.clear();
+            a.reachable_goal = None;
+            a.next_waypoint = 1;
+            a.planned_goal = goal;
+            a.needs_plan = false;
+            a.state = AgentState::NoPath(e);
+            a.progress = (a.position, now);
+            return if first { NO_PATH } else { 0 };
+        }
+    };
+    if let AgentState::NoPath(_) = a.state {
+        a.state = AgentState::Moving;
+        a.progress = (a.position, now);
+    }
+    let replanned = if a.path.is_some() || a.shortest.is_some() {
+        REPLANNED
+    } else {
+        0
+    };
     a.waypoints.clear();
     a.portals.clear();
     match &path {
@@ -165,10 +235,11 @@ fn plan_path(
     a.next_waypoint = 1;
     a.planned_goal = goal;
     a.needs_plan = false;
+    replanned
 }
 
 /// Advances agent `a` along its waypoints and sets its preferred velocity towards
-/// `goal`; marks its arrival (time `now`).
+/// `goal`; marks its arrival (time `now`) and its state.
 fn prefer_velocity(
     a: &mut Agent,
     goal: GoalNow,
@@ -176,7 +247,7 @@ fn prefer_velocity(
     now: f64,
     dt: f32,
     others: &portal::Others<'_>,
-) {
+) -> Happened {
     let (tolerance, slowdown) = (params.arrival_tolerance, params.slowdown_time);
     let arrive = goal.arrive;
     let goal = a.reachable_goal.unwrap_or(goal.position);
@@ -189,8 +260,26 @@ fn prefer_velocity(
             a.arrived_at = Some(now);
         }
         a.collided = false;
-        return;
+        let arrived = !matches!(a.state, AgentState::Arrived | AgentState::Idle);
+        a.state = if a.idle {
+            AgentState::Idle
+        } else {
+            AgentState::Arrived
+        };
+        a.progress = (a.position, now);
+        return if arrived { ARRIVED } else { 0 };
     }
+    // Progress: further than half its radius from where it was when last it was.
+    // (Or it just set off: from its goal, from idleness.)
+    let on_its_way = matches!(a.state, AgentState::Moving | AgentState::Stuck);
+    if !on_its_way || a.position.distance(a.progress.0) > 0.5 * a.radius {
+        a.progress = (a.position, now);
+    }
+    a.state = if now - a.progress.1 >= STUCK_TIME {
+        AgentState::Stuck
+    } else {
+        AgentState::Moving
+    };
     let (target, dist) = if a.next_waypoint >= last {
         // Slow down towards the goal point itself (or the contact distance of a chased
         // body), so the arrival circle is entered, not crept at.
@@ -206,6 +295,7 @@ fn prefer_velocity(
     };
     let speed = a.pref_speed.min(ease).min(dist / dt).max(0.0);
     a.preferred_velocity = dir * speed;
+    0
 }
 
 /// Where agent `a` heads for its next waypoint (not the last): a point of the door's
@@ -241,37 +331,46 @@ fn portal_target(a: &mut Agent, others: &portal::Others<'_>) -> Vec2 {
     w
 }
 
-/// The path for an agent, or `None` (it then heads straight for the goal). A goal the
-/// disc cannot reach (inside an obstacle, off the mesh, nearer a wall than the radius,
-/// or beyond gaps narrower than the disc) is replaced by the nearest point it can
-/// reach; a start nearer a wall than the radius (pushed there by the crowd) plans for
-/// the widest disc that fits there.
-fn plan(mesh: &NavMesh, start: Vec2, goal: Vec2, radius: f32) -> Option<Path> {
+/// The path for an agent, or why there is none. A goal the disc cannot reach (inside
+/// an obstacle, off the mesh, nearer a wall than the radius, or beyond gaps narrower
+/// than the disc) is replaced by the nearest point it can reach; a start nearer a wall
+/// than the radius (pushed there by the crowd) plans for the widest disc that fits
+/// there.
+fn plan(mesh: &NavMesh, start: Vec2, goal: Vec2, radius: f32) -> Result<Path, PathError> {
     match mesh.find_path(start, goal, radius) {
-        Ok(p) => Some(p),
-        Err(PathError::NoRoom {
-            endpoint: Endpoint::Start,
-            ..
-        }) => {
+        Ok(p) => Ok(p),
+        Err(
+            e @ PathError::NoRoom {
+                endpoint: Endpoint::Start,
+                ..
+            },
+        ) => {
             // Pushed nearer a wall than its radius: plan for the widest disc that fits
             // here, to the nearest point that disc can reach.
-            let r = mesh.clearance(start)?.min(radius) * 0.99;
-            let goal = mesh.nearest_reachable(start, goal, r)?;
-            mesh.find_path(start, goal, r).ok()
+            let Some(clearance) = mesh.clearance(start) else {
+                return Err(e);
+            };
+            let r = clearance.min(radius) * 0.99;
+            let Some(goal) = mesh.nearest_reachable(start, goal, r) else {
+                return Err(e);
+            };
+            mesh.find_path(start, goal, r)
         }
         Err(
-            PathError::NoRoom {
+            e @ (PathError::NoRoom {
                 endpoint: Endpoint::Goal,
                 ..
             }
             | PathError::InObstacle(Endpoint::Goal)
             | PathError::OutsideMesh(Endpoint::Goal)
-            | PathError::NoPath(_),
+            | PathError::NoPath(_)),
         ) => {
-            let goal = mesh.nearest_reachable(start, goal, radius)?;
-            mesh.find_path(start, goal, radius).ok()
+            let Some(goal) = mesh.nearest_reachable(start, goal, radius) else {
+                return Err(e);
+            };
+            mesh.find_path(start, goal, radius)
         }
-        Err(_) => None,
+        Err(e) => Err(e),
     }
 }
 

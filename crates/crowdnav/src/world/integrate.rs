@@ -35,7 +35,13 @@ pub(super) fn integrate(
     if make_bodies {
         bodies.par_extend(agents.map(|(a, &v)| {
             integrate(a, v);
-            Body::new(a.position, a.velocity, a.radius, a.mass)
+            // A driven agent yields to nobody: nothing pushes it.
+            let mass = if a.driven.is_some() {
+                f32::INFINITY
+            } else {
+                a.mass
+            };
+            Body::new(a.position, a.velocity, a.radius, mass)
         }));
     } else {
         agents.for_each(|(a, &v)| integrate(a, v));

@@ -84,7 +84,7 @@ fn put_back_on_mesh(agents: &mut [Agent], mesh: &NavMesh, walls: &Walls) -> f32 
 
 /// The point just inside the wall nearest to `p` (one radius in from it), or `None`
 /// when no wall is known near `p`.
-fn nearest_inside(
+pub(super) fn nearest_inside(
     p: Vec2,
     radius: f32,
     walls: &[Segment],

@@ -35,6 +35,7 @@
 
 mod agent;
 mod contacts;
+mod control;
 mod follow;
 mod handles;
 mod index;
@@ -47,7 +48,11 @@ mod portal;
 mod steering;
 mod step;
 
-pub use agent::{Agent, AgentId, AgentParams, Goal, Motion, MovingObstacle, ObstacleId};
+pub use agent::{
+    Agent, AgentBody, AgentEvent, AgentId, AgentParams, AgentState, Goal, Motion, MovingObstacle,
+    ObstacleId, Touched,
+};
+pub use follow::{NO_PATH_RETRY, STUCK_TIME};
 pub use params::{BadValue, Metrics, Quantity, WorldError, WorldParams, COLLISION_DEPTH};
 pub use step::World;
 

@@ -16,8 +16,12 @@ pub(super) struct Seen {
     pub radius: f32,
     /// Right of way: 2 for an agent on its way that never arrived, 1 for one that has
     /// arrived once (and not been given a new goal since) and walks back, 0 for one
-    /// resting at its goal. An agent gives way to every neighbour of higher rank.
+    /// resting at its goal. An agent gives way to every neighbour of higher rank (of
+    /// its own priority).
     pub rank: u8,
+    /// Its priority ([`Agent::priority`]): an agent of a lower priority yields to it
+    /// entirely.
+    pub priority: u8,
 }
 
 impl Seen {
@@ -26,6 +30,7 @@ impl Seen {
             preferred_velocity: a.preferred_velocity,
             radius: a.radius,
             rank: right_of_way(a),
+            priority: a.priority,
         }
     }
 }
@@ -192,13 +197,20 @@ pub(super) fn gather_neighbors(
     // pushed off its goal, it walks back, still yielding to agents on their way.
     // (A passer-by that never arrived has right of way over every agent that has,
     // resting or walking back; one walking back over those resting.)
-    let rank = right_of_way(a);
+    // An agent of a higher priority is yielded to entirely: seen as a body that will not
+    // cooperate, walking as it wants to.
+    let (rank, priority) = (right_of_way(a), a.priority);
     s.sorted.reserve(s.keys.len());
     for &key in &s.keys {
         let j = key as u32;
         let neighbor = match (seen.as_neighbors.get(j as usize), seen.all.get(j as usize)) {
+            (Some(&n), Some(b)) if b.priority > priority => Neighbor {
+                velocity: b.preferred_velocity,
+                kind: NeighborKind::Obstacle,
+                ..n
+            },
             (Some(&n), Some(b)) => Neighbor {
-                velocity: if b.rank > rank {
+                velocity: if b.rank > rank && b.priority == priority {
                     b.preferred_velocity
                 } else {
                     n.velocity

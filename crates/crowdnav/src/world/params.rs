@@ -3,6 +3,7 @@
 use super::agent::{AgentId, Goal};
 use crate::collide::CollideParams;
 use crate::steer::Steering;
+use glam::Vec2;
 use std::collections::BTreeSet;
 
 /// Tuning of a [`World`]. Units: metres and seconds.
@@ -106,6 +107,23 @@ pub enum WorldError {
         /// The goal it was given.
         goal: Goal,
     },
+    /// A value given for an agent of the world is invalid (NaN, infinite, a
+    /// non-positive radius, …).
+    #[error("agent {agent}: {problem}")]
+    InvalidValue {
+        /// The agent.
+        agent: AgentId,
+        /// What is wrong.
+        problem: BadValue,
+    },
+    /// No place near the requested position fits the agent's disc on the mesh.
+    #[error("agent {agent}: no room for it near ({}, {})", position.x, position.y)]
+    NoRoom {
+        /// The agent.
+        agent: AgentId,
+        /// The position asked for.
+        position: Vec2,
+    },
     /// An id names no agent of the world: it never did, or the agent was removed.
     #[error("agent {0} is not in the world (never added, or removed)")]
     UnknownAgent(AgentId),
@@ -151,6 +169,10 @@ pub enum Quantity {
     Mass,
     /// A moving obstacle's motion (its position or velocity at some time).
     Motion,
+    /// The velocity an agent is driven at.
+    Velocity,
+    /// The preferred velocity set for an agent.
+    PreferredVelocity,
 }
 
 impl std::fmt::Display for Quantity {
@@ -163,6 +185,8 @@ impl std::fmt::Display for Quantity {
             Quantity::PrefSpeed => "pref_speed",
             Quantity::Mass => "mass",
             Quantity::Motion => "motion",
+            Quantity::Velocity => "velocity",
+            Quantity::PreferredVelocity => "preferred velocity",
         })
     }
 }

@@ -90,12 +90,23 @@ impl SteerPhase {
         agents
             .par_iter()
             .map(|a| {
-                let neighbor = Neighbor {
-                    position: a.position,
-                    velocity: a.velocity,
-                    radius: a.radius,
-                    preferred_velocity: a.preferred_velocity,
-                    kind: NeighborKind::Agent,
+                // A driven agent is seen going as it is driven, a body that will not
+                // cooperate.
+                let neighbor = match a.driven {
+                    None => Neighbor {
+                        position: a.position,
+                        velocity: a.velocity,
+                        radius: a.radius,
+                        preferred_velocity: a.preferred_velocity,
+                        kind: NeighborKind::Agent,
+                    },
+                    Some(v) => Neighbor {
+                        position: a.position,
+                        velocity: v,
+                        radius: a.radius,
+                        preferred_velocity: v,
+                        kind: NeighborKind::Obstacle,
+                    },
                 };
                 (Seen::of(a), neighbor)
             })
@@ -104,10 +115,13 @@ impl SteerPhase {
         let (low, high) = self
             .seen
             .par_iter()
-            .map(|b| (b.rank, b.rank))
-            .reduce(|| (u8::MAX, 0), |(lo, hi), (a, b)| (lo.min(a), hi.max(b)));
-        // When every agent has the same right of way, none sees another with its
-        // preferred velocity.
+            .map(|b| {
+                let key = u16::from(b.priority) << 8 | u16::from(b.rank);
+                (key, key)
+            })
+            .reduce(|| (u16::MAX, 0), |(lo, hi), (a, b)| (lo.min(a), hi.max(b)));
+        // When every agent has the same right of way and priority, none sees another
+        // with its preferred velocity.
         let one_rank = low >= high;
         let slots = NeighborMemory::slots(env.params);
         memory.resize(agents.len(), slots);
@@ -135,6 +149,15 @@ impl SteerPhase {
             |s: &mut SteerScratch, i: usize, memory: Memory<'_>, debug: Option<&mut SteerDebug>| {
                 let a = &agents[i];
                 let (reach, last) = memory;
+                if let Some(v) = a.driven {
+                    // Not steered: it goes exactly as it is driven (and knows no
+                    // neighbours this step).
+                    *reach = 0.0;
+                    if let Some(first) = last.first_mut() {
+                        *first = u32::MAX;
+                    }
+                    return v;
+                }
                 let hint = neighbor_hint(a.position, *reach + margin, last, seen.as_neighbors);
                 *reach = gather_neighbors(
                     i,

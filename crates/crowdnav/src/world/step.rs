@@ -1,9 +1,13 @@
 //! [`World`]: its state, its public surface, and its step as a sequence of phases,
 //! each in a file of its own with its own scratch.
 
-use super::agent::{Agent, AgentId, AgentParams, Goal, Motion, MovingObstacle, ObstacleId};
+use super::agent::{
+    Agent, AgentEvent, AgentId, AgentParams, AgentState, Goal, Motion, MovingObstacle, ObstacleId,
+    Touched,
+};
 use super::contacts::{self, Contacts};
 use super::follow::{self, FollowScratch};
+use super::follow::{ARRIVED, NO_PATH, REPLANNED};
 use super::handles::Slots;
 use super::index::{PointIndex, Walls};
 use super::integrate::integrate;
@@ -12,6 +16,7 @@ use super::measure::{self, MeasureScratch};
 use super::neighbors::NeighborMemory;
 use super::params::{BadValue, Metrics, Quantity, WorldError, WorldParams};
 use super::steering::{self, SteerPhase};
+use crate::collide::Collider;
 use crate::collide::CollisionEvent;
 use crate::geom::Segment;
 use crate::mesh::NavMesh;
@@ -45,30 +50,32 @@ use glam::Vec2;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct World {
-    mesh: Option<NavMesh>,
-    walls: Walls,
-    steering: Box<dyn Steering>,
-    params: WorldParams,
+    pub(super) mesh: Option<NavMesh>,
+    pub(super) walls: Walls,
+    pub(super) steering: Box<dyn Steering>,
+    pub(super) params: WorldParams,
     /// The agents, in the order they were added (a removal moves the later ones down).
-    agents: Vec<Agent>,
+    pub(super) agents: Vec<Agent>,
     /// Which agent each live id names.
-    slots: Slots,
-    obstacles: Vec<MovingObstacle>,
+    pub(super) slots: Slots,
+    pub(super) obstacles: Vec<MovingObstacle>,
     /// The smallest and largest agent radius (`INFINITY` and 0 without agents), kept
     /// as agents are added and removed.
-    radii: (f32, f32),
+    pub(super) radii: (f32, f32),
     /// How many agents chase a body (an agent or a moving obstacle).
-    chasers: usize,
+    pub(super) chasers: usize,
     clock: Clock,
-    metrics: Metrics,
+    pub(super) metrics: Metrics,
     /// The agents' point grid, rebuilt at the end of every step.
-    index: PointIndex,
+    pub(super) index: PointIndex,
     /// Phase scratch and memories, each owned by its phase.
-    follow: FollowScratch,
-    neighbors: NeighborMemory,
-    steer: SteerPhase,
-    contacts: Contacts,
-    measure: MeasureScratch,
+    pub(super) follow: FollowScratch,
+    pub(super) neighbors: NeighborMemory,
+    pub(super) steer: SteerPhase,
+    pub(super) contacts: Contacts,
+    pub(super) measure: MeasureScratch,
+    /// What happened to agents in the last step.
+    pub(super) agent_events: Vec<AgentEvent>,
 }
 
 /// Time and step count, now and at the start of the measuring period.
@@ -108,6 +115,7 @@ impl World {
             steer: SteerPhase::default(),
             contacts: Contacts::new(params.collide),
             measure: MeasureScratch::default(),
+            agent_events: Vec::new(),
         }
     }
 
@@ -162,6 +170,12 @@ impl World {
             travelled: 0.0,
             shortest: None,
             collided: false,
+            driven: None,
+            wanted: None,
+            priority: 0,
+            state: AgentState::Moving,
+            idle: false,
+            progress: (p.position, self.clock.time),
         });
         Ok(id)
     }
@@ -199,6 +213,7 @@ impl World {
         self.chasers = self.chasers - chases(a.goal) + chases(goal);
         a.goal = goal;
         a.needs_plan = true;
+        a.idle = false;
         a.arrived_at = None;
         a.shortest = None;
         a.travelled = 0.0;
@@ -296,17 +311,14 @@ impl World {
                 // The chase is over: it stays where it is.
                 a.goal = Goal::Point(a.position);
                 a.needs_plan = true;
+                a.idle = true;
                 self.chasers -= 1;
             }
         }
         if gone.radius <= self.radii.0 || gone.radius >= self.radii.1 {
-            self.radii = self
-                .agents
-                .iter()
-                .fold((f32::INFINITY, 0.0), |(lo, hi), a| {
-                    (lo.min(a.radius), hi.max(a.radius))
-                });
+            self.radii = super::control::radii_of(&self.agents);
         }
+        self.agent_events.retain(|e| !e.concerns(id));
         self.index.invalidate();
         self.neighbors
             .remove(index, NeighborMemory::slots(&self.params));
@@ -388,6 +400,14 @@ impl World {
         self.clock.metrics_start_step
     }
 
+    /// What happened to agents in the last step, in this order: re-plans, failed plans
+    /// and arrivals (in agent order), then collisions (as
+    /// [`Metrics::collisions`] and [`Metrics::wall_contacts`] count them).
+    /// Removing an agent drops its events.
+    pub fn agent_events(&self) -> &[AgentEvent] {
+        &self.agent_events
+    }
+
     /// The collision events of the last step. `body` indexes the agents; `other` is
     /// [`Collider::Body`] with an agent index, or with `agents().len() + k` for moving
     /// obstacle `k`, or [`Collider::Wall`] indexing [`World::walls`].
@@ -460,6 +480,24 @@ impl World {
             },
             dt,
         );
+        self.agent_events.clear();
+        for (a, &happened) in self.agents.iter().zip(&self.follow.happened) {
+            if happened == 0 {
+                continue;
+            }
+            if happened & REPLANNED != 0 {
+                self.agent_events.push(AgentEvent::Replanned(a.id));
+            }
+            if let (true, AgentState::NoPath(error)) = (happened & NO_PATH != 0, &a.state) {
+                self.agent_events.push(AgentEvent::NoPath {
+                    agent: a.id,
+                    error: error.clone(),
+                });
+            }
+            if happened & ARRIVED != 0 {
+                self.agent_events.push(AgentEvent::Arrived(a.id));
+            }
+        }
         self.steer.run(
             &self.agents,
             &mut self.neighbors,
@@ -516,6 +554,19 @@ impl World {
             moved + resolved.pushed,
             collisions,
         );
+        let n = self.agents.len();
+        for &(body, other) in &self.contacts.counted {
+            let Some(a) = self.agents.get(body as usize) else {
+                continue;
+            };
+            let with = match other {
+                Collider::Body(j) if (j as usize) < n => Touched::Agent(self.agents[j as usize].id),
+                Collider::Body(j) => Touched::Obstacle(ObstacleId(j - n as u32)),
+                Collider::Wall(w) => Touched::Wall(w),
+            };
+            self.agent_events
+                .push(AgentEvent::Collided { agent: a.id, with });
+        }
         self.index
             .rebuild(&self.agents, self.radii.1, self.params.neighbor_dist);
         measure::measure(
