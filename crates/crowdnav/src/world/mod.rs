@@ -67,3 +67,7 @@ mod crowd_test;
 #[cfg(test)]
 #[path = "handles_test.rs"]
 mod handles_test;
+
+#[cfg(test)]
+#[path = "control_test.rs"]
+mod control_test;
