@@ -487,7 +487,7 @@ pub fn time_alone(layout: &Layout) -> Result<f64, String> {
         };
         let path = mesh
             .find_path(a.position, goal, a.radius)
-            .map_err(|e| format!("{}: agent {}: {e}", layout.scenario.name, a.id.0))?;
+            .map_err(|e| format!("{}: agent {}: {e}", layout.scenario.name, a.id))?;
         slowest = slowest.max(path.length() / f64::from(a.pref_speed.max(1e-3)));
     }
     Ok(slowest)

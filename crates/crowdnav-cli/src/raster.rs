@@ -64,8 +64,11 @@ pub fn world_bounds(world: &World, lines: &[MeasurementLine]) -> (Vec2, Vec2) {
 pub fn goal_point(world: &World, a: &Agent) -> Vec2 {
     match a.goal {
         Goal::Point(p) => p,
-        Goal::Agent(id) => world.agent(id).position,
-        Goal::Obstacle(id) => world.obstacles()[id.index()].position,
+        Goal::Agent(id) => world.agent(id).map_or(a.position, |b| b.position),
+        Goal::Obstacle(id) => world
+            .obstacles()
+            .get(id.index())
+            .map_or(a.position, |o| o.position),
     }
 }
 

@@ -294,8 +294,9 @@ pub fn run_demo(
     for (k, kind) in FormationKind::ALL.into_iter().enumerate() {
         let now: Vec<Vec2> = world.agents().iter().map(|a| a.position).collect();
         let goals = formation_goals(kind, &now, area, k as u64 + 1, world.mesh());
-        for (i, g) in goals.into_iter().enumerate() {
-            world.set_goal(AgentId(i as u32), Goal::Point(g))?;
+        let ids: Vec<AgentId> = world.agents().iter().map(|a| a.id).collect();
+        for (id, g) in ids.into_iter().zip(goals) {
+            world.set_goal(id, Goal::Point(g))?;
         }
         world.reset_metrics();
         let options = RunOptions {

@@ -341,8 +341,9 @@ impl Crowd {
             }
         }
         let goals = formation_goals(kind, &now, self.area, self.formations, self.world.mesh());
-        for (i, g) in goals.into_iter().enumerate() {
-            let _ = self.world.set_goal(AgentId(i as u32), Goal::Point(g));
+        let ids: Vec<AgentId> = self.world.agents().iter().map(|a| a.id).collect();
+        for (id, g) in ids.into_iter().zip(goals) {
+            let _ = self.world.set_goal(id, Goal::Point(g));
         }
     }
 
@@ -364,14 +365,15 @@ impl Crowd {
         let ids = self.targets();
         let spacing = 2.4 * self.area.agent_radius;
         // The closest agent takes the centre, and so on outwards.
-        let mut order: Vec<AgentId> = ids;
-        order.sort_by(|a, b| {
-            let da = self.world.agent(*a).position.distance_squared(at);
-            let db = self.world.agent(*b).position.distance_squared(at);
-            da.total_cmp(&db)
-        });
+        // (Ids of agents no longer in the world are dropped.)
+        let mut order: Vec<(f32, AgentId)> = ids
+            .into_iter()
+            .filter_map(|id| Some((self.world.agent(id)?.position.distance_squared(at), id)))
+            .collect();
+        order.sort_by(|(da, _), (db, _)| da.total_cmp(db));
+        let order = order.into_iter().map(|(_, id)| id);
         let golden = std::f32::consts::PI * (3.0 - 5f32.sqrt());
-        for (k, id) in order.into_iter().enumerate() {
+        for (k, id) in order.enumerate() {
             let rho = spacing * 0.6 * (k as f32).sqrt() * 1.2;
             let g = at + Vec2::from_angle(k as f32 * golden) * rho;
             // Finite goals for existing agents are always accepted; say so if not.
@@ -587,7 +589,7 @@ mod tests {
         let first = c.selection[0];
         // Within the goal spiral: at most 31 agents reach 2.4·0.5·0.72·√31 ≈ 4.8 m out.
         assert!(
-            matches!(c.world.agent(first).goal, Goal::Point(g) if g.distance(Vec2::new(-8.0, -8.0)) < 5.0)
+            matches!(c.world.agent(first).map(|a| a.goal), Some(Goal::Point(g)) if g.distance(Vec2::new(-8.0, -8.0)) < 5.0)
         );
     }
 }

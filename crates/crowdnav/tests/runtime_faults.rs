@@ -60,7 +60,7 @@ fn nan_and_infinite_positions_and_goals_are_refused() {
     for _ in 0..10 {
         w.step(0.05).expect("valid step");
     }
-    assert!(w.agent(id).position.is_finite());
+    assert!(w.agent(id).expect("in the world").position.is_finite());
     assert!(w.step(f32::NAN).is_err());
     assert!(w.step(0.0).is_err());
     assert!(w.step(-0.05).is_err());
@@ -68,7 +68,10 @@ fn nan_and_infinite_positions_and_goals_are_refused() {
 
 fn on_mesh(w: &World, id: AgentId) -> bool {
     let mesh = w.mesh().expect("mesh");
-    matches!(mesh.locate(w.agent(id).position), Location::Walkable(_))
+    matches!(
+        mesh.locate(w.agent(id).expect("in the world").position),
+        Location::Walkable(_)
+    )
 }
 
 #[test]
@@ -81,8 +84,16 @@ fn an_agent_placed_outside_the_mesh_is_put_back() {
         .add_agent(AgentParams::new(Vec2::new(10.0, -3.0), Vec2::new(5.0, 5.0)).with_radius(0.5))
         .expect("added");
     w.step(0.05).expect("step");
-    assert!(on_mesh(&w, outside), "{}", w.agent(outside).position);
-    assert!(on_mesh(&w, below), "{}", w.agent(below).position);
+    assert!(
+        on_mesh(&w, outside),
+        "{}",
+        w.agent(outside).expect("in the world").position
+    );
+    assert!(
+        on_mesh(&w, below),
+        "{}",
+        w.agent(below).expect("in the world").position
+    );
 }
 
 #[test]
@@ -96,9 +107,13 @@ fn an_agent_left_inside_a_new_obstacle_is_put_back() {
     w.set_mesh(Some(room("[[9,4],[11,4],[11,6.2],[9,6.2]]")));
     for _ in 0..5 {
         w.step(0.05).expect("step");
-        assert!(w.agent(id).position.is_finite());
+        assert!(w.agent(id).expect("in the world").position.is_finite());
     }
-    assert!(on_mesh(&w, id), "{}", w.agent(id).position);
+    assert!(
+        on_mesh(&w, id),
+        "{}",
+        w.agent(id).expect("in the world").position
+    );
 }
 
 #[test]
@@ -123,7 +138,7 @@ fn an_unreachable_goal_has_a_nearest_reachable_point_the_agent_can_walk_to() {
         w.step(0.05).expect("step");
     }
     // Arrived: within the arrival tolerance (was a looser 0.1 m). Measured: 0.048 m.
-    let p = w.agent(id).position;
+    let p = w.agent(id).expect("in the world").position;
     assert!(
         p.distance(near) <= w.params().arrival_tolerance,
         "{p} vs {near}"

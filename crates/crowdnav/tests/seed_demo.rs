@@ -37,10 +37,9 @@ fn anti_gravity_forms_every_demo_formation_with_few_collisions() {
     for (k, kind) in FormationKind::ALL.into_iter().enumerate() {
         let now: Vec<Vec2> = world.agents().iter().map(|a| a.position).collect();
         let goals = formation_goals(kind, &now, demo::AREA, k as u64 + 1, world.mesh());
-        for (i, g) in goals.into_iter().enumerate() {
-            world
-                .set_goal(AgentId(i as u32), Goal::Point(g))
-                .expect("goal");
+        let ids: Vec<AgentId> = world.agents().iter().map(|a| a.id).collect();
+        for (id, g) in ids.into_iter().zip(goals) {
+            world.set_goal(id, Goal::Point(g)).expect("goal");
         }
         world.reset_metrics();
         let options = RunOptions {

@@ -90,11 +90,12 @@ fn soak(path: &Path, steps: u64) {
         check(&world, bound);
         if world.all_arrived() || k - last_change >= 4000 {
             toward_start = !toward_start;
-            for (i, e) in ends.iter().enumerate() {
+            let ids: Vec<AgentId> = world.agents().iter().map(|a| a.id).collect();
+            for (&id, e) in ids.iter().zip(&ends) {
                 if let Some((s, g)) = e {
                     let target = if toward_start { *s } else { *g };
                     world
-                        .set_goal(AgentId(i as u32), Goal::Point(target))
+                        .set_goal(id, Goal::Point(target))
                         .expect("finite goal");
                 }
             }

@@ -6,9 +6,7 @@ use crate::mesh::{read_walls, BuildError, Level, LevelError, LoadError, NavMesh}
 use crate::steer::{
     AntiGravity, AntiGravityParams, Orca, OrcaParams, Steering, Swarm, SwarmParams,
 };
-use crate::world::{
-    AgentId, AgentParams, Goal, Motion, ObstacleId, World, WorldError, WorldParams,
-};
+use crate::world::{AgentParams, Goal, Motion, ObstacleId, World, WorldError, WorldParams};
 use glam::Vec2;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -514,14 +512,22 @@ impl Scenario {
     /// The steering method `method` with this scenario's parameters for it.
     pub fn steering(&self, method: Method) -> Box<dyn Steering> {
         match method {
-            Method::Orca => Box::new(Orca::new(self.orca.unwrap_or_default())),
+            Method::Orca => {
+                // ORCA owns its neighbourhood; `world_params` may set it too.
+                let mut o = self.orca.unwrap_or_default();
+                if let Some(s) = self.world_params {
+                    o.neighbor_dist = s.neighbor_dist.unwrap_or(o.neighbor_dist);
+                    o.max_neighbors = s.max_neighbors.unwrap_or(o.max_neighbors);
+                }
+                Box::new(Orca::new(o))
+            }
             Method::AntiGravity => Box::new(AntiGravity::new(self.antigravity.unwrap_or_default())),
             Method::Swarm => Box::new(Swarm::new(self.swarm.unwrap_or_default())),
         }
     }
 
-    /// The world tuning for `method`: ORCA's neighbour distance and count come from its
-    /// parameters, the other methods look 5 m around.
+    /// The world tuning for `method`: the seed methods look 5 m around (ORCA chooses its
+    /// neighbours itself: the world takes them from [`Scenario::steering`]).
     ///
     /// ORCA's contacts are inelastic ([`ORCA_RESTITUTION`]); the other methods keep the
     /// seed's elastic ones.
@@ -530,8 +536,6 @@ impl Scenario {
         match method {
             Method::Orca => {
                 let o = self.orca.unwrap_or_default();
-                p.neighbor_dist = o.neighbor_dist;
-                p.max_neighbors = o.max_neighbors;
                 // Top speeds do not depend on where the formation stands.
                 let max_speed = self
                     .all_agents(None)
@@ -653,6 +657,7 @@ impl Scenario {
         let agents = self.all_agents(world.mesh());
         // Chase goals may name later agents: add everyone aiming at their start, then
         // set the goals.
+        let mut ids = Vec::with_capacity(agents.len());
         for a in &agents {
             let mut p = AgentParams::new(a.pos, a.pos)
                 .with_radius(a.radius)
@@ -661,16 +666,62 @@ impl Scenario {
             if let GoalSpec::Point(g) = a.goal {
                 p = p.with_goal(Goal::Point(g));
             }
-            world.add_agent(p)?;
+            ids.push(world.add_agent(p)?);
         }
-        for (i, a) in agents.iter().enumerate() {
+        for (&id, a) in ids.iter().zip(&agents) {
             let goal = match a.goal {
                 GoalSpec::Point(_) => continue,
-                GoalSpec::Agent { agent } => Goal::Agent(AgentId(agent)),
+                GoalSpec::Agent { agent } => match ids.get(agent as usize) {
+                    Some(&target) => Goal::Agent(target),
+                    None => {
+                        return Err(ScenarioError::Invalid(format!(
+                            "agent {id} chases agent {agent}, which is not in the scenario"
+                        )))
+                    }
+                },
                 GoalSpec::Obstacle { obstacle } => Goal::Obstacle(ObstacleId(obstacle)),
             };
-            world.set_goal(AgentId(i as u32), goal)?;
+            world.set_goal(id, goal)?;
         }
         Ok(world)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scenario(extra: &str) -> Scenario {
+        Scenario::from_json(&format!(
+            r#"{{"name": "n", "dt": 0.1, "steps": 1, "agents": [{{"pos": [0, 0], "goal": [1, 0], "radius": 0.5, "max_speed": 1}}]{extra}}}"#
+        ))
+        .expect("valid scenario")
+    }
+
+    #[test]
+    fn orca_s_neighbourhood_is_the_world_s_and_world_params_may_set_it() {
+        let world = scenario(r#", "orca": {"neighbor_dist": 7, "max_neighbors": 5}"#)
+            .build(None)
+            .expect("builds");
+        assert_eq!(
+            (world.params().neighbor_dist, world.params().max_neighbors),
+            (7.0, 5)
+        );
+        let world = scenario(
+            r#", "orca": {"neighbor_dist": 7}, "world_params": {"neighbor_dist": 4, "max_neighbors": 3}"#,
+        )
+        .build(None)
+        .expect("builds");
+        assert_eq!(
+            (world.params().neighbor_dist, world.params().max_neighbors),
+            (4.0, 3)
+        );
+        let world = scenario(r#", "world_params": {"neighbor_dist": 4}"#)
+            .build(Some(Method::Swarm))
+            .expect("builds");
+        assert_eq!(
+            (world.params().neighbor_dist, world.params().max_neighbors),
+            (4.0, 16)
+        );
     }
 }

@@ -391,7 +391,7 @@ mod tests {
         let line = MeasurementLine::new("wide", Vec2::ZERO, Vec2::new(0.0, 4.0));
         let crossing = |time, direction| Crossing {
             time,
-            agent: AgentId(0),
+            agent: AgentId::new(0, 0),
             direction,
         };
         let crossings = [
@@ -453,7 +453,7 @@ mod tests {
         let by = |id| {
             found
                 .iter()
-                .find(|c| c.agent == AgentId(id))
+                .find(|c| c.agent == AgentId::new(id, 0))
                 .expect("crossed")
         };
         assert_eq!(by(0).direction, Direction::LeftToRight);

@@ -173,6 +173,26 @@ pub trait Steering: Send + Sync {
     /// The new velocity for `ctx.agent`. When `debug` is given, the method records the
     /// vectors it computed on the way.
     fn steer(&self, ctx: &SteerContext<'_>, debug: Option<&mut SteerDebug>) -> Vec2;
+
+    /// The neighbours this method takes into account, when it chooses them itself
+    /// ([`Orca`] does, from [`OrcaParams::neighbor_dist`] and
+    /// [`OrcaParams::max_neighbors`]): a world steered by it then searches exactly
+    /// these, whatever its [`WorldParams`](crate::world::WorldParams) said. `None` (the
+    /// default) leaves the choice to the world.
+    fn neighborhood(&self) -> Option<Neighborhood> {
+        None
+    }
+}
+
+/// Which neighbours a steering method takes into account: the nearest
+/// `max_neighbors` whose centres lie within `neighbor_dist` (see
+/// [`Steering::neighborhood`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Neighborhood {
+    /// How far, metres. \[Limit: >= 0\]
+    pub neighbor_dist: f32,
+    /// How many at most.
+    pub max_neighbors: usize,
 }
 
 /// Clamps `v` to length `max`, and maps NaN or infinite input to zero so that a bad

@@ -658,6 +658,13 @@ impl Steering for Orca {
         "orca"
     }
 
+    fn neighborhood(&self) -> Option<super::Neighborhood> {
+        Some(super::Neighborhood {
+            neighbor_dist: self.params.neighbor_dist,
+            max_neighbors: self.params.max_neighbors,
+        })
+    }
+
     fn steer(&self, ctx: &SteerContext<'_>, debug: Option<&mut SteerDebug>) -> Vec2 {
         SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
             Ok(mut scratch) => self.steer_with(ctx, &mut scratch, debug),

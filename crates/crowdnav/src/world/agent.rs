@@ -1,17 +1,47 @@
 //! Agents and moving obstacles: what the world steps.
 
-use crate::path::Path;
+use crate::path::{Path, PathError};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
-/// An agent's id: its index in the world, in the order agents were added.
+/// An agent's handle: a slot and the generation of that slot.
+///
+/// A slot freed by [`World::remove_agent`](super::World::remove_agent) may be taken
+/// by a later agent, but with a new generation, so an id never names another agent
+/// than the one it was given for: the world refuses a removed agent's id
+/// ([`WorldError::UnknownAgent`](super::WorldError::UnknownAgent)). Removing an agent
+/// leaves every other agent's id as it was. Ids are handed out by
+/// [`World::add_agent`](super::World::add_agent); an agent's place in
+/// [`World::agents`](super::World::agents) is [`World::index_of`](super::World::index_of).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct AgentId(pub u32);
+pub struct AgentId {
+    slot: u32,
+    generation: u32,
+}
 
 impl AgentId {
-    /// The index as `usize`.
-    pub fn index(self) -> usize {
-        self.0 as usize
+    pub(crate) fn new(slot: u32, generation: u32) -> AgentId {
+        AgentId { slot, generation }
+    }
+
+    /// Its slot: the same number for every agent that ever held that slot.
+    pub fn slot(self) -> u32 {
+        self.slot
+    }
+
+    /// The generation of its slot: how many agents held the slot before this one.
+    pub fn generation(self) -> u32 {
+        self.generation
+    }
+}
+
+impl std::fmt::Display for AgentId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.slot)?;
+        if self.generation > 0 {
+            write!(f, "v{}", self.generation)?;
+        }
+        Ok(())
     }
 }
 
@@ -95,6 +125,111 @@ impl AgentParams {
     }
 }
 
+/// An agent's radius, speeds and mass: what [`World::set_params`](super::World::set_params)
+/// changes. Units: metres, seconds, kilograms.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AgentBody {
+    /// Radius, metres. \[Limit: > 0\]
+    pub radius: f32,
+    /// Top speed, m/s. \[Limit: > 0\]
+    pub max_speed: f32,
+    /// Cruising speed, m/s; at most `max_speed`. \[Limit: > 0\]
+    pub pref_speed: f32,
+    /// Mass, kg, for collision response. \[Limit: > 0\]
+    pub mass: f32,
+}
+
+impl AgentBody {
+    /// What is wrong with it, if anything: the first number that is not positive and
+    /// finite.
+    pub(super) fn problem(&self) -> Option<super::BadValue> {
+        use super::Quantity;
+        [
+            (Quantity::Radius, self.radius),
+            (Quantity::MaxSpeed, self.max_speed),
+            (Quantity::PrefSpeed, self.pref_speed),
+            (Quantity::Mass, self.mass),
+        ]
+        .into_iter()
+        .find(|&(_, v)| !(v.is_finite() && v > 0.0))
+        .map(|(q, v)| super::BadValue::NotPositive(q, v))
+    }
+}
+
+/// What an agent is doing, as of the last step ([`Agent::state`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum AgentState {
+    /// It has no goal to go to: the agent it chased was removed (it stays where it
+    /// was then), until it is given a new goal.
+    Idle,
+    /// On its way to its goal (or driven by the game, or heading for the preferred
+    /// velocity the game set). The state of an agent that has not stepped yet.
+    #[default]
+    Moving,
+    /// Within the arrival tolerance of its goal (or of the nearest point it can reach).
+    Arrived,
+    /// Its path could not be planned, for this reason. It holds still (it is still
+    /// avoided, and pushed by collisions), and tries again after
+    /// [`NO_PATH_RETRY`](super::NO_PATH_RETRY) seconds, or as soon as it is moved off
+    /// the place it failed from (pushed, put back on the mesh, teleported), given a
+    /// new goal or a new mesh. It never heads for its goal without a path, so never
+    /// walks through a wall.
+    NoPath(PathError),
+    /// On its way, but it has not got further than half its radius from where it was
+    /// [`STUCK_TIME`](super::STUCK_TIME) seconds ago (pressed in a jam, or pushing
+    /// against others who do not yield). It is still trying; it is `Moving` again
+    /// once it gets that far.
+    Stuck,
+}
+
+/// Something that happened to an agent in the last step ([`World::agent_events`](super::World::agent_events)).
+#[derive(Clone, Debug, PartialEq)]
+pub enum AgentEvent {
+    /// It arrived at its goal (again, when it had been pushed off it).
+    Arrived(AgentId),
+    /// Planning its path failed: it holds still (see [`AgentState::NoPath`]). Said
+    /// once, when it starts failing.
+    NoPath {
+        /// The agent.
+        agent: AgentId,
+        /// Why.
+        error: PathError,
+    },
+    /// It planned its path again: its chased goal moved, it strayed from its path, it
+    /// was moved, handed back to its goal, or the mesh changed.
+    Replanned(AgentId),
+    /// It collided, as [`Metrics::collisions`](super::Metrics::collisions) and
+    /// [`Metrics::wall_contacts`](super::Metrics::wall_contacts) count.
+    Collided {
+        /// The agent.
+        agent: AgentId,
+        /// What it collided with.
+        with: Touched,
+    },
+}
+
+impl AgentEvent {
+    /// Whether it names agent `id`.
+    pub(super) fn concerns(&self, id: AgentId) -> bool {
+        match *self {
+            AgentEvent::Arrived(a) | AgentEvent::Replanned(a) => a == id,
+            AgentEvent::NoPath { agent, .. } => agent == id,
+            AgentEvent::Collided { agent, with } => agent == id || with == Touched::Agent(id),
+        }
+    }
+}
+
+/// What an agent collided with ([`AgentEvent::Collided`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Touched {
+    /// Another agent.
+    Agent(AgentId),
+    /// A moving obstacle.
+    Obstacle(ObstacleId),
+    /// A wall: its index in [`World::walls`](super::World::walls).
+    Wall(u32),
+}
+
 /// An agent in the world.
 #[derive(Clone, Debug)]
 pub struct Agent {
@@ -139,9 +274,55 @@ pub struct Agent {
     pub(crate) shortest: Option<f64>,
     /// Collided since it last reached its goal (the seed draws such agents red).
     pub(crate) collided: bool,
+    /// The velocity the game drives it at, if it does.
+    pub(crate) driven: Option<Vec2>,
+    /// The preferred velocity the game set instead of its path's, if it did.
+    pub(crate) wanted: Option<Vec2>,
+    /// Others of a lower priority yield to it.
+    pub(crate) priority: u8,
+    /// What it is doing.
+    pub(crate) state: AgentState,
+    /// Whether its chase ended (the agent it chased was removed), until a new goal.
+    pub(crate) idle: bool,
+    /// Where and when it last got more than half its radius further (for
+    /// [`AgentState::Stuck`]), and where and when planning failed (for
+    /// [`AgentState::NoPath`]).
+    pub(crate) progress: (Vec2, f64),
 }
 
 impl Agent {
+    /// What it is doing, as of the last step.
+    pub fn state(&self) -> &AgentState {
+        &self.state
+    }
+
+    /// Its radius, speeds and mass.
+    pub fn body(&self) -> AgentBody {
+        AgentBody {
+            radius: self.radius,
+            max_speed: self.max_speed,
+            pref_speed: self.pref_speed,
+            mass: self.mass,
+        }
+    }
+
+    /// The velocity the game drives it at ([`World::set_velocity`](super::World::set_velocity)),
+    /// if it does.
+    pub fn driven_velocity(&self) -> Option<Vec2> {
+        self.driven
+    }
+
+    /// The preferred velocity the game set instead of its path's
+    /// ([`World::set_preferred_velocity`](super::World::set_preferred_velocity)), if it did.
+    pub fn preferred_velocity_override(&self) -> Option<Vec2> {
+        self.wanted
+    }
+
+    /// Its priority ([`World::set_priority`](super::World::set_priority)); 0 by default.
+    pub fn priority(&self) -> u8 {
+        self.priority
+    }
+
     /// Whether it is within the arrival tolerance of its goal now.
     pub fn is_arrived(&self) -> bool {
         self.arrived_at.is_some() && self.preferred_velocity == Vec2::ZERO

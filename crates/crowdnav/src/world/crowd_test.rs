@@ -58,8 +58,8 @@ fn two_agents_exactly_head_on_pass_each_other_on_their_right() {
     let mut rest = None;
     for k in 0..600 {
         world.step(0.05).expect("step");
-        a_side = a_side.min(world.agent(a).position.y);
-        b_side = b_side.max(world.agent(b).position.y);
+        a_side = a_side.min(world.agent(a).expect("in the world").position.y);
+        b_side = b_side.max(world.agent(b).expect("in the world").position.y);
         if world.all_arrived() {
             rest = Some(k);
             break;
@@ -95,10 +95,10 @@ fn arrived_agents_make_way_for_a_passer_by_then_return_and_rest() {
         ))
         .expect("agent");
     let steps = run_to_rest(&mut world, 0.05, 3000).expect("the crowd comes to rest");
-    assert!(world.agent(passer).is_arrived());
+    assert!(world.agent(passer).expect("in the world").is_arrived());
     let displaced = block
         .iter()
-        .map(|&(id, _)| world.agent(id).travelled())
+        .map(|&(id, _)| world.agent(id).expect("in the world").travelled())
         .fold(0.0f64, f64::max);
     // A 1 m wide passer through a 0.1 m gap: a neighbour moved at least half of the
     // 0.9 m the gap must widen (measured: 2.19 m walked).
@@ -107,7 +107,11 @@ fn arrived_agents_make_way_for_a_passer_by_then_return_and_rest() {
         "the block made way (moved {displaced} m)"
     );
     for &(id, home) in &block {
-        let d = world.agent(id).position.distance(home);
+        let d = world
+            .agent(id)
+            .expect("in the world")
+            .position
+            .distance(home);
         assert!(
             d <= world.params().arrival_tolerance,
             "{id:?} {d} m from home"
@@ -185,9 +189,13 @@ fn a_late_agent_gets_through_a_ring_of_arrived_agents_which_then_return() {
         .add_agent(AgentParams::new(Vec2::new(-12.0, 0.0), goal))
         .expect("agent");
     let steps = run_to_rest(&mut world, 0.05, 4000).expect("everyone arrives and rests");
-    assert!(world.agent(late).is_arrived());
+    assert!(world.agent(late).expect("in the world").is_arrived());
     for &(id, home) in &ring {
-        let d = world.agent(id).position.distance(home);
+        let d = world
+            .agent(id)
+            .expect("in the world")
+            .position
+            .distance(home);
         assert!(
             d <= world.params().arrival_tolerance,
             "{id:?} {d} m from home"

@@ -34,11 +34,27 @@
 //! [`COLLISION_DEPTH`].
 
 mod agent;
+mod contacts;
+mod control;
+mod follow;
+mod handles;
+mod index;
+mod integrate;
+mod keep_on_mesh;
+mod measure;
+mod neighbors;
+mod params;
 mod portal;
+mod steering;
 mod step;
 
-pub use agent::{Agent, AgentId, AgentParams, Goal, Motion, MovingObstacle, ObstacleId};
-pub use step::{BadValue, Metrics, Quantity, World, WorldError, WorldParams, COLLISION_DEPTH};
+pub use agent::{
+    Agent, AgentBody, AgentEvent, AgentId, AgentParams, AgentState, Goal, Motion, MovingObstacle,
+    ObstacleId, Touched,
+};
+pub use follow::{NO_PATH_RETRY, STUCK_TIME};
+pub use params::{BadValue, Metrics, Quantity, WorldError, WorldParams, COLLISION_DEPTH};
+pub use step::World;
 
 #[cfg(test)]
 #[path = "world_test.rs"]
@@ -47,3 +63,11 @@ mod test;
 #[cfg(test)]
 #[path = "crowd_test.rs"]
 mod crowd_test;
+
+#[cfg(test)]
+#[path = "handles_test.rs"]
+mod handles_test;
+
+#[cfg(test)]
+#[path = "control_test.rs"]
+mod control_test;

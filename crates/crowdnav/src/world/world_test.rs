@@ -43,7 +43,7 @@ fn agent_follows_its_exact_path_around_a_wall_and_stops_at_the_goal() {
         .add_agent(AgentParams::new(Vec2::new(2.0, 2.0), Vec2::new(18.0, 2.0)))
         .expect("valid agent");
     run(&mut world, 0.05, 2000);
-    let a = world.agent(id);
+    let a = world.agent(id).expect("in the world");
     assert!(a.is_arrived(), "agent at {}", a.position);
     assert!(a.position.distance(Vec2::new(18.0, 2.0)) <= world.params().arrival_tolerance);
     let shortest = a.first_plan_length().expect("planned");
@@ -72,7 +72,9 @@ fn agent_keeps_its_radius_from_walls_along_the_way() {
     let mut min_clearance = f32::INFINITY;
     for _ in 0..3000 {
         world.step(0.02).expect("valid step");
-        let c = mesh.clearance(world.agent(id).position).unwrap_or(-1.0);
+        let c = mesh
+            .clearance(world.agent(id).expect("in the world").position)
+            .unwrap_or(-1.0);
         min_clearance = min_clearance.min(c);
         if world.all_arrived() {
             break;
@@ -101,7 +103,7 @@ fn chaser_reaches_a_moving_agent() {
     let mut caught = false;
     for _ in 0..400 {
         world.step(0.05).expect("valid step");
-        if world.agent(chaser).is_arrived() {
+        if world.agent(chaser).expect("in the world").is_arrived() {
             caught = true;
             break;
         }
@@ -109,8 +111,9 @@ fn chaser_reaches_a_moving_agent() {
     assert!(caught);
     let gap = world
         .agent(chaser)
+        .expect("in the world")
         .position
-        .distance(world.agent(runner).position);
+        .distance(world.agent(runner).expect("in the world").position);
     // The arrival reach (two 0.5 m radii plus the tolerance), plus one 0.05 s step at
     // the chaser's 2 m/s (0.1 m). Measured: 1.0995.
     assert!(
@@ -153,7 +156,7 @@ fn bad_agents_and_steps_are_refused_with_a_reason() {
     ));
     let zero_r = AgentParams::new(Vec2::ZERO, Vec2::ONE).with_radius(0.0);
     assert!(world.add_agent(zero_r).is_err());
-    let ghost = AgentParams::new(Vec2::ZERO, Vec2::ONE).with_goal(Goal::Agent(AgentId(7)));
+    let ghost = AgentParams::new(Vec2::ZERO, Vec2::ONE).with_goal(Goal::Agent(AgentId::new(7, 0)));
     assert!(matches!(
         world.add_agent(ghost),
         Err(WorldError::UnknownGoal { .. })
@@ -179,7 +182,7 @@ fn unreachable_goal_sends_the_agent_straight_without_panicking() {
     for _ in 0..400 {
         world.step(0.05).expect("valid step");
     }
-    let p = world.agent(id).position;
+    let p = world.agent(id).expect("in the world").position;
     assert!(p.is_finite());
     assert!(
         world.mesh().and_then(|m| m.clearance(p)).is_some(),
@@ -228,12 +231,17 @@ fn replacing_the_mesh_replans_every_agent_around_the_new_obstacle() {
         .add_agent(AgentParams::new(Vec2::new(2.0, 2.0), Vec2::new(18.0, 2.0)))
         .expect("valid agent");
     world.step(0.05).expect("valid step");
-    let straight = world.agent(id).path().expect("planned").length();
+    let straight = world
+        .agent(id)
+        .expect("in the world")
+        .path()
+        .expect("planned")
+        .length();
     // 16 m apart, less the first step: 0.05 s at most 2 m/s, 0.1 m.
     assert!((straight - 16.0).abs() < 0.1, "{straight}");
     world.set_mesh(Some(room_with_pillar()));
     run(&mut world, 0.05, 2000);
-    let a = world.agent(id);
+    let a = world.agent(id).expect("in the world");
     assert!(a.is_arrived());
     // Through the pillar is 16 m; over its top corners at radius 0 already
     // 2·√(7² + 5²) + 2 ≈ 19.2 m, less the first step. Measured: 19.80.
@@ -340,7 +348,7 @@ fn a_goal_inside_an_obstacle_is_replaced_by_the_nearest_reachable_point() {
         .add_agent(AgentParams::new(Vec2::new(2.0, 3.0), Vec2::new(10.0, 3.0)))
         .expect("valid agent");
     run(&mut world, 0.05, 2000);
-    let a = world.agent(id);
+    let a = world.agent(id).expect("in the world");
     let near = a.reachable_goal().expect("the goal was out of reach");
     assert!(near.distance(Vec2::new(8.5, 3.0)) < 1e-2, "{near}");
     assert!(a.is_arrived(), "at {}", a.position);
@@ -439,4 +447,38 @@ fn steering_sees_the_nearest_agents_then_obstacles_in_range_nearest_first() {
             assert_eq!(neighbors, &expected, "agent {i}");
         }
     }
+}
+
+#[test]
+fn a_steering_method_that_chooses_its_neighbours_owns_the_world_s_neighbourhood() {
+    use crate::steer::{Orca, OrcaParams};
+    let orca = |neighbor_dist, max_neighbors| {
+        Box::new(Orca::new(OrcaParams {
+            neighbor_dist,
+            max_neighbors,
+            ..OrcaParams::people()
+        }))
+    };
+    // The world's own settings say 15 m and 10; ORCA says 3 m and 4: ORCA's hold.
+    let mut world = World::new(None, orca(3.0, 4), WorldParams::default());
+    assert_eq!(
+        (world.params().neighbor_dist, world.params().max_neighbors),
+        (3.0, 4)
+    );
+    // A new method brings its own; a method without one leaves them as they are.
+    world.set_steering(orca(6.0, 12));
+    assert_eq!(
+        (world.params().neighbor_dist, world.params().max_neighbors),
+        (6.0, 12)
+    );
+    world.set_steering(Box::new(Seek));
+    assert_eq!(
+        (world.params().neighbor_dist, world.params().max_neighbors),
+        (6.0, 12)
+    );
+    let seek = World::new(None, Box::new(Seek), WorldParams::default());
+    assert_eq!(
+        seek.params().neighbor_dist,
+        WorldParams::default().neighbor_dist
+    );
 }

@@ -1,0 +1,427 @@
+//! Phase *follow paths*: every agent finds where its goal is now, plans its path when
+//! it must, advances along its waypoints and sets its preferred velocity.
+
+use super::agent::{Agent, AgentState, Goal, MovingObstacle};
+use super::handles::Slots;
+use super::index::{PointIndex, Walls};
+use super::params::WorldParams;
+use super::portal;
+use crate::geom::{closest_point_on_segment, Segment};
+use crate::grid::WallGrid;
+use crate::mesh::NavMesh;
+use crate::path::{Endpoint, Path, PathError, PathPiece};
+use glam::Vec2;
+use rayon::prelude::*;
+
+/// Where an agent's goal is this step, and how close its centre must come to it to
+/// have arrived (the arrival tolerance, plus the contact distance of a chased body).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct GoalNow {
+    position: Vec2,
+    arrive: f32,
+}
+
+/// How long an agent whose path could not be planned waits before it tries again
+/// (unless it is moved first), seconds: see [`AgentState::NoPath`].
+pub const NO_PATH_RETRY: f64 = 1.0;
+
+/// How long an agent on its way may stay within half its radius of one place before it
+/// counts as [`AgentState::Stuck`], seconds.
+pub const STUCK_TIME: f64 = 3.0;
+
+/// What happened to an agent in the phase, as bits: [`ARRIVED`], [`NO_PATH`],
+/// [`REPLANNED`].
+pub(super) type Happened = u8;
+/// It arrived at its goal.
+pub(super) const ARRIVED: Happened = 1;
+/// Planning its path failed (it was not failing before).
+pub(super) const NO_PATH: Happened = 2;
+/// It planned its path again (not the first time).
+pub(super) const REPLANNED: Happened = 4;
+
+/// The scratch of the phase: where every agent's goal is this step, gathered only
+/// when some agent chases a body; and what happened to each agent.
+#[derive(Debug, Default)]
+pub(super) struct FollowScratch {
+    goals: Vec<GoalNow>,
+    /// Per agent, what happened to it in the phase.
+    pub happened: Vec<Happened>,
+}
+
+/// What the phase reads besides the agents.
+pub(super) struct Surroundings<'a> {
+    /// Which agent each id names (for chases).
+    pub slots: &'a Slots,
+    pub mesh: Option<&'a NavMesh>,
+    pub params: &'a WorldParams,
+    pub walls: &'a Walls,
+    /// The agents' point index (portal steering reads who stands in a door).
+    pub index: &'a PointIndex,
+    pub obstacles: &'a [MovingObstacle],
+    /// How many agents chase a body (an agent or a moving obstacle): only then are
+    /// goal positions gathered in a pass of their own.
+    pub chasers: usize,
+    /// Time now, seconds.
+    pub now: f64,
+}
+
+/// Every agent plans its path if its goal changed, moved, or it strayed
+/// ([`plan_path`]), then sets its preferred velocity ([`prefer_velocity`]); one pass, as
+/// each agent reads only itself and where its goal is.
+pub(super) fn follow_paths(
+    agents: &mut [Agent],
+    scratch: &mut FollowScratch,
+    env: &Surroundings<'_>,
+    dt: f32,
+) {
+    let params = env.params;
+    if env.chasers > 0 {
+        goal_positions(agents, env, &mut scratch.goals);
+    } else {
+        scratch.goals.clear();
+    }
+    let goals = &scratch.goals;
+    let mesh = env.mesh;
+    let walls = params
+        .portals
+        .then_some((&env.walls.segments[..], &env.walls.grid));
+    let (grid, positions) = (&env.index.grid, &env.index.positions[..]);
+    let now = env.now;
+    agents
+        .par_iter_mut()
+        .enumerate()
+        .map(|(i, a)| {
+            // Driven by the game, or heading where the game says: no path to follow.
+            if let Some(v) = a.driven.or(a.wanted) {
+                a.preferred_velocity = v;
+                a.state = AgentState::Moving;
+                return 0;
+            }
+            let goal = goal_now(a, goals.get(i), params.arrival_tolerance);
+            let planned = plan_path(a, goal.position, mesh, params.replan_distance, walls, now);
+            if let AgentState::NoPath(_) = a.state {
+                // No path: it holds still, never heading for its goal through walls.
+                a.preferred_velocity = Vec2::ZERO;
+                return planned;
+            }
+            let others = portal::Others {
+                grid,
+                positions,
+                me: i as u32,
+            };
+            planned | prefer_velocity(a, goal, params, now, dt, &others)
+        })
+        .collect_into_vec(&mut scratch.happened);
+}
+
+/// Fills `goals` with where every agent's goal is now, the chased bodies' included
+/// (agents with a point goal find theirs in [`goal_now`]).
+fn goal_positions(agents: &[Agent], env: &Surroundings<'_>, goals: &mut Vec<GoalNow>) {
+    let (obstacles, tolerance) = (env.obstacles, env.params.arrival_tolerance);
+    goals.clear();
+    goals.par_extend(agents.par_iter().map(|a| {
+        let (position, contact) = match a.goal {
+            Goal::Point(p) => (p, 0.0),
+            // (A chased agent is always in the world: removing it ends the chase.)
+            Goal::Agent(b) => match env.slots.index_of(b).and_then(|k| agents.get(k)) {
+                Some(b) => (b.position, a.radius + b.radius),
+                None => (a.planned_goal, 0.0),
+            },
+            Goal::Obstacle(o) => match obstacles.get(o.index()) {
+                Some(o) => (o.position, a.radius + o.radius),
+                None => (a.planned_goal, 0.0),
+            },
+        };
+        GoalNow {
+            position,
+            arrive: contact + tolerance,
+        }
+    }));
+}
+
+/// Where agent `a`'s goal is now and how close it must come: `chased` when goals were
+/// gathered ([`goal_positions`]), else its point goal with the arrival
+/// tolerance.
+fn goal_now(a: &Agent, chased: Option<&GoalNow>, tolerance: f32) -> GoalNow {
+    match (chased, a.goal) {
+        (Some(&g), _) => g,
+        (None, Goal::Point(position)) => GoalNow {
+            position,
+            arrive: tolerance,
+        },
+        // (Not reached: goals are gathered whenever an agent chases a body.)
+        (None, _) => GoalNow {
+            position: a.planned_goal,
+            arrive: tolerance,
+        },
+    }
+}
+
+/// Plans agent `a`'s path to `goal` if its goal moved more than `replan` metres since
+/// the last plan, or it needs one; with `walls` (portal steering), finds the openings
+/// the path bends through.
+fn plan_path(
+    a: &mut Agent,
+    goal: Vec2,
+    mesh: Option<&NavMesh>,
+    replan: f32,
+    walls: Option<(&[Segment], &WallGrid)>,
+    now: f64,
+) -> Happened {
+    if !matches!(a.goal, Goal::Point(_)) && a.planned_goal.distance(goal) > replan {
+        a.needs_plan = true;
+    }
+    if let AgentState::NoPath(_) = a.state {
+        // Try again after a while, or once moved off the place it failed from.
+        let (at, when) = a.progress;
+        if now - when >= NO_PATH_RETRY || a.position.distance(at) > 1e-3 {
+            a.needs_plan = true;
+        }
+    }
+    if !a.needs_plan {
+        return 0;
+    }
+    let path = match mesh.map(|m| plan(m, a.position, goal, a.radius)) {
+        None => None,
+        Some(Ok(path)) => Some(path),
+        Some(Err(e)) => {
+            // It stays where it is until a plan succeeds.
+            let first = !matches!(a.state, AgentState::NoPath(_));
+            a.path = None;
+            a.waypoints.clear();
+            a.waypoints.extend([a.position, a.position]);
+            a.portals.clear();
+            a.reachable_goal = None;
+            a.next_waypoint = 1;
+            a.planned_goal = goal;
+            a.needs_plan = false;
+            a.state = AgentState::NoPath(e);
+            a.progress = (a.position, now);
+            return if first { NO_PATH } else { 0 };
+        }
+    };
+    if let AgentState::NoPath(_) = a.state {
+        a.state = AgentState::Moving;
+        a.progress = (a.position, now);
+    }
+    let replanned = if a.path.is_some() || a.shortest.is_some() {
+        REPLANNED
+    } else {
+        0
+    };
+    a.waypoints.clear();
+    a.portals.clear();
+    match &path {
+        Some(p) => {
+            waypoints_of(p, &mut a.waypoints);
+            if let Some((walls, grid)) = walls {
+                portal::portals_of(p, walls, grid, &mut a.portals);
+            }
+        }
+        None => a.waypoints.extend([a.position, goal]),
+    }
+    if a.shortest.is_none() {
+        a.shortest = Some(match &path {
+            Some(p) => p.length(),
+            None => f64::from(a.position.distance(goal)),
+        });
+    }
+    // A point goal out of reach was replaced by the nearest reachable point.
+    a.reachable_goal = match (a.goal, &path) {
+        (Goal::Point(_), Some(p)) if p.goal().distance_squared(goal) > 1e-12 => Some(p.goal()),
+        _ => None,
+    };
+    a.path = path;
+    a.next_waypoint = 1;
+    a.planned_goal = goal;
+    a.needs_plan = false;
+    replanned
+}
+
+/// Advances agent `a` along its waypoints and sets its preferred velocity towards
+/// `goal`; marks its arrival (time `now`) and its state.
+fn prefer_velocity(
+    a: &mut Agent,
+    goal: GoalNow,
+    params: &WorldParams,
+    now: f64,
+    dt: f32,
+    others: &portal::Others<'_>,
+) -> Happened {
+    let (tolerance, slowdown) = (params.arrival_tolerance, params.slowdown_time);
+    let arrive = goal.arrive;
+    let goal = a.reachable_goal.unwrap_or(goal.position);
+    advance_waypoint(a);
+    let last = a.waypoints.len().saturating_sub(1);
+    let to_goal = goal.distance(a.position);
+    if to_goal <= arrive {
+        a.preferred_velocity = Vec2::ZERO;
+        if a.arrived_at.is_none() {
+            a.arrived_at = Some(now);
+        }
+        a.collided = false;
+        let arrived = !matches!(a.state, AgentState::Arrived | AgentState::Idle);
+        a.state = if a.idle {
+            AgentState::Idle
+        } else {
+            AgentState::Arrived
+        };
+        a.progress = (a.position, now);
+        return if arrived { ARRIVED } else { 0 };
+    }
+    // Progress: further than half its radius from where it was when last it was.
+    // (Or it just set off: from its goal, from idleness.)
+    let on_its_way = matches!(a.state, AgentState::Moving | AgentState::Stuck);
+    if !on_its_way || a.position.distance(a.progress.0) > 0.5 * a.radius {
+        a.progress = (a.position, now);
+    }
+    a.state = if now - a.progress.1 >= STUCK_TIME {
+        AgentState::Stuck
+    } else {
+        AgentState::Moving
+    };
+    let (target, dist) = if a.next_waypoint >= last {
+        // Slow down towards the goal point itself (or the contact distance of a chased
+        // body), so the arrival circle is entered, not crept at.
+        (goal, to_goal - (arrive - tolerance))
+    } else {
+        (portal_target(a, others), f32::INFINITY)
+    };
+    let dir = (target - a.position).normalize_or_zero();
+    // A moving goal is met at full speed; a fixed one is approached slowly.
+    let ease = match a.goal {
+        Goal::Point(_) => dist / slowdown.max(1e-3),
+        _ => f32::INFINITY,
+    };
+    let speed = a.pref_speed.min(ease).min(dist / dt).max(0.0);
+    a.preferred_velocity = dir * speed;
+    0
+}
+
+/// Where agent `a` heads for its next waypoint (not the last): a point of the door's
+/// width when the waypoint lies on the corner of a portal ([`portal`]), else the
+/// waypoint. Drops the rest of a portal's waypoints once past it.
+fn portal_target(a: &mut Agent, others: &portal::Others<'_>) -> Vec2 {
+    let last = a.waypoints.len().saturating_sub(1);
+    let mut w = a.waypoints[a.next_waypoint];
+    while let Some(p) = portal::portal_at(&a.portals, w, a.radius) {
+        let corner = *p;
+        let on_corner =
+            |w: Vec2| portal::portal_at(std::slice::from_ref(&corner), w, a.radius).is_some();
+        // The first waypoint past the corner.
+        let beyond = a.waypoints[a.next_waypoint..]
+            .iter()
+            .copied()
+            .find(|&w| !on_corner(w))
+            .unwrap_or(a.waypoints[last]);
+        match corner.choose(a.position, a.radius, beyond, others) {
+            portal::AtPortal::Head(target) => return target,
+            portal::AtPortal::Follow => return w,
+            portal::AtPortal::Passed => {
+                while a.next_waypoint < last && on_corner(w) {
+                    a.next_waypoint += 1;
+                    w = a.waypoints[a.next_waypoint];
+                }
+                if a.next_waypoint >= last {
+                    return w;
+                }
+            }
+        }
+    }
+    w
+}
+
+/// The path for an agent, or why there is none. A goal the disc cannot reach (inside
+/// an obstacle, off the mesh, nearer a wall than the radius, or beyond gaps narrower
+/// than the disc) is replaced by the nearest point it can reach; a start nearer a wall
+/// than the radius (pushed there by the crowd) plans for the widest disc that fits
+/// there.
+fn plan(mesh: &NavMesh, start: Vec2, goal: Vec2, radius: f32) -> Result<Path, PathError> {
+    match mesh.find_path(start, goal, radius) {
+        Ok(p) => Ok(p),
+        Err(
+            e @ PathError::NoRoom {
+                endpoint: Endpoint::Start,
+                ..
+            },
+        ) => {
+            // Pushed nearer a wall than its radius: plan for the widest disc that fits
+            // here, to the nearest point that disc can reach.
+            let Some(clearance) = mesh.clearance(start) else {
+                return Err(e);
+            };
+            let r = clearance.min(radius) * 0.99;
+            let Some(goal) = mesh.nearest_reachable(start, goal, r) else {
+                return Err(e);
+            };
+            mesh.find_path(start, goal, r)
+        }
+        Err(
+            e @ (PathError::NoRoom {
+                endpoint: Endpoint::Goal,
+                ..
+            }
+            | PathError::InObstacle(Endpoint::Goal)
+            | PathError::OutsideMesh(Endpoint::Goal)
+            | PathError::NoPath(_)),
+        ) => {
+            let Some(goal) = mesh.nearest_reachable(start, goal, radius) else {
+                return Err(e);
+            };
+            mesh.find_path(start, goal, radius)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The points an agent steers through: the path's start, its tangent points (arcs
+/// split so that no chord sweeps more than 30°, keeping the chord within 4 % of the
+/// radius of the arc) and its goal.
+fn waypoints_of(path: &Path, out: &mut Vec<Vec2>) {
+    out.push(path.start());
+    for piece in path.pieces() {
+        match *piece {
+            PathPiece::Line { to, .. } => out.push(to),
+            PathPiece::Arc { sweep, to, .. } => {
+                let n = (sweep.abs() / 30f32.to_radians()).ceil().max(1.0) as usize;
+                for k in 1..n {
+                    out.push(piece.point_at(k as f32 / n as f32));
+                }
+                out.push(to);
+            }
+        }
+    }
+    out.push(path.goal());
+    out.dedup_by(|a, b| a.distance_squared(*b) < 1e-10);
+    if out.len() == 1 {
+        out.push(path.goal());
+    }
+}
+
+/// Moves `next_waypoint` past the points the agent has reached or passed.
+fn advance_waypoint(a: &mut Agent) {
+    let last = a.waypoints.len().saturating_sub(1);
+    let reach = (0.05 * a.radius).max(0.01);
+    while a.next_waypoint < last {
+        let w = a.waypoints[a.next_waypoint];
+        let prev = a.waypoints[a.next_waypoint - 1];
+        let seg = w - prev;
+        let passed =
+            seg.length_squared() > 0.0 && (a.position - prev).dot(seg) >= seg.length_squared();
+        if a.position.distance(w) <= reach || passed {
+            a.next_waypoint += 1;
+        } else {
+            break;
+        }
+    }
+    if a.next_waypoint >= 1 && a.next_waypoint <= last {
+        let (prev, w) = (
+            a.waypoints[a.next_waypoint - 1],
+            a.waypoints[a.next_waypoint],
+        );
+        let off = closest_point_on_segment(a.position, prev, w).distance(a.position);
+        if off > (2.0 * a.radius).max(1.0) {
+            a.needs_plan = true;
+        }
+    }
+}
