@@ -7,8 +7,8 @@ use crate::{svg, Failure};
 use anyhow::Context;
 use crowdnav::mesh::Location;
 use crowdnav::scenario::{
-    demo, formation_goals, formation_starts, run as run_world, FormationKind, LineCounter, Method,
-    Report, RunOptions, Scenario, TrajectoryRecorder,
+    demo, formation_goals, formation_starts, run as run_world, run_script, FormationKind,
+    LineCounter, Method, Report, RunOptions, Scenario, Script, TrajectoryRecorder,
 };
 use crowdnav::world::{AgentId, Goal, World};
 use glam::Vec2;
@@ -87,6 +87,8 @@ fn progress(len: u64, label: &str) -> ProgressBar {
 const GIF_FRAMES: u64 = 240;
 
 /// Samples every agent's position for the SVG trails.
+/// Every agent's trail, by its scenario number (agents spawned later get theirs
+/// when they appear; a removed agent's trail ends where it left).
 struct Trails {
     every: u64,
     paths: Vec<Vec<Vec2>>,
@@ -100,10 +102,16 @@ impl Trails {
         }
     }
 
-    fn record(&mut self, world: &World) {
+    fn record(&mut self, world: &World, script: &Script) {
         if world.steps() % self.every == 0 || world.all_arrived() {
-            for (trail, a) in self.paths.iter_mut().zip(world.agents()) {
-                trail.push(a.position);
+            for a in world.agents() {
+                let Some(number) = script.scenario_index(a.id) else {
+                    continue;
+                };
+                if number >= self.paths.len() {
+                    self.paths.resize(number + 1, Vec::new());
+                }
+                self.paths[number].push(a.position);
             }
         }
     }
@@ -131,10 +139,12 @@ impl Trajectories {
         })
     }
 
-    /// Records a frame if due; the first write error is kept for the end.
-    fn record(&mut self, world: &World) {
+    /// Records a frame if due, agents numbered as in the scenario; the first write
+    /// error is kept for the end.
+    fn record(&mut self, world: &World, script: &Script) {
         if self.error.is_none() {
-            if let Err(e) = self.recorder.record(world) {
+            let number = |_, id| script.scenario_index(id);
+            if let Err(e) = self.recorder.record_numbered(world, number) {
                 self.error = Some(e);
             }
         }
@@ -171,6 +181,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     warn_off_the_map(&world);
     let mut lines = LineCounter::new(scenario.lines.clone(), &world)
         .map_err(|e| Failure::BadInput(e.into()))?;
+    let mut script = Script::new(&scenario, &world);
     let mut trajectories = match &args.trajectories {
         Some(path) => Some(Trajectories::create(
             path,
@@ -198,14 +209,14 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         g.frame(&world).map_err(other)?;
     }
     if let Some(t) = trajectories.as_mut() {
-        t.record(&world);
+        t.record(&world, &script);
     }
-    let mut report = run_world(&scenario.name, &mut world, options, |w| {
+    let mut report = run_script(&scenario.name, &mut world, &mut script, options, |w, s| {
         bar.inc(1);
-        trails.record(w);
+        trails.record(w, s);
         lines.observe(w);
         if let Some(t) = trajectories.as_mut() {
-            t.record(w);
+            t.record(w, s);
         }
         if let Some(g) = gif.as_mut() {
             if w.steps() % gif_every == 0 || w.all_arrived() {

@@ -86,5 +86,8 @@ pub fn scenario(method: Method) -> Scenario {
         swarm: None,
         world_params: None,
         lines: Vec::new(),
+        events: Vec::new(),
+        sources: Vec::new(),
+        sinks: Vec::new(),
     }
 }

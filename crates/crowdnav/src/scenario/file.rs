@@ -2,6 +2,7 @@
 
 use super::formation::{formation_goals, formation_starts, FormationArea, FormationKind};
 use super::lines::MeasurementLine;
+use super::script::{EventSpec, SinkSpec, SourceSpec};
 use crate::mesh::{read_walls, BuildError, Level, LevelError, LoadError, NavMesh};
 use crate::steer::{
     AntiGravity, AntiGravityParams, Orca, OrcaParams, Steering, Swarm, SwarmParams,
@@ -402,6 +403,16 @@ pub struct Scenario {
     /// flow through each (see [`LineCounter`](super::LineCounter)).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lines: Vec<MeasurementLine>,
+    /// Timed events: spawn, remove, drive or retarget agents (see
+    /// [`EventSpec`](super::EventSpec) and [`Script`](super::Script)).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<EventSpec>,
+    /// Sources that spawn agents at a rate into an area.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<SourceSpec>,
+    /// Sinks that remove the agents arriving in them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sinks: Vec<SinkSpec>,
 }
 
 /// Why a scenario could not be read or built. Each variant names its culprit.
@@ -636,7 +647,7 @@ impl Scenario {
         for (i, line) in self.lines.iter().enumerate() {
             line.validate(i)?;
         }
-        Ok(())
+        super::script::validate(self)
     }
 
     /// Builds the world, steered by `method` (the scenario's own when `None`).

@@ -209,7 +209,7 @@ pub struct LineCounter {
     lines: Vec<MeasurementLine>,
     crossings: Vec<Vec<Crossing>>,
     /// Every agent's centre when last observed.
-    previous: Vec<Vec2>,
+    previous: Vec<(AgentId, Vec2)>,
     /// Seconds since the epoch when last observed.
     previous_time: f64,
     /// The world's step count when last observed.
@@ -229,7 +229,7 @@ impl LineCounter {
         Ok(LineCounter {
             crossings: vec![Vec::new(); lines.len()],
             lines,
-            previous: world.agents().iter().map(|a| a.position).collect(),
+            previous: world.agents().iter().map(|a| (a.id, a.position)).collect(),
             previous_time: world.time() - world.metrics_start_time(),
             previous_step: world.steps(),
         })
@@ -246,7 +246,15 @@ impl LineCounter {
         let now = world.time() - world.metrics_start_time();
         let span = now - self.previous_time;
         let agents = world.agents();
-        for (a, &p0) in agents.iter().zip(&self.previous) {
+        // Agents keep their order in the world; removed ones leave it and new ones
+        // join at the end, so one walk pairs each agent with where it was.
+        let mut before = self.previous.iter().peekable();
+        for a in agents {
+            while before.next_if(|(id, _)| *id != a.id).is_some() {}
+            let Some(&(_, p0)) = before.next() else {
+                // New since the last step: it has crossed nothing yet.
+                continue;
+            };
             for (line, found) in self.lines.iter().zip(&mut self.crossings) {
                 if let Some((fraction, direction)) = line.crossing(p0, a.position) {
                     found.push(Crossing {
@@ -258,7 +266,8 @@ impl LineCounter {
             }
         }
         self.previous.clear();
-        self.previous.extend(agents.iter().map(|a| a.position));
+        self.previous
+            .extend(agents.iter().map(|a| (a.id, a.position)));
         self.previous_time = now;
         self.previous_step = world.steps();
     }

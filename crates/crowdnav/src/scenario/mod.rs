@@ -17,6 +17,7 @@ mod formation;
 pub mod layouts;
 mod lines;
 mod report;
+mod script;
 mod trajectory;
 
 pub use file::{
@@ -26,5 +27,6 @@ pub use file::{
 pub use floor::SLOT_GAP;
 pub use formation::{formation_goals, formation_starts, FormationArea, FormationKind};
 pub use lines::{percentile_flow, Crossing, Direction, LineCounter, LineReport, MeasurementLine};
-pub use report::{run, Report, RunOptions};
+pub use report::{run, run_script, Report, RunOptions};
+pub use script::{Action, Area, EventSpec, Script, SinkSpec, SourceSpec};
 pub use trajectory::{TrajectoryRecorder, TRAJECTORY_HEADER};

@@ -1,7 +1,9 @@
 //! Running a world to the end, and the report of how it went.
 
 use super::lines::LineReport;
-use crate::world::World;
+use super::script::Script;
+use super::ScenarioError;
+use crate::world::{World, WorldError};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
@@ -53,6 +55,13 @@ pub struct Report {
     /// leave it empty; whoever counts sets it.
     #[serde(default)]
     pub lines: Vec<LineReport>,
+    /// Agents spawned during the run by the scenario's events and sources.
+    #[serde(default)]
+    pub spawned: u64,
+    /// Agents removed during the run by the scenario's events and sinks; `agents`
+    /// counts those left in the world.
+    #[serde(default)]
+    pub removed: u64,
 }
 
 impl Report {
@@ -101,6 +110,8 @@ impl Report {
             sim_time: world.time() - world.metrics_start_time(),
             completed: world.all_arrived(),
             lines: Vec::new(),
+            spawned: 0,
+            removed: 0,
         }
     }
 
@@ -115,6 +126,12 @@ impl Report {
             steps = self.steps,
             sim = self.sim_time,
         );
+        if self.spawned > 0 || self.removed > 0 {
+            text.push_str(&format!(
+                "spawned {}, removed {} (the figures below are of the {} left)\n  ",
+                self.spawned, self.removed, self.agents
+            ));
+        }
         text.push_str(&format!("arrived {}/{}", self.arrived, self.agents));
         match (self.mean_time_to_goal, self.max_time_to_goal) {
             (Some(mean), Some(max)) => {
@@ -185,12 +202,88 @@ pub fn run(
     name: &str,
     world: &mut World,
     options: RunOptions,
-    mut on_step: impl FnMut(&World),
-) -> Result<Report, crate::world::WorldError> {
+    on_step: impl FnMut(&World),
+) -> Result<Report, WorldError> {
+    let mut on_step = on_step;
+    drive(name, world, options, &mut Unscripted, |w, _| on_step(w))
+}
+
+/// [`run`] with a scenario's [`Script`]: its events and sources before each step, its
+/// sinks after it; `on_step` also sees the script (for the agents' scenario numbers,
+/// [`Script::scenario_index`]). A run that stops when every agent has arrived also
+/// waits until every event has happened and every source is spent. The report counts
+/// the agents spawned and removed.
+///
+/// # Errors
+/// [`ScenarioError::World`] for a bad step or an agent the world refuses;
+/// [`ScenarioError::Invalid`] for an event naming an agent not in the world.
+pub fn run_script(
+    name: &str,
+    world: &mut World,
+    script: &mut Script,
+    options: RunOptions,
+    mut on_step: impl FnMut(&World, &Script),
+) -> Result<Report, ScenarioError> {
+    let spawned_before = script.spawned();
+    let removed_before = script.removed();
+    let mut report = drive(name, world, options, script, |w, s| on_step(w, s))?;
+    report.spawned = script.spawned() - spawned_before;
+    report.removed = script.removed() - removed_before;
+    Ok(report)
+}
+
+/// What happens between two steps of a run.
+trait Between {
+    type Error: From<WorldError>;
+    /// Before each step.
+    fn before(&mut self, world: &mut World) -> Result<(), Self::Error>;
+    /// After each step, before `on_step`.
+    fn after(&mut self, world: &mut World) -> Result<(), Self::Error>;
+    /// Whether nothing is left to happen (a run that stops on arrival needs it).
+    fn is_done(&self, world: &World) -> bool;
+}
+
+/// Nothing between the steps.
+struct Unscripted;
+
+impl Between for Unscripted {
+    type Error = WorldError;
+    fn before(&mut self, _: &mut World) -> Result<(), WorldError> {
+        Ok(())
+    }
+    fn after(&mut self, _: &mut World) -> Result<(), WorldError> {
+        Ok(())
+    }
+    fn is_done(&self, _: &World) -> bool {
+        true
+    }
+}
+
+impl Between for Script {
+    type Error = ScenarioError;
+    fn before(&mut self, world: &mut World) -> Result<(), ScenarioError> {
+        self.before_step(world)
+    }
+    fn after(&mut self, world: &mut World) -> Result<(), ScenarioError> {
+        self.after_step(world)
+    }
+    fn is_done(&self, world: &World) -> bool {
+        Script::is_done(self, world)
+    }
+}
+
+fn drive<B: Between>(
+    name: &str,
+    world: &mut World,
+    options: RunOptions,
+    between: &mut B,
+    mut on_step: impl FnMut(&World, &B),
+) -> Result<Report, B::Error> {
     let mut first_step = None;
     let mut later = std::time::Duration::ZERO;
     let first = world.steps();
     while world.steps() - first < options.max_steps {
+        between.before(world)?;
         let started = Instant::now();
         world.step(options.dt)?;
         let took = started.elapsed();
@@ -198,8 +291,9 @@ pub fn run(
             None => first_step = Some(took),
             Some(_) => later += took,
         }
-        on_step(world);
-        if options.stop_when_arrived && world.all_arrived() {
+        between.after(world)?;
+        on_step(world, between);
+        if options.stop_when_arrived && world.all_arrived() && between.is_done(world) {
             break;
         }
     }

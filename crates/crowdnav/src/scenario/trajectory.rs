@@ -17,8 +17,10 @@ pub const TRAJECTORY_HEADER: &str = "agent,frame,time,x,y,vx,vy";
 /// the scenario's agent list), `frame` counts the recorded frames from 0 (frame `k` is
 /// `k · every` steps after the first), `time` is seconds since the world's epoch
 /// ([`World::metrics_start_time`]), `x`, `y` the centre (m), `vx`, `vy` the velocity (m/s).
-/// Every agent gets a row in every frame, arrived ones too (they stay in the world),
-/// so a file holds `agents × frames` rows. Numbers are written in full (the shortest
+/// Every agent in the world gets a row in every frame, arrived ones too, so a file of
+/// a fixed crowd holds `agents × frames` rows; a scenario that spawns and removes
+/// agents (a [`Script`](super::Script)) gives each its rows while it is in the world,
+/// under its scenario number ([`TrajectoryRecorder::record_numbered`]). Numbers are written in full (the shortest
 /// text that reads back to the same `f32` or `f64`), so the file is the same bytes
 /// for the same run on any thread count.
 ///
@@ -81,6 +83,24 @@ impl<W: Write> TrajectoryRecorder<W> {
     /// # Errors
     /// When the output cannot be written.
     pub fn record(&mut self, world: &World) -> io::Result<bool> {
+        self.record_numbered(world, |index, _| Some(index))
+    }
+
+    /// [`TrajectoryRecorder::record`] with each agent's `agent` column given by
+    /// `number(index, id)` (its place in [`World::agents`] and its id): a scenario that
+    /// spawns and removes agents numbers them by [`Script::scenario_index`]
+    /// (`|_, id| script.scenario_index(id)`), so each keeps its number. Agents numbered
+    /// `None` are left out.
+    ///
+    /// [`Script::scenario_index`]: super::Script::scenario_index
+    ///
+    /// # Errors
+    /// When the output cannot be written.
+    pub fn record_numbered(
+        &mut self,
+        world: &World,
+        number: impl Fn(usize, crate::world::AgentId) -> Option<usize>,
+    ) -> io::Result<bool> {
         let step = world.steps();
         let first = *self.first_step.get_or_insert(step);
         let due = step
@@ -91,7 +111,10 @@ impl<W: Write> TrajectoryRecorder<W> {
         }
         let frame = self.frames;
         let time = world.time() - world.metrics_start_time();
-        for (i, a) in world.agents().iter().enumerate() {
+        for (index, a) in world.agents().iter().enumerate() {
+            let Some(i) = number(index, a.id) else {
+                continue;
+            };
             writeln!(
                 self.out,
                 "{i},{frame},{time},{},{},{},{}",

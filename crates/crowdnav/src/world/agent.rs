@@ -142,7 +142,7 @@ pub struct AgentBody {
 impl AgentBody {
     /// What is wrong with it, if anything: the first number that is not positive and
     /// finite.
-    pub(super) fn problem(&self) -> Option<super::BadValue> {
+    pub(crate) fn problem(&self) -> Option<super::BadValue> {
         use super::Quantity;
         [
             (Quantity::Radius, self.radius),
