@@ -6,6 +6,9 @@
 #   bash crates/crowdnav-py/scripts/test.sh            # everything
 #   bash crates/crowdnav-py/scripts/test.sh -k rvo2    # some tests
 #
+# The tests that compare with Python-RVO2 use the PyPI fork `pyrvo2-danieldugas`
+# when it builds (it needs a C++ compiler), and say they were skipped otherwise.
+#
 # Environment: PYTHON (default python3, >= 3.9), CROWDNAV_PY_VENV (default
 # target/py-venv; removed and made anew), CROWDNAV_PY_REUSE=1 to keep an existing
 # environment and only reinstall the package (faster, for development).
@@ -24,6 +27,16 @@ if [ "${CROWDNAV_PY_REUSE:-0}" != 1 ] || [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
     "$venv/bin/python" -m pip install --quiet --upgrade pip
     "$venv/bin/python" -m pip install --quiet pytest gymnasium pandas
+    # A real Python-RVO2 (the C++ library behind Cython) for the comparison tests,
+    # built from its PyPI fork's source; when it does not build, those tests say
+    # they were skipped.
+    if ! "$venv/bin/python" -m pip install --quiet pyrvo2-danieldugas; then
+        echo "crowdnav-py: pyrvo2-danieldugas did not install; the comparisons with Python-RVO2 will be skipped" >&2
+    fi
+    # PedPy, to check that it loads run()'s trajectories; optional likewise.
+    if ! "$venv/bin/python" -m pip install --quiet "pedpy>=1.1,<2"; then
+        echo "crowdnav-py: pedpy did not install; the PedPy test will be skipped" >&2
+    fi
 fi
 echo "== pip install ./crates/crowdnav-py (into $venv)"
 "$venv/bin/python" -m pip install --quiet --force-reinstall --no-deps "$crate"

@@ -59,9 +59,13 @@ def test_the_dataframe_has_pedpys_columns():
 
 def test_pedpy_loads_the_trajectories():
     pedpy = pytest.importorskip("pedpy", reason="pedpy not installed (optional)")
-    result = crowdnav.run(SMALL, steps=10)
+    result = crowdnav.run(SMALL)
     data = pedpy.TrajectoryData(data=result.to_pandas(), frame_rate=result.frame_rate)
     assert data.frame_rate == pytest.approx(10.0)
+    # PedPy counts the same crossings of the middle line as the report.
+    line = pedpy.MeasurementLine([(6.0, 0.0), (6.0, 4.0)])
+    n_t, _ = pedpy.compute_n_t(traj_data=data, measurement_line=line)
+    assert int(n_t["cumulative_pedestrians"].iloc[-1]) == result.report["lines"][0]["crossings"] == 2
 
 
 def test_errors_carry_the_librarys_message(tmp_path):
