@@ -182,17 +182,15 @@ impl PyWorld {
             pref_speed,
             mass,
         };
-        // Checked on the first (all share the numbers) before any is added.
-        if let Some(&p) = positions.first() {
-            for (what, v) in [
-                ("radius", radius),
-                ("max_speed", max_speed),
-                ("pref_speed", pref_speed),
-                ("mass", mass),
-            ] {
-                number(v, what, 0.0, true)?;
-            }
-            let _ = body.params(p, p);
+        // Every row shares these numbers, and the rows are finite: checked before any
+        // agent is added, so that the world takes all of them or none.
+        for (what, v) in [
+            ("radius", radius),
+            ("max_speed", max_speed),
+            ("pref_speed", pref_speed),
+            ("mass", mass),
+        ] {
+            number(v, what, 0.0, true)?;
         }
         let mut ids = Vec::with_capacity(positions.len());
         for (&p, &g) in positions.iter().zip(&goals) {

@@ -13,7 +13,8 @@ from crowdnav.gym import ENV_ID, CircleCrossingEnv  # noqa: E402
 def test_check_env_passes():
     from gymnasium.utils.env_checker import check_env
 
-    check_env(CircleCrossingEnv(), skip_render_check=False)
+    # Made through the registry, so that the checker also tries the render modes.
+    check_env(gymnasium.make(ENV_ID).unwrapped, skip_render_check=False)
 
 
 def test_spaces_are_declared():

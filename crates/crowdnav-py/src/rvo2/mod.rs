@@ -565,16 +565,20 @@ impl PyRVOSimulator {
 /// seconds they took: the step without the Python layer, for benchmarks.
 #[pyfunction]
 #[pyo3(name = "_time_rust_steps")]
-pub fn time_rust_steps(py: Python<'_>, simulator: &Bound<'_, PyRVOSimulator>, steps: usize) -> f64 {
-    let mut this = simulator.borrow_mut();
+pub fn time_rust_steps(
+    py: Python<'_>,
+    simulator: &Bound<'_, PyRVOSimulator>,
+    steps: usize,
+) -> PyResult<f64> {
+    let mut this = simulator.try_borrow_mut()?;
     let sim = &mut this.sim;
-    py.detach(|| {
+    Ok(py.detach(|| {
         let started = std::time::Instant::now();
         for _ in 0..steps {
             sim.step();
         }
         started.elapsed().as_secs_f64()
-    })
+    }))
 }
 
 /// The library's ORCA (RVO2 preset) velocity for one agent, straight from
