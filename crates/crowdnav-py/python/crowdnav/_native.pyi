@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping, Optional, Sequence, Union
+from typing import Any, Mapping, Optional, Sequence, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -11,8 +11,19 @@ import numpy.typing as npt
 _Vec2 = Union[tuple[float, float], Sequence[float], npt.ArrayLike]
 _PathLike = Union[str, "os.PathLike[str]"]
 
+__all__ = [
+    "__version__",
+    "NavMesh",
+    "Path",
+    "World",
+    "PyRVOSimulator",
+    "_run",
+    "_time_rust_steps",
+    "_orca_velocity",
+]
 __version__: str
 
+@final
 class Path:
     """A shortest path for a disc."""
 
@@ -29,6 +40,7 @@ class Path:
     def corners(self) -> npt.NDArray[np.float64]:
         """(M, 2): the mesh corners the path bends around, in order."""
 
+@final
 class NavMesh:
     """The walkable space of a level, triangulated once; exact paths for any radius."""
 
@@ -67,17 +79,18 @@ class NavMesh:
     def walls(self) -> npt.NDArray[np.float64]:
         """(N, 4) wall segments ``ax, ay, bx, by`` (walkable side on the left)."""
 
+@final
 class World:
     """A crowd on a mesh or open ground, stepped in Rust."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         mesh: Optional[NavMesh] = None,
         *,
         method: str = "orca",
         orca: str = "people",
         collisions: bool = True,
-    ) -> None:
+    ) -> World:
         """``method``: "orca", "antigravity" or "swarm"; ``orca``: "people" or "rvo2"."""
     def add_agent(
         self,
@@ -147,11 +160,12 @@ class World:
     def states(self) -> npt.NDArray[np.int8]:
         """(N,) agent states. Not available yet."""
 
+@final
 class PyRVOSimulator:
     """Python-RVO2's simulator over crowdnav's ORCA (see crowdnav.rvo2)."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         timeStep: float,
         neighborDist: float,
         maxNeighbors: int,
@@ -159,8 +173,12 @@ class PyRVOSimulator:
         timeHorizonObst: float,
         radius: float,
         maxSpeed: float,
-        velocity: _Vec2 = (0, 0),
-    ) -> None: ...
+        velocity: Optional[_Vec2] = None,
+        *,
+        symmetry_bias: Optional[float] = None,
+    ) -> PyRVOSimulator:
+        """``velocity`` None is (0, 0); ``symmetry_bias`` None is the RVO2 preset's
+        0.25 rad head-on turn, 0 RVO2's own behaviour (not in Python-RVO2)."""
     def addAgent(
         self,
         pos: _Vec2,
@@ -188,7 +206,7 @@ class PyRVOSimulator:
         time_horizon_obst: float,
         radius: float,
         max_speed: float,
-        velocity: _Vec2 = (0, 0),
+        velocity: Optional[_Vec2] = None,
     ) -> None: ...
     def getAgentAgentNeighbor(self, agent_no: int, neighbor_no: int) -> int: ...
     def getAgentObstacleNeighbor(self, agent_no: int, neighbor_no: int) -> int: ...

@@ -12,9 +12,10 @@ Importing this module registers it with Gymnasium as ``crowdnav/CircleCrossing-v
 
 - Action: ``Box(-1, 1, (2,))``, the robot's velocity as a fraction of its preferred
   speed (holonomic; a longer vector is scaled to length 1).
-- Observation: ``Box(-inf, inf, (9 + 5 * humans,), float32)``: the robot
+- Observation: ``Box(low, high, (9 + 5 * humans,), float32)``: the robot
   ``(px, py, vx, vy, gx, gy, radius, v_pref, heading)`` then each human
-  ``(px, py, vx, vy, radius)``, world frame, metres and metres per second.
+  ``(px, py, vx, vy, radius)``, world frame, metres and metres per second; the
+  bounds hold by construction (nobody is faster than ``v_pref``).
 - Reward (CrowdNav's): +1 on reaching the goal, -0.25 on a collision (both end the
   episode), ``(d - 0.2) * 0.5 * dt`` when the nearest human is closer than 0.2 m
   (discomfort), else 0. The episode is truncated after ``time_limit`` seconds (25 s).
@@ -86,9 +87,21 @@ class CircleCrossingEnv(gymnasium.Env):
         self.robot_visible = bool(robot_visible)
         self.render_mode = render_mode
         self.action_space = spaces.Box(-1.0, 1.0, shape=(2,), dtype=np.float32)
-        self.observation_space = spaces.Box(
-            -np.inf, np.inf, shape=(9 + 5 * self.human_num,), dtype=np.float32
-        )
+        # Finite bounds that hold by construction: nobody moves faster than v_pref,
+        # so nobody gets further than the circle, the start noise and time_limit at
+        # v_pref from the centre.
+        # (1 % of slack for the rounding of speeds computed in float32.)
+        reach = (self.circle_radius + self.v_pref + self.v_pref * self.time_limit) * 1.01
+        speed = self.v_pref * 1.01
+        robot_high = [reach, reach, speed, speed, self.circle_radius,
+                      self.circle_radius, self.robot_radius, self.v_pref, math.pi]
+        human_high = [reach, reach, speed, speed, self.human_radius]
+        high = np.array(robot_high + human_high * self.human_num, dtype=np.float32)
+        low = -high
+        low[6:8] = 0.0  # radius and preferred speed
+        low[13::5] = 0.0  # the humans' radii
+        self._low, self._high = low, high
+        self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self._sim: Optional[PyRVOSimulator] = None
         self._robot = np.zeros(4)  # px, py, vx, vy
         self._goal = np.zeros(2)
@@ -213,7 +226,9 @@ class CircleCrossingEnv(gymnasium.Env):
         vel = sim.getAgentVelocities()[: self.human_num]
         radii = np.full((self.human_num, 1), self.human_radius)
         humans = np.hstack([pos, vel, radii]).reshape(-1)
-        return np.concatenate([np.asarray(robot), humans]).astype(np.float32)
+        obs = np.concatenate([np.asarray(robot), humans]).astype(np.float32)
+        # Within the bounds by construction; the clip only guards their last bit.
+        return np.clip(obs, self._low, self._high)
 
     def _info(self, dmin: float, event: Optional[str] = None) -> dict:
         return {"time": self._time, "min_separation": dmin, "event": event}
