@@ -98,9 +98,18 @@ def test_find_paths_in_parallel_gives_what_one_by_one_gives(room_level):
         assert (p is None and math.isnan(length)) or p.length == length
 
 
-def test_from_file_reads_world_json_and_movingai_maps(repo_root, tmp_path):
+def test_from_file_reads_world_json_polyanya_meshes_and_movingai_maps(repo_root, tmp_path):
     mesh = NavMesh.from_file(repo_root / "worlds" / "two-rooms.json")
     assert mesh.find_path((2, 2), (38, 18), 0.4) is not None
+    # The two-triangle square of Polyanya's mesh format description (version 2).
+    square = tmp_path / "square.mesh"
+    square.write_text(
+        "mesh\n2\n4 2\n0 0 2 0 -1\n1.5 0 3 0 1 -1\n1.5 1.5 2 1 -1\n0 1.5 3 -1 1 0\n"
+        "3 0 1 3 -1 -1 1\n3 1 2 3 0 -1 -1\n"
+    )
+    mesh = NavMesh.from_file(square)
+    assert mesh.walkable_area == pytest.approx(1.5 * 1.5)
+    assert mesh.find_path((0.1, 0.1), (1.4, 1.4)).length == pytest.approx(1.3 * math.sqrt(2), rel=1e-6)
     grid = tmp_path / "tiny.map"
     grid.write_text("type octile\nheight 3\nwidth 4\nmap\n....\n.@@.\n....\n")
     mesh = NavMesh.from_file(str(grid))
