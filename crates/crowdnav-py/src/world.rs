@@ -1,0 +1,368 @@
+//! `World`: a crowd on a mesh (or open ground), stepped with the GIL released, its
+//! state read and written as NumPy arrays, one call for all agents.
+//!
+//! Agent ids are the library's `AgentId` indices as Python ints. The parts that need
+//! methods the library does not have yet (removing agents, preferred velocities set
+//! from outside, driven agents, per-agent states) are in [`crate::world_pending`].
+
+use crate::convert::{number, points_array, vec2};
+use crate::errors;
+use crate::mesh::PyNavMesh;
+use crate::world_pending;
+use crowdnav::prelude::*;
+use crowdnav::steer::{AntiGravityParams, SwarmParams};
+use crowdnav::{AntiGravity, Method, OrcaPreset, Report, Swarm};
+use numpy::{AllowTypeChange, PyArray1, PyArray2, PyArrayLike2};
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+
+/// A crowd: agents that follow shortest paths on a mesh (or straight lines on open
+/// ground) and avoid each other.
+#[pyclass(name = "World", module = "crowdnav")]
+pub struct PyWorld {
+    pub(crate) world: World,
+}
+
+/// How a new agent is made, from the keyword arguments of `add_agent(s)`.
+#[derive(Clone, Copy)]
+struct Body {
+    radius: f32,
+    max_speed: f32,
+    pref_speed: f32,
+    mass: f32,
+}
+
+impl Body {
+    fn params(self, position: Vec2, goal: Vec2) -> AgentParams {
+        AgentParams::new(position, goal)
+            .with_radius(self.radius)
+            .with_speeds(self.max_speed, self.pref_speed)
+            .with_mass(self.mass)
+    }
+}
+
+impl PyWorld {
+    /// `id` as an index into the agents, or `IndexError`.
+    pub(crate) fn check(&self, id: usize) -> PyResult<AgentId> {
+        let n = self.world.agents().len();
+        if id < n {
+            Ok(AgentId(id as u32))
+        } else {
+            Err(PyIndexError::new_err(format!(
+                "agent {id} does not exist: the world has {n} agents"
+            )))
+        }
+    }
+
+    /// An (N, 2) array of one vector of every agent.
+    fn per_agent<'py>(
+        &self,
+        py: Python<'py>,
+        f: impl Fn(&crowdnav::Agent) -> Vec2,
+    ) -> Bound<'py, PyArray2<f64>> {
+        points_array(py, self.world.agents().iter().map(f))
+    }
+}
+
+/// An (N, 2) array of finite points, or `ValueError` naming `what`.
+pub(crate) fn points_in(
+    array: &PyArrayLike2<'_, f64, AllowTypeChange>,
+    what: &str,
+) -> PyResult<Vec<Vec2>> {
+    let view = array.as_array();
+    if view.ncols() != 2 {
+        return Err(PyValueError::new_err(format!(
+            "{what} must have shape (N, 2), got {:?}",
+            view.shape()
+        )));
+    }
+    let mut out = Vec::with_capacity(view.nrows());
+    for (i, r) in view.rows().into_iter().enumerate() {
+        let p = Vec2::new(r[0] as f32, r[1] as f32);
+        if !p.is_finite() {
+            return Err(PyValueError::new_err(format!(
+                "{what}[{i}] must be finite, got ({}, {})",
+                r[0], r[1]
+            )));
+        }
+        out.push(p);
+    }
+    Ok(out)
+}
+
+#[pymethods]
+impl PyWorld {
+    /// A world on `mesh` (open ground when `None`), steered by `method` (`"orca"`,
+    /// `"antigravity"` or `"swarm"`); ORCA with the `orca` preset (`"people"` or
+    /// `"rvo2"`). `collisions=False` turns collision response off.
+    #[new]
+    #[pyo3(signature = (mesh = None, *, method = "orca", orca = "people", collisions = true))]
+    fn new(
+        mesh: Option<PyRef<'_, PyNavMesh>>,
+        method: &str,
+        orca: &str,
+        collisions: bool,
+    ) -> PyResult<Self> {
+        let method: Method = method.parse().map_err(PyValueError::new_err)?;
+        let preset = match orca.to_ascii_lowercase().as_str() {
+            "people" => OrcaPreset::People,
+            "rvo2" => OrcaPreset::Rvo2,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown ORCA preset '{orca}' (expected people or rvo2)"
+                )))
+            }
+        };
+        let steering: Box<dyn Steering> = match method {
+            Method::Orca => Box::new(Orca::new(preset.params())),
+            Method::AntiGravity => Box::new(AntiGravity::new(AntiGravityParams::default())),
+            Method::Swarm => Box::new(Swarm::new(SwarmParams::default())),
+        };
+        let params = WorldParams {
+            collisions,
+            ..WorldParams::default()
+        };
+        let mesh = mesh.map(|m| m.mesh.clone());
+        Ok(PyWorld {
+            world: World::new(mesh, steering, params),
+        })
+    }
+
+    /// Adds an agent at `position` going to `goal`; returns its id.
+    #[pyo3(signature = (position, goal, *, radius = 0.5, max_speed = 2.0, pref_speed = 1.4, mass = 1.0))]
+    fn add_agent(
+        &mut self,
+        position: &Bound<'_, PyAny>,
+        goal: &Bound<'_, PyAny>,
+        radius: f32,
+        max_speed: f32,
+        pref_speed: f32,
+        mass: f32,
+    ) -> PyResult<usize> {
+        let body = Body {
+            radius,
+            max_speed,
+            pref_speed,
+            mass,
+        };
+        let params = body.params(vec2(position, "position")?, vec2(goal, "goal")?);
+        let id = self.world.add_agent(params).map_err(errors::world)?;
+        Ok(id.index())
+    }
+
+    /// Adds one agent per row of `positions` and `goals` ((N, 2) arrays); returns
+    /// their ids as an int64 array. Nothing is added when any row is refused.
+    #[pyo3(signature = (positions, goals, *, radius = 0.5, max_speed = 2.0, pref_speed = 1.4, mass = 1.0))]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "keyword arguments of the Python API"
+    )]
+    fn add_agents<'py>(
+        &mut self,
+        py: Python<'py>,
+        positions: PyArrayLike2<'py, f64, AllowTypeChange>,
+        goals: PyArrayLike2<'py, f64, AllowTypeChange>,
+        radius: f32,
+        max_speed: f32,
+        pref_speed: f32,
+        mass: f32,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let positions = points_in(&positions, "positions")?;
+        let goals = points_in(&goals, "goals")?;
+        if positions.len() != goals.len() {
+            return Err(PyValueError::new_err(format!(
+                "positions and goals must have as many rows, got {} and {}",
+                positions.len(),
+                goals.len()
+            )));
+        }
+        let body = Body {
+            radius,
+            max_speed,
+            pref_speed,
+            mass,
+        };
+        // Every row shares these numbers, and the rows are finite: checked before any
+        // agent is added, so that the world takes all of them or none.
+        for (what, v) in [
+            ("radius", radius),
+            ("max_speed", max_speed),
+            ("pref_speed", pref_speed),
+            ("mass", mass),
+        ] {
+            number(v, what, 0.0, true)?;
+        }
+        let mut ids = Vec::with_capacity(positions.len());
+        for (&p, &g) in positions.iter().zip(&goals) {
+            let id = self
+                .world
+                .add_agent(body.params(p, g))
+                .map_err(errors::world)?;
+            ids.push(id.index() as i64);
+        }
+        Ok(PyArray1::from_vec(py, ids))
+    }
+
+    /// Gives agent `agent` the point goal `goal`.
+    fn set_goal(&mut self, agent: usize, goal: &Bound<'_, PyAny>) -> PyResult<()> {
+        let id = self.check(agent)?;
+        let goal = vec2(goal, "goal")?;
+        self.world
+            .set_goal(id, Goal::Point(goal))
+            .map_err(errors::world)
+    }
+
+    /// Gives every agent a point goal from an (N, 2) array, N the number of agents.
+    fn set_goals(&mut self, goals: PyArrayLike2<'_, f64, AllowTypeChange>) -> PyResult<()> {
+        let goals = points_in(&goals, "goals")?;
+        let n = self.world.agents().len();
+        if goals.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "goals must have shape ({n}, 2), got ({}, 2)",
+                goals.len()
+            )));
+        }
+        for (i, g) in goals.into_iter().enumerate() {
+            self.world
+                .set_goal(AgentId(i as u32), Goal::Point(g))
+                .map_err(errors::world)?;
+        }
+        Ok(())
+    }
+
+    /// Advances the world by `steps` steps of `dt` seconds, the GIL released.
+    #[pyo3(signature = (dt, steps = 1))]
+    fn step(&mut self, py: Python<'_>, dt: f32, steps: u64) -> PyResult<()> {
+        let world = &mut self.world;
+        py.detach(|| {
+            for _ in 0..steps {
+                world.step(dt)?;
+            }
+            Ok(())
+        })
+        .map_err(errors::world)
+    }
+
+    /// Every agent's position, an (N, 2) float64 array.
+    #[getter]
+    fn positions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
+        self.per_agent(py, |a| a.position)
+    }
+
+    /// Every agent's velocity after the last step, an (N, 2) float64 array.
+    #[getter]
+    fn velocities<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
+        self.per_agent(py, |a| a.velocity)
+    }
+
+    /// Every agent's preferred velocity in the last step (along its path), an (N, 2)
+    /// float64 array.
+    #[getter]
+    fn preferred_velocities<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
+        self.per_agent(py, |a| a.preferred_velocity)
+    }
+
+    /// Every agent's goal, an (N, 2) float64 array (for a chase, where its target is now).
+    #[getter]
+    fn goals<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
+        let agents = self.world.agents();
+        self.per_agent(py, |a| match a.goal {
+            Goal::Point(g) => g,
+            Goal::Agent(other) => agents.get(other.index()).map_or(a.position, |o| o.position),
+            Goal::Obstacle(o) => self
+                .world
+                .obstacles()
+                .get(o.index())
+                .map_or(a.position, |o| o.position),
+        })
+    }
+
+    /// Every agent's radius, an (N,) float64 array.
+    #[getter]
+    fn radii<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        let r = self
+            .world
+            .agents()
+            .iter()
+            .map(|a| f64::from(a.radius))
+            .collect();
+        PyArray1::from_vec(py, r)
+    }
+
+    /// Whether each agent is at its goal now, an (N,) bool array.
+    #[getter]
+    fn arrived<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let a = self.world.agents().iter().map(|a| a.is_arrived()).collect();
+        PyArray1::from_vec(py, a)
+    }
+
+    /// Whether every agent is at its goal.
+    fn all_arrived(&self) -> bool {
+        self.world.all_arrived()
+    }
+
+    /// Simulated seconds so far.
+    #[getter]
+    fn time(&self) -> f64 {
+        self.world.time()
+    }
+
+    /// Steps taken so far.
+    #[getter]
+    fn steps(&self) -> u64 {
+        self.world.steps()
+    }
+
+    /// The run's measurements so far as a dict (the report of `crowdnav run`).
+    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let report = Report::of_world("world", &self.world);
+        let text =
+            serde_json::to_string(&report).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        py.import("json")?.call_method1("loads", (text,))
+    }
+
+    fn __len__(&self) -> usize {
+        self.world.agents().len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "World(agents={}, time={}, steps={})",
+            self.world.agents().len(),
+            self.world.time(),
+            self.world.steps()
+        )
+    }
+
+    // ---- Waiting for the world branch: see `world_pending` (TODO-for-merge). ----
+
+    /// Removes agent `agent`. Not available yet (needs `World::remove_agent`).
+    fn remove_agent(&mut self, agent: usize) -> PyResult<()> {
+        world_pending::remove_agent(self, agent)
+    }
+
+    /// Sets every agent's preferred velocity from an (N, 2) array, overriding path
+    /// following for the next step. Not available yet (needs
+    /// `World::set_preferred_velocity`).
+    fn set_preferred_velocities(
+        &mut self,
+        velocities: PyArrayLike2<'_, f64, AllowTypeChange>,
+    ) -> PyResult<()> {
+        let velocities = points_in(&velocities, "velocities")?;
+        world_pending::set_preferred_velocities(self, &velocities)
+    }
+
+    /// Drives agent `agent` at `velocity` (it no longer steers itself). Not available
+    /// yet (needs `World::set_velocity`).
+    fn set_velocity(&mut self, agent: usize, velocity: &Bound<'_, PyAny>) -> PyResult<()> {
+        let v = vec2(velocity, "velocity")?;
+        world_pending::set_velocity(self, agent, v)
+    }
+
+    /// Every agent's state as an (N,) int8 array. Not available yet (needs
+    /// `AgentState`).
+    #[getter]
+    fn states<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i8>>> {
+        world_pending::states(self, py)
+    }
+}
