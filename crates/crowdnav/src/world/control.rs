@@ -50,6 +50,8 @@ impl World {
         if velocity.is_none() && a.driven.is_some() {
             a.needs_plan = true;
         }
+        self.crowd.driven =
+            self.crowd.driven + usize::from(velocity.is_some()) - usize::from(a.driven.is_some());
         a.driven = velocity;
         Ok(())
     }
@@ -75,6 +77,8 @@ impl World {
         if velocity.is_none() && a.wanted.is_some() {
             a.needs_plan = true;
         }
+        self.crowd.pointed =
+            self.crowd.pointed + usize::from(velocity.is_some()) - usize::from(a.wanted.is_some());
         a.wanted = velocity;
         Ok(())
     }

@@ -77,6 +77,11 @@ pub(super) struct Crowd {
     pub radii: (f32, f32),
     /// How many agents chase a body (an agent or a moving obstacle).
     pub chasers: usize,
+    /// How many agents the game drives ([`Agent::driven_velocity`]) and how many it
+    /// points ([`Agent::preferred_velocity_override`]): the phases look for them only
+    /// when there are some.
+    pub driven: usize,
+    pub pointed: usize,
 }
 
 /// The phases' scratch and memories, each owned by its phase.
@@ -115,6 +120,8 @@ impl World {
                 slots: Slots::default(),
                 radii: (f32::INFINITY, 0.0),
                 chasers: 0,
+                driven: 0,
+                pointed: 0,
             },
             obstacles: Vec::new(),
             clock: Clock::default(),
@@ -327,6 +334,8 @@ impl World {
         self.crowd.slots.remove(id, &self.crowd.agents, index);
         let chases = |g: Goal| usize::from(!matches!(g, Goal::Point(_)));
         self.crowd.chasers -= chases(gone.goal);
+        self.crowd.driven -= usize::from(gone.driven.is_some());
+        self.crowd.pointed -= usize::from(gone.wanted.is_some());
         for a in &mut self.crowd.agents {
             if a.goal == Goal::Agent(id) {
                 // The chase is over: it stays where it is.
@@ -501,6 +510,7 @@ impl World {
                 index: &self.index,
                 obstacles: &self.obstacles,
                 chasers: self.crowd.chasers,
+                controlled: self.crowd.driven + self.crowd.pointed > 0,
                 now: self.clock.time,
             },
             dt,
@@ -531,6 +541,7 @@ impl World {
                 index: &self.index,
                 walls: &self.walls,
                 steering: self.steering.as_ref(),
+                any_driven: self.crowd.driven > 0,
                 params: &self.params,
             },
             dt,
@@ -541,6 +552,7 @@ impl World {
             dt,
             &mut self.phases.contacts.bodies,
             self.params.collisions,
+            self.crowd.driven > 0,
         )
     }
 
