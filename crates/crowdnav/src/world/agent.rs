@@ -62,7 +62,8 @@ impl ObstacleId {
 pub enum Goal {
     /// A fixed point.
     Point(Vec2),
-    /// Another agent (chase it); the path is re-planned as it moves.
+    /// Another agent (chase it); the path is re-planned as it moves. When that agent
+    /// is removed, the chaser stops where it is ([`AgentState::Idle`]).
     Agent(AgentId),
     /// A moving obstacle (meet it); the path is re-planned as it moves.
     Obstacle(ObstacleId),

@@ -46,10 +46,12 @@ impl World {
     pub fn set_velocity(&mut self, id: AgentId, velocity: Option<Vec2>) -> Result<(), WorldError> {
         let index = self.live(id)?;
         check_velocity(id, velocity, Quantity::Velocity)?;
-        let a = &mut self.agents[index];
+        let a = &mut self.crowd.agents[index];
         if velocity.is_none() && a.driven.is_some() {
             a.needs_plan = true;
         }
+        self.crowd.driven =
+            self.crowd.driven + usize::from(velocity.is_some()) - usize::from(a.driven.is_some());
         a.driven = velocity;
         Ok(())
     }
@@ -71,10 +73,12 @@ impl World {
     ) -> Result<(), WorldError> {
         let index = self.live(id)?;
         check_velocity(id, velocity, Quantity::PreferredVelocity)?;
-        let a = &mut self.agents[index];
+        let a = &mut self.crowd.agents[index];
         if velocity.is_none() && a.wanted.is_some() {
             a.needs_plan = true;
         }
+        self.crowd.pointed =
+            self.crowd.pointed + usize::from(velocity.is_some()) - usize::from(a.wanted.is_some());
         a.wanted = velocity;
         Ok(())
     }
@@ -97,7 +101,7 @@ impl World {
                 problem: BadValue::NotFinite(Quantity::Position),
             });
         }
-        let radius = self.agents[index].radius;
+        let radius = self.crowd.agents[index].radius;
         let at = match &self.mesh {
             Some(mesh) => {
                 snap_disc(mesh, &self.walls, position, radius).ok_or(WorldError::NoRoom {
@@ -107,7 +111,7 @@ impl World {
             }
             None => position,
         };
-        let a = &mut self.agents[index];
+        let a = &mut self.crowd.agents[index];
         a.position = at;
         a.needs_plan = true;
         self.index.invalidate();
@@ -126,14 +130,14 @@ impl World {
         if let Some(problem) = body.problem() {
             return Err(WorldError::InvalidValue { agent: id, problem });
         }
-        let a = &mut self.agents[index];
+        let a = &mut self.crowd.agents[index];
         if a.radius != body.radius {
             a.needs_plan = true;
             a.radius = body.radius;
-            self.radii = radii_of(&self.agents);
+            self.crowd.radii = radii_of(&self.crowd.agents);
             self.index.invalidate();
         }
-        let a = &mut self.agents[index];
+        let a = &mut self.crowd.agents[index];
         a.max_speed = body.max_speed;
         a.pref_speed = body.pref_speed.min(body.max_speed);
         a.mass = body.mass;
@@ -150,7 +154,7 @@ impl World {
     /// is left unchanged.
     pub fn set_priority(&mut self, id: AgentId, priority: u8) -> Result<(), WorldError> {
         let index = self.live(id)?;
-        self.agents[index].priority = priority;
+        self.crowd.agents[index].priority = priority;
         Ok(())
     }
 }

@@ -63,6 +63,8 @@ pub(super) struct Surroundings<'a> {
     pub chasers: usize,
     /// Time now, seconds.
     pub now: f64,
+    /// Whether the game drives or points some agent.
+    pub controlled: bool,
 }
 
 /// Every agent plans its path if its goal changed, moved, or it strayed
@@ -92,7 +94,7 @@ pub(super) fn follow_paths(
         .enumerate()
         .map(|(i, a)| {
             // Driven by the game, or heading where the game says: no path to follow.
-            if let Some(v) = a.driven.or(a.wanted) {
+            if let Some(v) = env.controlled.then(|| a.driven.or(a.wanted)).flatten() {
                 a.preferred_velocity = v;
                 a.state = AgentState::Moving;
                 return 0;

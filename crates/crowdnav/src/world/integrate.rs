@@ -8,13 +8,15 @@ use rayon::prelude::*;
 /// Moves every agent with its new velocity (`velocities`, in agent order) for `dt`
 /// seconds and, when `bodies` is given, makes the agents its first bodies (for the
 /// contacts phase) in the same pass; `bodies` is emptied either way. Returns how far
-/// the furthest agent moved, metres (a bound, with a margin for rounding).
+/// the furthest agent moved, metres (a bound, with a margin for rounding). Agents the
+/// game drives (when `any_driven`) are immovable bodies.
 pub(super) fn integrate(
     agents: &mut [Agent],
     velocities: &[Vec2],
     dt: f32,
     bodies: &mut Vec<Body>,
     make_bodies: bool,
+    any_driven: bool,
 ) -> f32 {
     // The largest step from the compact velocities: `sqrt` and `· dt` are monotonic,
     // so this is the largest `|v| dt` bit for bit (a maximum is exact: the same on
@@ -36,7 +38,7 @@ pub(super) fn integrate(
         bodies.par_extend(agents.map(|(a, &v)| {
             integrate(a, v);
             // A driven agent yields to nobody: nothing pushes it.
-            let mass = if a.driven.is_some() {
+            let mass = if any_driven && a.driven.is_some() {
                 f32::INFINITY
             } else {
                 a.mass

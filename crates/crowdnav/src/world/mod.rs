@@ -5,12 +5,27 @@
 //! previous one committed (as RVO2's `doStep` and DetourCrowd's `update` do):
 //!
 //! ```text
-//! plan paths ► preferred velocities ► steer (parallel, old state only) ► integrate
-//!     ► move obstacles ► collide ► keep on mesh ► neighbour grid ► measure
+//! follow paths (plan, preferred velocity, state) ► neighbours + steer (parallel, old
+//!     state only) ► integrate ► move obstacles ► contacts ► keep on mesh
+//!     ► point grid ► measure
 //! ```
 //!
+//! Each phase is a file of its own with its own scratch, taking slices of what it reads
+//! (`follow.rs`, `neighbors.rs`, `steering.rs`, `integrate.rs`, `contacts.rs`,
+//! `keep_on_mesh.rs`, `measure.rs`; `index.rs` holds the point and wall grids); what
+//! one phase hands the next is its return value, and `step.rs` calls them in order.
 //! Every agent's new velocity depends only on the state before the step, and every
 //! reduction runs in a fixed order, so a world gives the same bits on any thread count.
+//!
+//! Agents are named by generational [`AgentId`]s: [`World::remove_agent`] frees an id
+//! for good (a later agent gets a new generation of its slot), and the agents stay in
+//! one list in the order they were added, so that any sequence of spawns and removals
+//! gives the same bits on any thread count. A game controls an agent between steps:
+//! [`World::set_velocity`] drives it (the others avoid it, it yields to nobody),
+//! [`World::set_preferred_velocity`] points it (it still avoids),
+//! [`World::set_position`], [`World::set_params`], [`World::set_priority`]; it reads
+//! each agent's [`AgentState`] and the step's [`AgentEvent`]s
+//! ([`World::agent_events`]).
 //!
 //! The point grid over agents is rebuilt once per step, after the agents moved, and
 //! serves that step's measures and the next step's steering; collisions query it

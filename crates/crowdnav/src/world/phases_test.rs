@@ -116,29 +116,29 @@ impl World {
     /// moved up to `moved`, checks they are every close pair, and returns how many
     /// agents took them from their nearest agents.
     fn check_candidates_now(&mut self, moved: f32) -> usize {
-        let n = self.agents.len();
+        let n = self.crowd.agents.len();
         let slots = NeighborMemory::slots(&self.params);
-        let max_r = self.radii.1;
+        let max_r = self.crowd.radii.1;
         let covered = (0..n)
             .filter(|&i| {
-                let near = &self.neighbors.last[i * slots..(i + 1) * slots];
-                let reach = self.neighbors.reach[i];
-                nearest_cover(&self.contacts.bodies[i], max_r, moved, reach, near)
+                let near = &self.phases.neighbors.last[i * slots..(i + 1) * slots];
+                let reach = self.phases.neighbors.reach[i];
+                nearest_cover(&self.phases.contacts.bodies[i], max_r, moved, reach, near)
             })
             .count();
         let env = contacts::Surroundings {
             obstacles: &self.obstacles,
             index: &self.index,
             walls: &self.walls,
-            memory: &self.neighbors,
+            memory: &self.phases.neighbors,
             slots,
-            radii: self.radii,
+            radii: self.crowd.radii,
             collide: self.params.collide,
         };
-        self.contacts.find_candidates(n, &env, max_r, moved);
+        self.phases.contacts.find_candidates(n, &env, max_r, moved);
         assert_eq!(
-            self.contacts.pairs,
-            close_pairs(&self.contacts.bodies[..n], max_r)
+            self.phases.contacts.pairs,
+            close_pairs(&self.phases.contacts.bodies[..n], max_r)
         );
         covered
     }

@@ -38,6 +38,8 @@ pub(super) struct Surroundings<'a> {
     pub walls: &'a Walls,
     pub steering: &'a dyn Steering,
     pub params: &'a WorldParams,
+    /// Whether the game drives some agent.
+    pub any_driven: bool,
 }
 
 /// Per-thread scratch for the steering phase.
@@ -92,7 +94,7 @@ impl SteerPhase {
             .map(|a| {
                 // A driven agent is seen going as it is driven, a body that will not
                 // cooperate.
-                let neighbor = match a.driven {
+                let neighbor = match env.any_driven.then_some(a.driven).flatten() {
                     None => Neighbor {
                         position: a.position,
                         velocity: a.velocity,
@@ -138,6 +140,7 @@ impl SteerPhase {
         let wall_grid = &env.walls.grid;
         let steering = env.steering;
         let params = *env.params;
+        let any_driven = env.any_driven;
         self.velocities.clear();
         self.velocities.resize(agents.len(), Vec2::ZERO);
         if self.record_debug {
@@ -149,7 +152,7 @@ impl SteerPhase {
             |s: &mut SteerScratch, i: usize, memory: Memory<'_>, debug: Option<&mut SteerDebug>| {
                 let a = &agents[i];
                 let (reach, last) = memory;
-                if let Some(v) = a.driven {
+                if let Some(v) = any_driven.then_some(a.driven).flatten() {
                     // Not steered: it goes exactly as it is driven (and knows no
                     // neighbours this step).
                     *reach = 0.0;

@@ -54,28 +54,44 @@ pub struct World {
     pub(super) walls: Walls,
     pub(super) steering: Box<dyn Steering>,
     pub(super) params: WorldParams,
-    /// The agents, in the order they were added (a removal moves the later ones down).
-    pub(super) agents: Vec<Agent>,
-    /// Which agent each live id names.
-    pub(super) slots: Slots,
+    pub(super) crowd: Crowd,
     pub(super) obstacles: Vec<MovingObstacle>,
-    /// The smallest and largest agent radius (`INFINITY` and 0 without agents), kept
-    /// as agents are added and removed.
-    pub(super) radii: (f32, f32),
-    /// How many agents chase a body (an agent or a moving obstacle).
-    pub(super) chasers: usize,
     clock: Clock,
     pub(super) metrics: Metrics,
     /// The agents' point grid, rebuilt at the end of every step.
     pub(super) index: PointIndex,
-    /// Phase scratch and memories, each owned by its phase.
-    pub(super) follow: FollowScratch,
-    pub(super) neighbors: NeighborMemory,
-    pub(super) steer: SteerPhase,
-    pub(super) contacts: Contacts,
-    pub(super) measure: MeasureScratch,
+    pub(super) phases: Phases,
     /// What happened to agents in the last step.
     pub(super) agent_events: Vec<AgentEvent>,
+}
+
+/// The agents and what is kept about them as a whole.
+#[derive(Debug)]
+pub(super) struct Crowd {
+    /// The agents, in the order they were added (a removal moves the later ones down).
+    pub agents: Vec<Agent>,
+    /// Which agent each live id names.
+    pub slots: Slots,
+    /// The smallest and largest agent radius (`INFINITY` and 0 without agents), kept
+    /// as agents are added, changed and removed.
+    pub radii: (f32, f32),
+    /// How many agents chase a body (an agent or a moving obstacle).
+    pub chasers: usize,
+    /// How many agents the game drives ([`Agent::driven_velocity`]) and how many it
+    /// points ([`Agent::preferred_velocity_override`]): the phases look for them only
+    /// when there are some.
+    pub driven: usize,
+    pub pointed: usize,
+}
+
+/// The phases' scratch and memories, each owned by its phase.
+#[derive(Debug)]
+pub(super) struct Phases {
+    pub follow: FollowScratch,
+    pub neighbors: NeighborMemory,
+    pub steer: SteerPhase,
+    pub contacts: Contacts,
+    pub measure: MeasureScratch,
 }
 
 /// Time and step count, now and at the start of the measuring period.
@@ -99,22 +115,28 @@ impl World {
             mesh,
             steering,
             params,
-            agents: Vec::new(),
-            slots: Slots::default(),
+            crowd: Crowd {
+                agents: Vec::new(),
+                slots: Slots::default(),
+                radii: (f32::INFINITY, 0.0),
+                chasers: 0,
+                driven: 0,
+                pointed: 0,
+            },
             obstacles: Vec::new(),
-            radii: (f32::INFINITY, 0.0),
-            chasers: 0,
             clock: Clock::default(),
             metrics: Metrics {
                 min_separation: f32::INFINITY,
                 ..Metrics::default()
             },
             index: PointIndex::default(),
-            follow: FollowScratch::default(),
-            neighbors: NeighborMemory::default(),
-            steer: SteerPhase::default(),
-            contacts: Contacts::new(params.collide),
-            measure: MeasureScratch::default(),
+            phases: Phases {
+                follow: FollowScratch::default(),
+                neighbors: NeighborMemory::default(),
+                steer: SteerPhase::default(),
+                contacts: Contacts::new(params.collide),
+                measure: MeasureScratch::default(),
+            },
             agent_events: Vec::new(),
         }
     }
@@ -127,7 +149,7 @@ impl World {
     /// [`WorldError::UnknownGoal`] for a goal naming an agent or obstacle that is not
     /// in the world. The world is left unchanged.
     pub fn add_agent(&mut self, p: AgentParams) -> Result<AgentId, WorldError> {
-        let index = self.agents.len();
+        let index = self.crowd.agents.len();
         let bad = |problem| WorldError::InvalidAgent { index, problem };
         if !p.position.is_finite() {
             return Err(bad(BadValue::NotFinite(Quantity::Position)));
@@ -142,13 +164,16 @@ impl World {
                 return Err(bad(BadValue::NotPositive(quantity, v)));
             }
         }
-        let id = self.slots.next_id();
+        let id = self.crowd.slots.next_id();
         self.check_goal(index, id, p.goal)?;
-        let id = self.slots.insert(index);
+        let id = self.crowd.slots.insert(index);
         self.index.invalidate();
-        self.radii = (self.radii.0.min(p.radius), self.radii.1.max(p.radius));
-        self.chasers += usize::from(!matches!(p.goal, Goal::Point(_)));
-        self.agents.push(Agent {
+        self.crowd.radii = (
+            self.crowd.radii.0.min(p.radius),
+            self.crowd.radii.1.max(p.radius),
+        );
+        self.crowd.chasers += usize::from(!matches!(p.goal, Goal::Point(_)));
+        self.crowd.agents.push(Agent {
             id,
             position: p.position,
             velocity: Vec2::ZERO,
@@ -188,7 +213,7 @@ impl World {
                 index,
                 problem: BadValue::NotFinite(Quantity::Goal),
             }),
-            Goal::Agent(a) if a == id || self.slots.index_of(a).is_none() => {
+            Goal::Agent(a) if a == id || self.crowd.slots.index_of(a).is_none() => {
                 Err(WorldError::UnknownGoal { index, goal })
             }
             Goal::Obstacle(o) if o.index() >= self.obstacles.len() => {
@@ -208,9 +233,9 @@ impl World {
     pub fn set_goal(&mut self, id: AgentId, goal: Goal) -> Result<(), WorldError> {
         let index = self.index_of_checked(id)?;
         self.check_goal(index, id, goal)?;
-        let a = &mut self.agents[index];
+        let a = &mut self.crowd.agents[index];
         let chases = |g: Goal| usize::from(!matches!(g, Goal::Point(_)));
-        self.chasers = self.chasers - chases(a.goal) + chases(goal);
+        self.crowd.chasers = self.crowd.chasers - chases(a.goal) + chases(goal);
         a.goal = goal;
         a.needs_plan = true;
         a.idle = false;
@@ -252,24 +277,27 @@ impl World {
     /// down one place; their ids stay as they were). Collision events and metrics name
     /// agents by their place here.
     pub fn agents(&self) -> &[Agent] {
-        &self.agents
+        &self.crowd.agents
     }
 
     /// The agent `id` names, or `None` when it names none (it was removed, or is of
     /// another world).
     pub fn agent(&self, id: AgentId) -> Option<&Agent> {
-        self.agents.get(self.slots.index_of(id)?)
+        self.crowd.agents.get(self.crowd.slots.index_of(id)?)
     }
 
     /// The place in [`World::agents`] of the agent `id` names, or `None` when it names
     /// none.
     pub fn index_of(&self, id: AgentId) -> Option<usize> {
-        self.slots.index_of(id)
+        self.crowd.slots.index_of(id)
     }
 
     /// [`World::index_of`], or the error that `id` names no agent.
     fn index_of_checked(&self, id: AgentId) -> Result<usize, WorldError> {
-        self.slots.index_of(id).ok_or(WorldError::UnknownAgent(id))
+        self.crowd
+            .slots
+            .index_of(id)
+            .ok_or(WorldError::UnknownAgent(id))
     }
 
     /// Removes an agent from the world and returns it. Every other agent keeps its
@@ -302,28 +330,31 @@ impl World {
     /// ```
     pub fn remove_agent(&mut self, id: AgentId) -> Result<Agent, WorldError> {
         let index = self.index_of_checked(id)?;
-        let gone = self.agents.remove(index);
-        self.slots.remove(id, &self.agents, index);
+        let gone = self.crowd.agents.remove(index);
+        self.crowd.slots.remove(id, &self.crowd.agents, index);
         let chases = |g: Goal| usize::from(!matches!(g, Goal::Point(_)));
-        self.chasers -= chases(gone.goal);
-        for a in &mut self.agents {
+        self.crowd.chasers -= chases(gone.goal);
+        self.crowd.driven -= usize::from(gone.driven.is_some());
+        self.crowd.pointed -= usize::from(gone.wanted.is_some());
+        for a in &mut self.crowd.agents {
             if a.goal == Goal::Agent(id) {
                 // The chase is over: it stays where it is.
                 a.goal = Goal::Point(a.position);
                 a.needs_plan = true;
                 a.idle = true;
-                self.chasers -= 1;
+                self.crowd.chasers -= 1;
             }
         }
-        if gone.radius <= self.radii.0 || gone.radius >= self.radii.1 {
-            self.radii = super::control::radii_of(&self.agents);
+        if gone.radius <= self.crowd.radii.0 || gone.radius >= self.crowd.radii.1 {
+            self.crowd.radii = super::control::radii_of(&self.crowd.agents);
         }
         self.agent_events.retain(|e| !e.concerns(id));
         self.index.invalidate();
-        self.neighbors
+        self.phases
+            .neighbors
             .remove(index, NeighborMemory::slots(&self.params));
-        self.steer.remove(index);
-        self.contacts.remove(index);
+        self.phases.steer.remove(index);
+        self.phases.contacts.remove(index);
         Ok(gone)
     }
 
@@ -352,7 +383,7 @@ impl World {
     pub fn set_steering(&mut self, steering: Box<dyn Steering>) {
         let params = self.params.following(steering.as_ref());
         if params != self.params {
-            self.neighbors = NeighborMemory::default();
+            self.phases.neighbors = NeighborMemory::default();
             self.params = params;
         }
         self.steering = steering;
@@ -412,20 +443,20 @@ impl World {
     /// [`Collider::Body`] with an agent index, or with `agents().len() + k` for moving
     /// obstacle `k`, or [`Collider::Wall`] indexing [`World::walls`].
     pub fn events(&self) -> &[CollisionEvent] {
-        &self.contacts.events
+        &self.phases.contacts.events
     }
 
     /// Asks the steering method to record its debug vectors for every agent from the
     /// next step on (or stops it). Costs time and memory; for viewers and tests.
     pub fn set_record_debug(&mut self, on: bool) {
-        self.steer.record_debug = on;
+        self.phases.steer.record_debug = on;
     }
 
     /// The debug vectors the steering method recorded for `id` in the last step, when
     /// [`World::set_record_debug`] is on (for anti-gravity: `"raw"`, `"adjusted"`,
     /// `"sum"`, `"final"`; for ORCA: `"orca_line"`, `"preferred"`, `"final"`).
     pub fn steer_debug(&self, id: AgentId) -> Option<&SteerDebug> {
-        self.steer.debug.get(self.slots.index_of(id)?)
+        self.phases.steer.debug.get(self.crowd.slots.index_of(id)?)
     }
 
     /// Replaces the navigation mesh (a level edited live: an obstacle dragged, added
@@ -434,14 +465,14 @@ impl World {
     pub fn set_mesh(&mut self, mesh: Option<NavMesh>) {
         self.walls = Walls::of(mesh.as_ref());
         self.mesh = mesh;
-        for a in &mut self.agents {
+        for a in &mut self.crowd.agents {
             a.needs_plan = true;
         }
     }
 
     /// Whether every agent is at its goal now.
     pub fn all_arrived(&self) -> bool {
-        self.agents.iter().all(Agent::is_arrived)
+        self.crowd.agents.iter().all(Agent::is_arrived)
     }
 
     /// Advances the world by `dt` seconds.
@@ -462,26 +493,30 @@ impl World {
     /// on the way) and *integrate*. Returns how far the furthest agent moved, metres.
     pub(super) fn move_agents(&mut self, dt: f32) -> f32 {
         if !self.index.is_fresh() {
-            self.index
-                .rebuild(&self.agents, self.radii.1, self.params.neighbor_dist);
+            self.index.rebuild(
+                &self.crowd.agents,
+                self.crowd.radii.1,
+                self.params.neighbor_dist,
+            );
         }
         follow::follow_paths(
-            &mut self.agents,
-            &mut self.follow,
+            &mut self.crowd.agents,
+            &mut self.phases.follow,
             &follow::Surroundings {
-                slots: &self.slots,
+                slots: &self.crowd.slots,
                 mesh: self.mesh.as_ref(),
                 params: &self.params,
                 walls: &self.walls,
                 index: &self.index,
                 obstacles: &self.obstacles,
-                chasers: self.chasers,
+                chasers: self.crowd.chasers,
+                controlled: self.crowd.driven + self.crowd.pointed > 0,
                 now: self.clock.time,
             },
             dt,
         );
         self.agent_events.clear();
-        for (a, &happened) in self.agents.iter().zip(&self.follow.happened) {
+        for (a, &happened) in self.crowd.agents.iter().zip(&self.phases.follow.happened) {
             if happened == 0 {
                 continue;
             }
@@ -498,24 +533,26 @@ impl World {
                 self.agent_events.push(AgentEvent::Arrived(a.id));
             }
         }
-        self.steer.run(
-            &self.agents,
-            &mut self.neighbors,
+        self.phases.steer.run(
+            &self.crowd.agents,
+            &mut self.phases.neighbors,
             &steering::Surroundings {
                 obstacles: &self.obstacles,
                 index: &self.index,
                 walls: &self.walls,
                 steering: self.steering.as_ref(),
+                any_driven: self.crowd.driven > 0,
                 params: &self.params,
             },
             dt,
         );
         integrate(
-            &mut self.agents,
-            &self.steer.velocities,
+            &mut self.crowd.agents,
+            &self.phases.steer.velocities,
             dt,
-            &mut self.contacts.bodies,
+            &mut self.phases.contacts.bodies,
             self.params.collisions,
+            self.crowd.driven > 0,
         )
     }
 
@@ -523,7 +560,7 @@ impl World {
     /// obstacles, the phases *contacts* and *keep on mesh*, the grid, and the phase
     /// *measure*.
     pub(super) fn settle(&mut self, dt: f32, moved: f32) {
-        self.neighbors.moved = moved;
+        self.phases.neighbors.moved = moved;
         self.clock.time += f64::from(dt);
         let t = self.clock.time;
         for o in &mut self.obstacles {
@@ -536,47 +573,56 @@ impl World {
             obstacles: &self.obstacles,
             index: &self.index,
             walls: &self.walls,
-            memory: &self.neighbors,
+            memory: &self.phases.neighbors,
             slots: NeighborMemory::slots(&self.params),
-            radii: self.radii,
+            radii: self.crowd.radii,
             collide: self.params.collide,
         };
         let collisions = self.params.collisions;
-        let resolved =
-            self.contacts
-                .collide(&mut self.agents, &env, &mut self.metrics, moved, collisions);
+        let resolved = self.phases.contacts.collide(
+            &mut self.crowd.agents,
+            &env,
+            &mut self.metrics,
+            moved,
+            collisions,
+        );
         let put_back = keep_on_mesh(
-            &mut self.agents,
+            &mut self.crowd.agents,
             self.mesh.as_ref(),
-            &mut self.contacts,
+            &mut self.phases.contacts,
             &env,
             &mut self.metrics,
             moved + resolved.pushed,
             collisions,
         );
-        let n = self.agents.len();
-        for &(body, other) in &self.contacts.counted {
-            let Some(a) = self.agents.get(body as usize) else {
+        let n = self.crowd.agents.len();
+        for &(body, other) in &self.phases.contacts.counted {
+            let Some(a) = self.crowd.agents.get(body as usize) else {
                 continue;
             };
             let with = match other {
-                Collider::Body(j) if (j as usize) < n => Touched::Agent(self.agents[j as usize].id),
+                Collider::Body(j) if (j as usize) < n => {
+                    Touched::Agent(self.crowd.agents[j as usize].id)
+                }
                 Collider::Body(j) => Touched::Obstacle(ObstacleId(j - n as u32)),
                 Collider::Wall(w) => Touched::Wall(w),
             };
             self.agent_events
                 .push(AgentEvent::Collided { agent: a.id, with });
         }
-        self.index
-            .rebuild(&self.agents, self.radii.1, self.params.neighbor_dist);
+        self.index.rebuild(
+            &self.crowd.agents,
+            self.crowd.radii.1,
+            self.params.neighbor_dist,
+        );
         measure::measure(
-            &mut self.measure,
+            &mut self.phases.measure,
             &measure::Surroundings {
-                seen: self.steer.seen(),
+                seen: self.phases.steer.seen(),
                 index: &self.index,
-                candidates: &self.contacts.candidates,
+                candidates: &self.phases.contacts.candidates,
                 from_candidates: resolved.covers_measure && !put_back,
-                max_r: self.radii.1,
+                max_r: self.crowd.radii.1,
             },
             &mut self.metrics,
         );
