@@ -3,13 +3,9 @@
 //! over every wall and triangle of the map, or against dense sampling. Skipped, saying
 //! so, without the shared data; a failure with `CI=true`.
 
-#[expect(
-    dead_code,
-    reason = "the file-listing helper is for the tests that scan directories"
-)]
 mod common;
 
-use common::data_dir;
+use common::{data_dir, files_with_extension};
 use crowdnav::geom::Segment;
 use crowdnav::mesh::{read_walls, Location, NavMesh, TriangleId};
 use glam::Vec2;
@@ -18,7 +14,10 @@ use rand_chacha::ChaCha8Rng;
 
 fn aurora() -> Option<NavMesh> {
     let dir = data_dir()?;
-    let path = dir.join("polyanya-v2/aurora.mesh");
+    let path = files_with_extension(&dir.join("polyanya-v2"), "mesh", false)
+        .into_iter()
+        .find(|p| p.file_name().is_some_and(|n| n == "aurora.mesh"))
+        .expect("polyanya-v2/aurora.mesh in the shared data (see its MANIFEST)");
     let walls = read_walls(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     Some(NavMesh::from_walls(&walls).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
 }
