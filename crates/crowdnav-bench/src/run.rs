@@ -71,7 +71,7 @@ pub struct QueryOptions {
     pub radius: f32,
     /// Queries of each kind.
     pub count: usize,
-    /// Timed batches per side (median kept).
+    /// Timed batches per side (fastest kept).
     pub reps: usize,
 }
 
@@ -191,7 +191,7 @@ impl Options {
             queries: Some(QueryOptions {
                 radius: 1.0,
                 count: 2_000,
-                reps: 3,
+                reps: 15,
             }),
         }
     }
@@ -241,7 +241,7 @@ impl Options {
             queries: Some(QueryOptions {
                 radius: 1.0,
                 count: 20_000,
-                reps: 5,
+                reps: 15,
             }),
         }
     }
@@ -905,7 +905,7 @@ fn query_part(r: &mut Report, opts: &QueryOptions, data: Result<&Path, &str>) ->
     let q = crate::queries::run_queries(data, opts.radius, opts.count, opts.reps)?;
     let _ = writeln!(
         md,
-        "aurora ({} triangles), a disc of radius {} m; microseconds per query, median of {} batches; \
+        "aurora ({} triangles), a disc of radius {} m; microseconds per query, fastest of {} batches; \
          ratio = crowdnav / Detour per query. crowdnav: exact for the disc on its one mesh; Detour: \
          `dtNavMeshQuery` on its navmesh of the same walkable triangles eroded by the radius \
          (see the crate docs of `crowdnav_bench::queries` for what each side answers).\n",

@@ -136,6 +136,8 @@ pub(crate) struct QueryIndex {
     grid: WallGrid,
     /// The side of the grid's cells, as asked for.
     grid_cell: f32,
+    /// The edges of the triangulation's convex hull.
+    hull: Vec<(DVec2, DVec2)>,
     /// Bounding box of the vertices.
     lo: DVec2,
     hi: DVec2,
@@ -162,10 +164,20 @@ impl QueryIndex {
             area_triangles.push(t.0);
             area_sums.push(sum);
         }
+        let hull = mesh
+            .triangles()
+            .flat_map(|t| (0..3).map(move |e| (t, e)))
+            .filter(|&(t, e)| mesh.neighbor(t, e).is_none())
+            .map(|(t, e)| {
+                let s = mesh.edge_segment(t, e);
+                (s.a.as_dvec2(), s.b.as_dvec2())
+            })
+            .collect();
         QueryIndex {
             walls,
             grid,
             grid_cell: cell,
+            hull,
             lo: lo.as_dvec2(),
             hi: hi.as_dvec2(),
             area_triangles,
@@ -337,7 +349,16 @@ pub(crate) fn capsule_entry(
 /// given the walls (as `f64` segments) that can shape it near `p`: the nearest point of
 /// each wall (for `r = 0`), or of each wall's offset line and end arcs, and every
 /// crossing of the offset lines and arcs of two walls at most `2r` apart.
-fn boundary_candidates(p: DVec2, r: f64, walls: &[(DVec2, DVec2)], out: &mut Vec<DVec2>) {
+///
+/// The pairs are found by a sweep along `x` over the walls' boxes, so that the cost
+/// is about linear in the walls rather than quadratic; `order` is scratch.
+fn boundary_candidates(
+    p: DVec2,
+    r: f64,
+    walls: &[(DVec2, DVec2)],
+    order: &mut Vec<u32>,
+    out: &mut Vec<DVec2>,
+) {
     out.clear();
     if r == 0.0 {
         out.extend(walls.iter().map(|&(a, b)| closest_point(p, a, b)));
@@ -353,26 +374,68 @@ fn boundary_candidates(p: DVec2, r: f64, walls: &[(DVec2, DVec2)], out: &mut Vec
         out.push(towards(a));
         out.push(towards(b));
     }
-    for (i, &(a, b)) in walls.iter().enumerate() {
-        let n = left_normal(a, b);
-        let (oa, ob) = (a + n * r, b + n * r);
-        for &(c, d) in &walls[i + 1..] {
-            if segment_distance(a, b, c, d) > 2.0 * r * (1.0 + 1e-9) {
+    // Sweep: walls by the low x of their boxes; a pair's boxes, grown by 2r, overlap.
+    let reach = 2.0 * r * (1.0 + 1e-9);
+    order.clear();
+    order.extend(0..walls.len() as u32);
+    let lo_x = |i: u32| {
+        let (a, b) = walls[i as usize];
+        a.x.min(b.x)
+    };
+    order.sort_unstable_by(|&i, &j| lo_x(i).total_cmp(&lo_x(j)).then(i.cmp(&j)));
+    for (k, &i) in order.iter().enumerate() {
+        let (a, b) = walls[i as usize];
+        let (lo, hi) = (a.min(b), a.max(b));
+        for &j in &order[k + 1..] {
+            let (c, d) = walls[j as usize];
+            if c.x.min(d.x) > hi.x + reach {
+                break;
+            }
+            if c.y.min(d.y) > hi.y + reach || c.y.max(d.y) < lo.y - reach {
                 continue;
             }
-            let m = left_normal(c, d);
-            let (oc, od) = (c + m * r, d + m * r);
-            segment_crossing(oa, ob, oc, od, out);
-            for e in [c, d] {
-                segment_circle(oa, ob, e, r, out);
-            }
-            for e in [a, b] {
-                segment_circle(oc, od, e, r, out);
-                for f in [c, d] {
-                    circle_circle(e, f, r, out);
-                }
+            if segment_distance(a, b, c, d) <= reach {
+                pair_candidates((a, b), (c, d), r, out);
             }
         }
+    }
+}
+
+/// The crossings of the offset lines and end arcs of two walls, at radius `r`.
+fn pair_candidates((a, b): (DVec2, DVec2), (c, d): (DVec2, DVec2), r: f64, out: &mut Vec<DVec2>) {
+    let (n, m) = (left_normal(a, b), left_normal(c, d));
+    let (oa, ob, oc, od) = (a + n * r, b + n * r, c + m * r, d + m * r);
+    segment_crossing(oa, ob, oc, od, out);
+    for e in [c, d] {
+        segment_circle(oa, ob, e, r, out);
+    }
+    for e in [a, b] {
+        segment_circle(oc, od, e, r, out);
+        for f in [c, d] {
+            circle_circle(e, f, r, out);
+        }
+    }
+}
+
+/// A candidate point and its distance from the query, ordered by distance then
+/// coordinates (a total order, so that ties break the same way on every run).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Candidate(f64, DVec2);
+
+impl Eq for Candidate {}
+
+impl PartialOrd for Candidate {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Candidate {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0
+            .total_cmp(&other.0)
+            .then(self.1.x.total_cmp(&other.1.x))
+            .then(self.1.y.total_cmp(&other.1.y))
     }
 }
 
@@ -734,16 +797,37 @@ impl NavMesh {
         accept: &mut dyn FnMut(Vec2, TriangleId) -> bool,
     ) -> Option<NearestPoint> {
         let p = point.as_dvec2();
-        if let Location::Walkable(t) = self.locate(point) {
-            if self.has_room(p, t, r) && accept(point, t) {
-                return Some(NearestPoint {
-                    point,
-                    triangle: t,
-                    distance: 0.0,
-                });
-            }
-        }
         let index = self.query_index();
+        // A lower bound on the answer's distance. From a walkable point nearer than r
+        // to a wall, the disc must move r minus that distance. From inside an obstacle
+        // or outside the hull, the way to a free point crosses a wall no nearer than
+        // the nearest wall (or the hull) and ends r beyond it.
+        let floor = match self.locate(point) {
+            Location::Walkable(t) => {
+                let (c, _) = self.nearest_wall_within(p, t, r, -1.0);
+                if c >= r {
+                    if accept(point, t) {
+                        return Some(NearestPoint {
+                            point,
+                            triangle: t,
+                            distance: 0.0,
+                        });
+                    }
+                    0.0
+                } else {
+                    r - c
+                }
+            }
+            Location::Blocked(t) => self.nearest_wall_within(p, t, f64::INFINITY, 0.0).0 + r,
+            Location::Outside => {
+                index
+                    .hull
+                    .iter()
+                    .map(|&(a, b)| distance_to_segment(p, a, b))
+                    .fold(f64::INFINITY, f64::min)
+                    + r
+            }
+        };
         // Beyond this, no wall and so no free point.
         let bound = [
             index.lo,
@@ -755,16 +839,18 @@ impl NavMesh {
         .map(|c| c.distance(p))
         .fold(0.0, f64::max)
             + 2.0 * r;
-        // Walls are no nearer than the box: grow the reach beyond that distance.
-        let to_box = (index.lo - p).max(p - index.hi).max(DVec2::ZERO).length();
-        let mut step = (2.0 * r).max(f64::from(index.grid_cell)).max(1e-3);
-        let mut reach = to_box + step;
-        let mut ids = Vec::new();
+        // Candidates nearer than the floor (less a rounding margin) are skipped.
+        let margin = 1e-6 * (1.0 + r + p.abs().max_element());
+        let floor = (floor - margin).max(0.0);
+        let mut step = (2.0 * r).max(0.25 * f64::from(index.grid_cell)).max(1e-3);
+        let mut reach = floor + step;
+        let (mut ids, mut local, mut order) = (Vec::new(), Vec::new(), Vec::new());
         let mut walls: Vec<(DVec2, DVec2)> = Vec::new();
         let mut candidates = Vec::new();
+        let slack = 1e-9 * (1.0 + r + p.abs().max_element());
         loop {
             // Every candidate within `reach` of `p` is made by walls within
-            // `reach + r`, and so is every wall that could refuse it.
+            // `reach + r`.
             let range = reach + r;
             index
                 .grid
@@ -775,29 +861,46 @@ impl NavMesh {
                 let (a, b) = (w.a.as_dvec2(), w.b.as_dvec2());
                 (distance_to_segment(p, a, b) <= range * (1.0 + 1e-9)).then_some((a, b))
             }));
-            boundary_candidates(p, r, &walls, &mut candidates);
-            let mut near: Vec<(f64, DVec2)> = candidates
+            boundary_candidates(p, r, &walls, &mut order, &mut candidates);
+            // Nearest first, lazily: most queries confirm one of the first few.
+            let mut near: std::collections::BinaryHeap<std::cmp::Reverse<Candidate>> = candidates
                 .iter()
                 .filter(|q| q.is_finite())
-                .map(|&q| (q.distance(p), q))
-                .filter(|&(d, _)| d <= reach)
+                .map(|&q| Candidate(q.distance(p), q))
+                .filter(|c| c.0 <= reach && c.0 >= floor)
+                .map(std::cmp::Reverse)
                 .collect();
-            near.sort_by(|x, y| {
-                x.0.total_cmp(&y.0)
-                    .then(x.1.x.total_cmp(&y.1.x))
-                    .then(x.1.y.total_cmp(&y.1.y))
-            });
-            near.dedup_by(|x, y| x.1 == y.1);
-            let slack = 1e-9 * (1.0 + r + p.abs().max_element());
-            for &(_, q) in &near {
-                // Cheap refusal first: a gathered wall nearer than r.
-                if walls
+            let mut last = None;
+            while let Some(std::cmp::Reverse(Candidate(_, q))) = near.pop() {
+                if last == Some(q) {
+                    continue;
+                }
+                last = Some(q);
+                // Cheap refusal first: a wall on the grid nearer than r.
+                let qf = q.as_vec2();
+                if !qf.is_finite() {
+                    continue;
+                }
+                index
+                    .grid
+                    .walls_near(qf, (r * (1.0 + 1e-6)) as f32 + 1e-3, &mut ids);
+                local.clear();
+                local.extend(ids.iter().map(|&i| {
+                    let w = index.walls[i as usize];
+                    (w.a.as_dvec2(), w.b.as_dvec2())
+                }));
+                if local
                     .iter()
                     .any(|&(a, b)| distance_to_segment(q, a, b) < r - slack)
                 {
                     continue;
                 }
-                if let Some(found) = self.confirm_free(q, r, &walls, accept) {
+                // Clear of every wall by more than a push moves it: it must be walkable
+                // as it is.
+                if r > 64.0 * hair(q, r) && !matches!(self.locate(qf), Location::Walkable(_)) {
+                    continue;
+                }
+                if let Some(found) = self.confirm_free(q, r, &local, accept) {
                     return Some(NearestPoint {
                         distance: (found.point.as_dvec2().distance(p) as f32).min(f32::MAX),
                         ..found
@@ -808,7 +911,7 @@ impl NavMesh {
                 return None;
             }
             step *= 2.0;
-            reach = to_box + step;
+            reach = floor + step;
         }
     }
 
@@ -835,8 +938,19 @@ impl NavMesh {
                 }
             }
         }
-        let sum = normals.iter().sum::<DVec2>().normalize_or_zero();
         let h = hair(q, r);
+        // A candidate clear of every wall by more than the pushes below keeps its side:
+        // inside an obstacle it stays there.
+        if normals.is_empty() && !matches!(self.locate(q.as_vec2()), Location::Walkable(_)) {
+            let clear = walls
+                .iter()
+                .map(|&(a, b)| distance_to_segment(q, a, b))
+                .fold(f64::INFINITY, f64::min);
+            if clear > r + 32.0 * h {
+                return None;
+            }
+        }
+        let sum = normals.iter().sum::<DVec2>().normalize_or_zero();
         for away in std::iter::once(sum).chain(normals.iter().copied()) {
             for k in [1.0, 4.0, 16.0] {
                 let x = (q + away * (h * k)).as_vec2();
@@ -926,7 +1040,13 @@ impl NavMesh {
                     if nb == NONE || sc.stamp[nb as usize] == sc.generation {
                         continue;
                     }
-                    if segment_distance(s, s + d * best.0, a, b) <= r + slack && sc.enter(nb) {
+                    // The box of the ray so far, grown by r, first.
+                    let e = s + d * best.0;
+                    let (lo, hi) = (s.min(e) - (r + slack), s.max(e) + (r + slack));
+                    if a.max(b).cmplt(lo).any() || a.min(b).cmpgt(hi).any() {
+                        continue;
+                    }
+                    if segment_distance(s, e, a, b) <= r + slack && sc.enter(nb) {
                         sc.stack.push(nb);
                     }
                 }
@@ -1257,7 +1377,15 @@ pub(crate) mod reference {
             .map(|w| (w.a.as_dvec2(), w.b.as_dvec2()))
             .collect();
         let mut out = Vec::new();
-        boundary_candidates(p.as_dvec2(), r, &walls, &mut out);
+        boundary_candidates(p.as_dvec2(), r, &walls, &mut Vec::new(), &mut out);
+        // Every pair, not only the sweep's.
+        if r > 0.0 {
+            for (i, &w) in walls.iter().enumerate() {
+                for &v in &walls[i + 1..] {
+                    pair_candidates(w, v, r, &mut out);
+                }
+            }
+        }
         out.sort_by(|a, b| {
             a.distance(p.as_dvec2())
                 .total_cmp(&b.distance(p.as_dvec2()))
