@@ -631,8 +631,15 @@ impl DetourQueries {
         // asks for no visited-polygon list (null path, zero capacity).
         unsafe {
             let mut hit: rn::dtRaycastHit = std::mem::zeroed();
-            let status =
-                (*self.query.ptr()).raycast1(start, a.as_ptr(), b.as_ptr(), &self.filter, 0, &mut hit, 0);
+            let status = (*self.query.ptr()).raycast1(
+                start,
+                a.as_ptr(),
+                b.as_ptr(),
+                &self.filter,
+                0,
+                &mut hit,
+                0,
+            );
             (succeeded(status) && hit.t <= 1.0).then_some(hit.t)
         }
     }
@@ -648,7 +655,12 @@ impl DetourQueries {
         // SAFETY: the query is initialised; `frand` is a plain function; the output
         // point is a live array of 3.
         let status = unsafe {
-            (*self.query.ptr()).findRandomPoint(&self.filter, Some(frand), &mut poly, p.as_mut_ptr())
+            (*self.query.ptr()).findRandomPoint(
+                &self.filter,
+                Some(frand),
+                &mut poly,
+                p.as_mut_ptr(),
+            )
         };
         (succeeded(status) && poly != 0).then(|| Vec2::new(p[0], p[2]))
     }

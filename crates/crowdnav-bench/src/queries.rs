@@ -160,13 +160,20 @@ pub fn run_queries(data: &Path, radius: f32, count: usize, reps: usize) -> Resul
         inputs
             .rays
             .iter()
-            .map(|&(a, b)| mesh.raycast(a, b, radius).ok().flatten().map(|h| h.fraction))
+            .map(|&(a, b)| {
+                mesh.raycast(a, b, radius)
+                    .ok()
+                    .flatten()
+                    .map(|h| h.fraction)
+            })
             .collect::<Vec<_>>()
     });
     for (&(a, b), h) in inputs.rays.iter().zip(&hits) {
         let end = h.map_or(b, |t| a.lerp(b, t));
         if mesh.clearance(end).is_none_or(|c| c < radius - 1e-3) {
-            return Err(format!("queries: raycast {a} -> {b} ends where the disc does not fit"));
+            return Err(format!(
+                "queries: raycast {a} -> {b} ends where the disc does not fit"
+            ));
         }
     }
     let mut ray = QueryTimes {
@@ -216,7 +223,9 @@ pub fn run_queries(data: &Path, radius: f32, count: usize, reps: usize) -> Resul
     for (p, n) in inputs.points.iter().zip(&near) {
         let n = n.ok_or_else(|| format!("queries: no nearest point to {p}"))?;
         if mesh.clearance(n.point).is_none_or(|c| c < radius) {
-            return Err(format!("queries: the nearest point to {p} has no room: {n:?}"));
+            return Err(format!(
+                "queries: the nearest point to {p} has no room: {n:?}"
+            ));
         }
     }
     let moved = near.iter().flatten().filter(|n| n.distance > 0.0).count();
@@ -268,10 +277,15 @@ pub fn run_queries(data: &Path, radius: f32, count: usize, reps: usize) -> Resul
     {
         let (theirs_s, theirs) = fastest(reps, || {
             crate::detour::DetourQueries::seed(7);
-            (0..count).map(|_| detour.random_point()).collect::<Vec<_>>()
+            (0..count)
+                .map(|_| detour.random_point())
+                .collect::<Vec<_>>()
         });
         random.detour_us = Ok(1e6 * theirs_s / count as f64);
-        random.note = format!("Detour answered {} of {count}", theirs.iter().flatten().count());
+        random.note = format!(
+            "Detour answered {} of {count}",
+            theirs.iter().flatten().count()
+        );
     }
     out.rows.push(("random point", random));
     Ok(out)

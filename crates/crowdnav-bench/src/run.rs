@@ -890,7 +890,11 @@ fn mesh_part(r: &mut Report, opts: &MeshOptions, data: Result<&Path, &str>) -> R
     Ok(())
 }
 
-fn query_part(r: &mut Report, opts: &QueryOptions, data: Result<&Path, &str>) -> Result<(), String> {
+fn query_part(
+    r: &mut Report,
+    opts: &QueryOptions,
+    data: Result<&Path, &str>,
+) -> Result<(), String> {
     let mut md = String::from("### Mesh queries\n\n");
     let data = match data {
         Ok(d) => d,

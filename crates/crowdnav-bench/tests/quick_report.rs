@@ -127,7 +127,10 @@ fn tiny_run_reports_finite_top_level_figures() {
                 let q = &json["queries"][kind];
                 assert!(q["ours_us"].as_f64().is_some_and(|us| us > 0.0), "{q}");
                 if cfg!(feature = "detour") {
-                    assert!(q["ratio_vs_detour"].as_f64().is_some_and(|x| x > 0.0), "{q}");
+                    assert!(
+                        q["ratio_vs_detour"].as_f64().is_some_and(|x| x > 0.0),
+                        "{q}"
+                    );
                 } else {
                     assert!(q["detour_note"].is_string(), "{q}");
                 }

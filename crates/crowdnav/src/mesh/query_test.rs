@@ -43,7 +43,7 @@ fn free_point(rng: &mut ChaCha8Rng, mesh: &NavMesh, r: f32) -> Option<Vec2> {
 
 #[test]
 fn nearest_point_is_the_exhaustive_references_on_random_worlds() {
-    let mut rng = ChaCha8Rng::seed_from_u64(0x9e_a2e5);
+    let mut rng = ChaCha8Rng::seed_from_u64(0x9ea2e5);
     let (mut moved, mut none) = (0, 0);
     for _ in 0..6 {
         let mesh = random_mesh(&mut rng);
@@ -75,7 +75,7 @@ fn nearest_point_is_the_exhaustive_references_on_random_worlds() {
 
 #[test]
 fn no_sampled_free_point_is_nearer_than_the_nearest_point() {
-    let mut rng = ChaCha8Rng::seed_from_u64(0x5a3_91e);
+    let mut rng = ChaCha8Rng::seed_from_u64(0x5a391e);
     for _ in 0..3 {
         let mesh = random_mesh(&mut rng);
         let samples: Vec<Vec2> = (0..20_000)
@@ -105,7 +105,7 @@ fn no_sampled_free_point_is_nearer_than_the_nearest_point() {
 
 #[test]
 fn nearest_point_reachable_stays_in_the_starts_component() {
-    let mut rng = ChaCha8Rng::seed_from_u64(0x4ea_c4ab1e);
+    let mut rng = ChaCha8Rng::seed_from_u64(0x4eac4ab1e);
     let mut checked = 0;
     for _ in 0..4 {
         let mesh = random_mesh(&mut rng);
@@ -159,7 +159,7 @@ fn sampled_clearance(mesh: &NavMesh, s: Vec2, e: Vec2, fraction: f32) -> f64 {
 
 #[test]
 fn raycast_is_the_first_touch_over_every_wall() {
-    let mut rng = ChaCha8Rng::seed_from_u64(0x2a_7ca57);
+    let mut rng = ChaCha8Rng::seed_from_u64(0x2a7ca57);
     let (mut hits, mut clear) = (0, 0);
     for _ in 0..6 {
         let mesh = random_mesh(&mut rng);
@@ -236,7 +236,7 @@ fn a_disc_resting_on_a_wall_slides_along_it_or_leaves_it() {
 
 #[test]
 fn move_along_surface_keeps_the_disc_free_and_slides_round_walls() {
-    let mut rng = ChaCha8Rng::seed_from_u64(0x51_1de);
+    let mut rng = ChaCha8Rng::seed_from_u64(0x511de);
     let (mut slid, mut straight) = (0, 0);
     for _ in 0..5 {
         let mesh = random_mesh(&mut rng);
@@ -284,7 +284,7 @@ fn a_disc_pushed_into_a_corner_stops_in_it() {
 
 #[test]
 fn nearest_wall_is_the_nearest_over_every_wall() {
-    let mut rng = ChaCha8Rng::seed_from_u64(0xa11_5);
+    let mut rng = ChaCha8Rng::seed_from_u64(0xa115);
     for _ in 0..5 {
         let mesh = random_mesh(&mut rng);
         for _ in 0..100 {
@@ -308,7 +308,7 @@ fn nearest_wall_is_the_nearest_over_every_wall() {
 
 #[test]
 fn triangles_in_circle_are_every_walkable_triangle_the_circle_meets() {
-    let mut rng = ChaCha8Rng::seed_from_u64(0xc1_2c1e);
+    let mut rng = ChaCha8Rng::seed_from_u64(0xc12c1e);
     let mut out = Vec::new();
     for _ in 0..4 {
         let mesh = random_mesh(&mut rng);
@@ -364,7 +364,7 @@ fn assert_uniform(mesh: &NavMesh, points: &[Vec2], r: f32, inside: impl Fn(Vec2)
 
 #[test]
 fn random_points_are_uniform_over_where_the_disc_fits() {
-    let mut rng = ChaCha8Rng::seed_from_u64(0x4a_d0);
+    let mut rng = ChaCha8Rng::seed_from_u64(0x4ad0);
     for r in [0.0f32, 0.7] {
         let mesh = random_mesh(&mut rng);
         let points: Vec<Vec2> = (0..6000)
@@ -383,7 +383,7 @@ fn random_points_are_uniform_over_where_the_disc_fits() {
 
 #[test]
 fn random_points_in_a_circle_are_uniform_inside_it() {
-    let mut rng = ChaCha8Rng::seed_from_u64(0xc1_4c1e);
+    let mut rng = ChaCha8Rng::seed_from_u64(0xc14c1e);
     let mesh = random_mesh(&mut rng);
     // A wide circle (triangles sampled) and a narrow one (the circle sampled).
     for (c, big) in [
@@ -512,7 +512,7 @@ fn arbitrary(rng: &mut ChaCha8Rng) -> f32 {
 #[test]
 fn arbitrary_input_never_panics() {
     let m = room_with_pillar();
-    let mut rng = ChaCha8Rng::seed_from_u64(0xf0_22);
+    let mut rng = ChaCha8Rng::seed_from_u64(0xf022);
     let mut out = Vec::new();
     for _ in 0..3000 {
         let p = Vec2::new(arbitrary(&mut rng), arbitrary(&mut rng));
