@@ -176,14 +176,15 @@ pub fn run_queries(data: &Path, radius: f32, count: usize, reps: usize) -> Resul
             ));
         }
     }
-    let mut ray = QueryTimes {
+    let ray = QueryTimes {
         count: inputs.rays.len(),
         ours_us: 1e6 * ours_s / inputs.rays.len() as f64,
         detour_us: Err("not built (feature `detour` off)".into()),
         note: format!("{} of ours hit", hits.iter().flatten().count()),
     };
     #[cfg(feature = "detour")]
-    {
+    let ray = {
+        let mut ray = ray;
         let starts: Vec<_> = inputs
             .rays
             .iter()
@@ -209,7 +210,8 @@ pub fn run_queries(data: &Path, radius: f32, count: usize, reps: usize) -> Resul
             theirs.iter().flatten().count(),
             100.0 * agree as f64 / hits.len().max(1) as f64
         );
-    }
+        ray
+    };
     out.rows.push(("raycast", ray));
 
     // Nearest points.
@@ -229,14 +231,15 @@ pub fn run_queries(data: &Path, radius: f32, count: usize, reps: usize) -> Resul
         }
     }
     let moved = near.iter().flatten().filter(|n| n.distance > 0.0).count();
-    let mut nearest = QueryTimes {
+    let nearest = QueryTimes {
         count: inputs.points.len(),
         ours_us: 1e6 * ours_s / inputs.points.len() as f64,
         detour_us: Err("not built (feature `detour` off)".into()),
         note: format!("{moved} of ours moved the point"),
     };
     #[cfg(feature = "detour")]
-    {
+    let nearest = {
+        let mut nearest = nearest;
         let (theirs_s, theirs) = fastest(reps, || {
             inputs
                 .points
@@ -249,7 +252,8 @@ pub fn run_queries(data: &Path, radius: f32, count: usize, reps: usize) -> Resul
             "{moved} of ours moved the point; Detour found a polygon for {} within {NEAREST_REACH} m",
             theirs.iter().flatten().count()
         );
-    }
+        nearest
+    };
     out.rows.push(("nearest point", nearest));
 
     // Random points.
@@ -267,14 +271,15 @@ pub fn run_queries(data: &Path, radius: f32, count: usize, reps: usize) -> Resul
             return Err(format!("queries: random point {s} has no room"));
         }
     }
-    let mut random = QueryTimes {
+    let random = QueryTimes {
         count,
         ours_us: 1e6 * ours_s / count as f64,
         detour_us: Err("not built (feature `detour` off)".into()),
         note: String::new(),
     };
     #[cfg(feature = "detour")]
-    {
+    let random = {
+        let mut random = random;
         let (theirs_s, theirs) = fastest(reps, || {
             crate::detour::DetourQueries::seed(7);
             (0..count)
@@ -286,7 +291,8 @@ pub fn run_queries(data: &Path, radius: f32, count: usize, reps: usize) -> Resul
             "Detour answered {} of {count}",
             theirs.iter().flatten().count()
         );
-    }
+        random
+    };
     out.rows.push(("random point", random));
     Ok(out)
 }
