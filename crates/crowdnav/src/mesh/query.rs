@@ -11,6 +11,9 @@
 //! - [`NavMesh::nearest_wall`]: the nearest wall point, its distance and normal;
 //! - [`NavMesh::triangles_in_circle`]: the walkable triangles a circle touches.
 //!
+//! The random-point queries take any `rand_core` 0.6 generator (`rand` 0.8's, such as
+//! `rand_chacha::ChaCha8Rng`): the crate's own `rand` dependency.
+//!
 //! **Where a disc fits.** A disc of radius `r` centred at `x` fits when `x` is in
 //! walkable space and no wall is nearer than `r`. The free space is bounded by the
 //! walls' offset lines at distance `r` (walkable side) and arcs of radius `r` around
@@ -1286,7 +1289,10 @@ impl NavMesh {
     ///
     /// Samples the triangles a disc can enter from `from`'s (a superset of where it can
     /// go), keeps the points where the disc fits, and confirms each by the corridor
-    /// index and a path query: one path query per sample kept.
+    /// index and a path query. Cost: a search over the triangles reachable from `from`
+    /// (linear in the mesh), then one path query per sample kept; to draw many points
+    /// from one start, prefer [`NavMesh::random_point`] filtered by
+    /// [`NavMesh::find_path`] when most of the mesh is reachable.
     ///
     /// # Errors
     /// [`MeshQueryError::NotFinite`], [`MeshQueryError::BadRadius`] for bad input;
