@@ -1079,9 +1079,10 @@ impl NavMesh {
 
     /// Moves a disc of `radius` from `from` towards `to`, sliding along the walls it
     /// touches as a character controller does: at each touch the rest of the move
-    /// loses its part along the wall's normal, and the disc goes on along the wall, up
-    /// to [`MAX_SLIDES`] touches. The disc never comes nearer than `radius` to a wall
-    /// it moves towards.
+    /// loses its part along the wall's normal (the rest is aimed at `to` again, so
+    /// that every leg brings the disc nearer to it), and the disc goes on along the
+    /// wall, sliding at most [`MAX_SLIDES`] times. The disc never comes nearer than
+    /// `radius` to a wall it moves towards (to a few `f32` ulps).
     ///
     /// Each leg is an exact [`NavMesh::raycast`]; the disc stops a few `f32` ulps short
     /// of each touch, so that it can slide on from there.
