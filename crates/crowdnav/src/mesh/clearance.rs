@@ -144,7 +144,7 @@ pub(crate) fn distance_to_segment(x: DVec2, a: DVec2, b: DVec2) -> f64 {
 }
 
 /// Squared distance from `x` to segment `a b`, in `f64`.
-fn distance_squared_to_segment(x: DVec2, a: DVec2, b: DVec2) -> f64 {
+pub(crate) fn distance_squared_to_segment(x: DVec2, a: DVec2, b: DVec2) -> f64 {
     x.distance_squared(closest_point(x, a, b))
 }
 

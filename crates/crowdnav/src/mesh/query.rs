@@ -24,7 +24,7 @@
 //! exact nearest point up to rounding (then moved a few `f32` ulps into the free space,
 //! so that [`NavMesh::clearance`] of the answer is at least `r`).
 
-use super::clearance::{closest_point, distance_to_segment};
+use super::clearance::{closest_point, distance_squared_to_segment, distance_to_segment};
 use super::navmesh::{NavMesh, TriangleId, NONE};
 use super::Location;
 use crate::geom::Segment;
@@ -271,8 +271,8 @@ fn pick(rng: &mut (impl RngCore + ?Sized), sums: &[f64]) -> Option<usize> {
     Some(sums.partition_point(|&s| s <= x).min(sums.len() - 1))
 }
 
-/// Distance between segments `a b` and `p q`, 0 when they cross.
-pub(crate) fn segment_distance(a: DVec2, b: DVec2, p: DVec2, q: DVec2) -> f64 {
+/// Squared distance between segments `a b` and `p q`, 0 when they cross.
+pub(crate) fn segment_distance_squared(a: DVec2, b: DVec2, p: DVec2, q: DVec2) -> f64 {
     let side = |u: DVec2, v: DVec2, w: DVec2| (v - u).perp_dot(w - u);
     let (d1, d2) = (side(p, q, a), side(p, q, b));
     let (d3, d4) = (side(a, b, p), side(a, b, q));
@@ -281,10 +281,10 @@ pub(crate) fn segment_distance(a: DVec2, b: DVec2, p: DVec2, q: DVec2) -> f64 {
     {
         return 0.0;
     }
-    distance_to_segment(a, p, q)
-        .min(distance_to_segment(b, p, q))
-        .min(distance_to_segment(p, a, b))
-        .min(distance_to_segment(q, a, b))
+    distance_squared_to_segment(a, p, q)
+        .min(distance_squared_to_segment(b, p, q))
+        .min(distance_squared_to_segment(p, a, b))
+        .min(distance_squared_to_segment(q, a, b))
 }
 
 /// The left unit normal of `a b` (towards walkable space for a wall), or zero.
@@ -397,7 +397,7 @@ fn boundary_candidates(
             if c.y.min(d.y) > hi.y + reach || c.y.max(d.y) < lo.y - reach {
                 continue;
             }
-            if segment_distance(a, b, c, d) <= reach {
+            if segment_distance_squared(a, b, c, d) <= reach * reach {
                 pair_candidates((a, b), (c, d), r, out);
             }
         }
@@ -1049,7 +1049,8 @@ impl NavMesh {
                     if a.max(b).cmplt(lo).any() || a.min(b).cmpgt(hi).any() {
                         continue;
                     }
-                    if segment_distance(s, e, a, b) <= r + slack && sc.enter(nb) {
+                    let near = (r + slack) * (r + slack);
+                    if segment_distance_squared(s, e, a, b) <= near && sc.enter(nb) {
                         sc.stack.push(nb);
                     }
                 }
