@@ -439,24 +439,7 @@ impl Detour {
     /// The nearest navmesh polygon to `p` within `reach` (0 if none) and the nearest
     /// point on it.
     fn nearest(&self, p: Vec2, reach: f32) -> (rn::dtPolyRef, [f32; 3]) {
-        let (mut poly, mut near) = (0, [p.x, 0.0, p.y]);
-        let center = [p.x, 0.0, p.y];
-        let half = [reach, 1.0, reach];
-        // SAFETY: the query is initialised; the arrays are live and of length 3.
-        let status = unsafe {
-            (*self.query.ptr()).findNearestPoly(
-                center.as_ptr(),
-                half.as_ptr(),
-                &self.filter,
-                &mut poly,
-                near.as_mut_ptr(),
-            )
-        };
-        if succeeded(status) {
-            (poly, near)
-        } else {
-            (0, near)
-        }
+        find_nearest(&self.query, &self.filter, p, reach)
     }
 
     /// Copies every agent's position out of the crowd; fails if an agent is gone or
@@ -587,6 +570,128 @@ pub fn run_to_finish(scenario: &Scenario, cap: u64) -> Result<Finish, String> {
         overlapping_pairs: detour.overlapping_pairs.len(),
         seconds,
     })
+}
+
+/// Detour's `dtNavMeshQuery` over a navmesh of walkable triangles eroded by an agent
+/// radius, for the queries part: `raycast`, `findNearestPoly`, `findRandomPoint`.
+pub struct DetourQueries {
+    // Drop order = field order: the query before the navmesh it uses.
+    query: Query,
+    _nav: NavMesh,
+    filter: rn::dtQueryFilter,
+}
+
+thread_local! {
+    /// The generator behind [`frand`], Detour's random source.
+    static FRAND: std::cell::RefCell<crate::queries::SplitMix> =
+        std::cell::RefCell::new(crate::queries::SplitMix::new(0));
+}
+
+/// Detour's `frand`: uniform in `[0, 1)` from this thread's [`FRAND`].
+extern "C" fn frand() -> f32 {
+    FRAND.with(|g| g.borrow_mut().unit_f32())
+}
+
+impl DetourQueries {
+    /// Detour's navmesh of `triangles` (walkable, 2D), eroded by `radius` as the crowd
+    /// part builds it, and a query object on it.
+    ///
+    /// # Errors
+    /// Recast or Detour fails to build or initialise.
+    pub fn new(triangles: &[[Vec2; 3]], radius: f32) -> Result<DetourQueries, String> {
+        let nav = navmesh(triangles, radius)?;
+        // SAFETY: the query is initialised right after allocation with the live
+        // navmesh, which `DetourQueries` keeps (and drops last).
+        unsafe {
+            let query = Query::new(rn::dtAllocNavMeshQuery())?;
+            check(
+                succeeded((*query.ptr()).init(nav.ptr(), 2048)),
+                "dtNavMeshQuery::init",
+            )?;
+            Ok(DetourQueries {
+                query,
+                _nav: nav,
+                filter: rn::dtQueryFilter::new(),
+            })
+        }
+    }
+
+    /// `findNearestPoly` in the box of half-width `reach` around `p`: the polygon and
+    /// the nearest point on it, if any.
+    pub fn nearest(&self, p: Vec2, reach: f32) -> Option<(rn::dtPolyRef, Vec2)> {
+        let (poly, near) = find_nearest(&self.query, &self.filter, p, reach);
+        (poly != 0).then(|| (poly, Vec2::new(near[0], near[2])))
+    }
+
+    /// `raycast` from `from` (in polygon `start`) towards `to`: the hit fraction, or
+    /// `None` when the ray reaches `to`.
+    pub fn raycast(&self, start: rn::dtPolyRef, from: Vec2, to: Vec2) -> Option<f32> {
+        let (a, b) = ([from.x, 0.0, from.y], [to.x, 0.0, to.y]);
+        // SAFETY: the query is initialised; the points are live arrays of 3; `hit`
+        // asks for no visited-polygon list (null path, zero capacity).
+        unsafe {
+            let mut hit: rn::dtRaycastHit = std::mem::zeroed();
+            let status = (*self.query.ptr()).raycast1(
+                start,
+                a.as_ptr(),
+                b.as_ptr(),
+                &self.filter,
+                0,
+                &mut hit,
+                0,
+            );
+            (succeeded(status) && hit.t <= 1.0).then_some(hit.t)
+        }
+    }
+
+    /// Seeds the random source of [`DetourQueries::random_point`] on this thread.
+    pub fn seed(seed: u64) {
+        FRAND.with(|g| *g.borrow_mut() = crate::queries::SplitMix::new(seed));
+    }
+
+    /// `findRandomPoint`: a point uniform by area over the navmesh.
+    pub fn random_point(&self) -> Option<Vec2> {
+        let (mut poly, mut p) = (0, [0.0f32; 3]);
+        // SAFETY: the query is initialised; `frand` is a plain function; the output
+        // point is a live array of 3.
+        let status = unsafe {
+            (*self.query.ptr()).findRandomPoint(
+                &self.filter,
+                Some(frand),
+                &mut poly,
+                p.as_mut_ptr(),
+            )
+        };
+        (succeeded(status) && poly != 0).then(|| Vec2::new(p[0], p[2]))
+    }
+}
+
+/// `findNearestPoly` in the box of half-width `reach` around `p`: the polygon (0 if
+/// none) and the nearest point on it.
+fn find_nearest(
+    query: &Query,
+    filter: &rn::dtQueryFilter,
+    p: Vec2,
+    reach: f32,
+) -> (rn::dtPolyRef, [f32; 3]) {
+    let (mut poly, mut near) = (0, [p.x, 0.0, p.y]);
+    let center = [p.x, 0.0, p.y];
+    let half = [reach, 1.0, reach];
+    // SAFETY: the query is initialised; the arrays are live and of length 3.
+    let status = unsafe {
+        (*query.ptr()).findNearestPoly(
+            center.as_ptr(),
+            half.as_ptr(),
+            filter,
+            &mut poly,
+            near.as_mut_ptr(),
+        )
+    };
+    if succeeded(status) {
+        (poly, near)
+    } else {
+        (0, near)
+    }
 }
 
 #[cfg(test)]

@@ -9,6 +9,8 @@
 //! - `detour` (feature `detour`, opt-in): DetourCrowd, the crowd part's third
 //!   side, through `recastnavigation-sys`; the crate's only unsafe code.
 //! - [`meshes`]: mesh building, crowdnav against polyanya's triangulation.
+//! - [`queries`]: the game-loop mesh queries (raycast, nearest point, random point),
+//!   crowdnav against Detour's `dtNavMeshQuery` (feature `detour`).
 //! - [`flow`]: crowd flow measured from trajectories (line crossings, specific flow,
 //!   overlaps, lane order) and crowdnav's runs of the experiments' layouts;
 //!   [`jupedsim`]: JuPedSim and PedPy through Python, the other side;
@@ -30,6 +32,7 @@ pub mod guard;
 pub mod jupedsim;
 pub mod meshes;
 pub mod paths;
+pub mod queries;
 pub mod run;
 pub mod stats;
 pub mod svg;

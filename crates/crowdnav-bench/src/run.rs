@@ -64,6 +64,17 @@ pub struct MeshOptions {
     pub reps: usize,
 }
 
+/// What the queries part runs (see [`crate::queries`]).
+#[derive(Clone, Debug)]
+pub struct QueryOptions {
+    /// The disc radius (Detour's navmesh is eroded by it).
+    pub radius: f32,
+    /// Queries of each kind.
+    pub count: usize,
+    /// Timed batches per side (fastest kept).
+    pub reps: usize,
+}
+
 /// What the flow part runs (see [`crate::flow_report`]).
 #[derive(Clone, Debug)]
 pub struct FlowOptions {
@@ -125,6 +136,8 @@ pub struct Options {
     pub mesh: Option<MeshOptions>,
     /// The flow part, if run.
     pub flow: Option<FlowOptions>,
+    /// The mesh queries part, if run.
+    pub queries: Option<QueryOptions>,
 }
 
 impl Options {
@@ -175,6 +188,11 @@ impl Options {
                 jupedsim_doors: vec![1.0],
                 ..FlowOptions::standard(vec![1])
             }),
+            queries: Some(QueryOptions {
+                radius: 1.0,
+                count: 2_000,
+                reps: 15,
+            }),
         }
     }
 
@@ -220,6 +238,11 @@ impl Options {
                 reps: 3,
             }),
             flow: Some(FlowOptions::standard(vec![1, 2, 3])),
+            queries: Some(QueryOptions {
+                radius: 1.0,
+                count: 20_000,
+                reps: 15,
+            }),
         }
     }
 }
@@ -264,6 +287,9 @@ pub fn run(opts: &Options, data: Result<&Path, &str>) -> Result<Report, String> 
     }
     if let Some(f) = &opts.flow {
         crate::flow_report::flow_part(&mut r, f)?;
+    }
+    if let Some(q) = &opts.queries {
+        query_part(&mut r, q, data)?;
     }
     Ok(r)
 }
@@ -860,6 +886,60 @@ fn mesh_part(r: &mut Report, opts: &MeshOptions, data: Result<&Path, &str>) -> R
     }
     md.push('\n');
     r.json.insert("mesh".into(), Value::Object(out));
+    r.markdown += &md;
+    Ok(())
+}
+
+fn query_part(
+    r: &mut Report,
+    opts: &QueryOptions,
+    data: Result<&Path, &str>,
+) -> Result<(), String> {
+    let mut md = String::from("### Mesh queries\n\n");
+    let data = match data {
+        Ok(d) => d,
+        Err(why) => {
+            let _ = writeln!(md, "skipped: {why}\n");
+            r.json.insert("queries".into(), json!({"skipped": why}));
+            r.markdown += &md;
+            return Ok(());
+        }
+    };
+    eprintln!("queries: aurora, r = {}", opts.radius);
+    let q = crate::queries::run_queries(data, opts.radius, opts.count, opts.reps)?;
+    let _ = writeln!(
+        md,
+        "aurora ({} triangles), a disc of radius {} m; microseconds per query, fastest of {} batches; \
+         ratio = crowdnav / Detour per query. crowdnav: exact for the disc on its one mesh; Detour: \
+         `dtNavMeshQuery` on its navmesh of the same walkable triangles eroded by the radius \
+         (see the crate docs of `crowdnav_bench::queries` for what each side answers).\n",
+        q.triangles, q.radius, opts.reps
+    );
+    md += "| query | queries | crowdnav µs | Detour µs | crowdnav / Detour | answers |\n";
+    md += "|---|---:|---:|---:|---:|---|\n";
+    let mut out = Map::new();
+    out.insert("radius".into(), json!(q.radius));
+    for (name, t) in &q.rows {
+        let (detour, ratio) = match &t.detour_us {
+            Ok(d) => (format!("{d:.2}"), format!("{:.2}", t.ours_us / d)),
+            Err(why) => (why.clone(), "–".into()),
+        };
+        let _ = writeln!(
+            md,
+            "| {name} | {} | {:.2} | {detour} | {ratio} | {} |",
+            t.count, t.ours_us, t.note
+        );
+        out.insert(
+            name.replace(' ', "_"),
+            json!({"count": t.count, "ours_us": finite(t.ours_us),
+                   "detour_us": t.detour_us.as_ref().map_or(Value::Null, |&d| finite(d)),
+                   "ratio_vs_detour": t.detour_us.as_ref().map_or(Value::Null, |&d| finite(t.ours_us / d)),
+                   "detour_note": t.detour_us.as_ref().err(),
+                   "answers": t.note}),
+        );
+    }
+    md.push('\n');
+    r.json.insert("queries".into(), Value::Object(out));
     r.markdown += &md;
     Ok(())
 }

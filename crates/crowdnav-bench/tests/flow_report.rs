@@ -25,6 +25,7 @@ fn small() -> Options {
             jupedsim_corridors: true,
             fundamental_diagram: true,
         }),
+        queries: None,
     }
 }
 

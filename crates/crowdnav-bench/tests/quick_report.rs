@@ -4,7 +4,7 @@
 
 use crowdnav_bench::data::{data_dir, data_required};
 use crowdnav_bench::paths::Selection;
-use crowdnav_bench::run::{run, CrowdOptions, MeshOptions, Options, PathOptions};
+use crowdnav_bench::run::{run, CrowdOptions, MeshOptions, Options, PathOptions, QueryOptions};
 use serde_json::Value;
 
 fn tiny() -> Options {
@@ -48,6 +48,11 @@ fn tiny() -> Options {
             reps: 1,
         }),
         flow: None,
+        queries: Some(QueryOptions {
+            radius: 1.0,
+            count: 50,
+            reps: 1,
+        }),
     }
 }
 
@@ -71,6 +76,7 @@ fn tiny_run_reports_finite_top_level_figures() {
         "paths",
         "crowd",
         "mesh",
+        "queries",
     ] {
         assert!(json.contains_key(key), "missing key {key}");
     }
@@ -115,12 +121,28 @@ fn tiny_run_reports_finite_top_level_figures() {
                 .as_f64()
                 .is_some_and(f64::is_finite));
             assert_eq!(report.plots.len(), 2);
+            // The mesh queries: our time per query of each kind; Detour's and the
+            // ratio with the `detour` feature, else why not.
+            for kind in ["raycast", "nearest_point", "random_point"] {
+                let q = &json["queries"][kind];
+                assert!(q["ours_us"].as_f64().is_some_and(|us| us > 0.0), "{q}");
+                if cfg!(feature = "detour") {
+                    assert!(
+                        q["ratio_vs_detour"].as_f64().is_some_and(|x| x > 0.0),
+                        "{q}"
+                    );
+                } else {
+                    assert!(q["detour_note"].is_string(), "{q}");
+                }
+            }
+            assert!(report.markdown.contains("### Mesh queries"));
         }
         Err(why) => {
             assert!(!data_required(), "CI=true needs the benchmark data: {why}");
             println!("skipped: the data parts (no benchmark data)");
             assert!(json["paths"]["skipped"].is_string());
             assert!(json["mesh"]["skipped"].is_string());
+            assert!(json["queries"]["skipped"].is_string());
             assert!(report.markdown.contains("skipped"));
         }
     }

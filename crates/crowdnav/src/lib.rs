@@ -10,7 +10,10 @@ pub mod scenario;
 pub mod steer;
 pub mod world;
 
-pub use mesh::{read_walls, BuildError, Level, LevelError, LoadError, Location, NavMesh, Walls};
+pub use mesh::{
+    read_walls, BuildError, Level, LevelError, LoadError, Location, MeshQueryError, NavMesh,
+    NearestPoint, RayHit, Slide, WallDistance, Walls,
+};
 pub use path::{NoPathReason, Path, PathError, PathPiece, PathQuery, QueryProblem};
 pub use scenario::{Method, Report, Scenario, ScenarioError};
 pub use steer::{AntiGravity, Orca, OrcaParams, OrcaPreset, Steering, Swarm};

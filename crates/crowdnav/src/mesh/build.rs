@@ -403,6 +403,7 @@ fn assemble(
         corridors: Default::default(),
         near_walls: Default::default(),
         corner_grid: Default::default(),
+        query_index: Default::default(),
         locator: Locator::default(),
         walkable_area,
         id: super::navmesh::fresh_mesh_id(),

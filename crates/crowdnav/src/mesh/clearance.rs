@@ -144,7 +144,7 @@ pub(crate) fn distance_to_segment(x: DVec2, a: DVec2, b: DVec2) -> f64 {
 }
 
 /// Squared distance from `x` to segment `a b`, in `f64`.
-fn distance_squared_to_segment(x: DVec2, a: DVec2, b: DVec2) -> f64 {
+pub(crate) fn distance_squared_to_segment(x: DVec2, a: DVec2, b: DVec2) -> f64 {
     x.distance_squared(closest_point(x, a, b))
 }
 
@@ -310,34 +310,7 @@ impl NavMesh {
     /// Distance from `p` (inside walkable triangle `t`) to the nearest wall, or any
     /// value `>= limit` when no wall is nearer than `limit`.
     pub(crate) fn clearance_within(&self, p: Vec2, t: TriangleId, limit: f64) -> f64 {
-        let x = p.as_dvec2();
-        let mut best = limit;
-        let mut seen = std::collections::HashSet::new();
-        let mut stack = vec![t.0];
-        seen.insert(t.0);
-        while let Some(tri) = stack.pop() {
-            let tid = TriangleId(tri);
-            let ids = self.triangles[tri as usize];
-            for e in 0..3 {
-                let (a, b) = (
-                    self.vertices[ids[e] as usize].as_dvec2(),
-                    self.vertices[ids[(e + 1) % 3] as usize].as_dvec2(),
-                );
-                let d = distance_to_segment(x, a, b);
-                if d >= best {
-                    continue;
-                }
-                if self.is_wall(tid, e) {
-                    best = d;
-                    continue;
-                }
-                let nb = self.neighbors[tri as usize][e];
-                if nb != NONE && seen.insert(nb) {
-                    stack.push(nb);
-                }
-            }
-        }
-        best
+        self.nearest_wall_within(p.as_dvec2(), t, limit, 0.0).0
     }
 }
 

@@ -17,6 +17,7 @@ mod load;
 mod locate;
 mod navmesh;
 mod planar;
+mod query;
 mod reachable;
 mod refine;
 
@@ -28,6 +29,9 @@ pub use import::{
 pub use level::{Level, LevelError, PolygonRef, Walls};
 pub use load::{read_walls, LoadError};
 pub use navmesh::{Location, NavMesh, TriangleId, VertexId};
+pub use query::{
+    MeshQueryError, NearestPoint, RayHit, Slide, WallDistance, MAX_RANDOM_SAMPLES, MAX_SLIDES,
+};
 
 #[cfg(test)]
 #[path = "mesh_test.rs"]

@@ -73,6 +73,9 @@ pub struct NavMesh {
     /// The obstacle corners on a grid, built on first use (see
     /// [`super::corner_grid::CornerGrid`]).
     pub(crate) corner_grid: super::corner_grid::LazyCornerGrid,
+    /// The walls on a grid and the walkable areas, for the game-loop queries, built on
+    /// first use (see [`super::query`]).
+    pub(crate) query_index: super::query::LazyQueryIndex,
     pub(crate) locator: Locator,
     pub(crate) walkable_area: f64,
     /// Unique to the mesh built (a clone, identical, shares it): what a thread's

@@ -46,7 +46,9 @@ impl NavMesh {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     ///
-    /// *See also* [`NavMesh::find_path`], [`NavMesh::clearance`].
+    /// *See also* [`NavMesh::find_path`], [`NavMesh::clearance`],
+    /// [`NavMesh::nearest_point_reachable`] (exact for every nearest point, with typed
+    /// errors).
     pub fn nearest_reachable(&self, from: Vec2, goal: Vec2, radius: f32) -> Option<Vec2> {
         if !(from.is_finite() && goal.is_finite() && radius.is_finite() && radius >= 0.0) {
             return None;

@@ -1,0 +1,332 @@
+//! The game-loop mesh queries on aurora: crowdnav's `raycast`, `nearest_point` and
+//! `random_point` for a disc of radius `r`, on its one mesh, against Detour's
+//! `raycast`, `findNearestPoly` and `findRandomPoint` (feature `detour`) on a navmesh of
+//! the same walkable triangles eroded by `r`, the way the crowd part builds DetourCrowd's.
+//!
+//! **What is timed.** Each side answers the same seeded queries in a batch; the batch
+//! is run once to warm up, then `reps` times, and the fastest run kept (the machine may
+//! be shared); time per query = batch time / count.
+//! - raycast: from a random point where the disc fits (and that lies on Detour's
+//!   navmesh) to a point 2–40 m away in a random direction. Detour is handed the start
+//!   polygon (found beforehand, untimed); ours locates the start itself.
+//! - nearest point: a point uniform over the map's box (many inside obstacles). Detour
+//!   searches a box of half-width [`NEAREST_REACH`] and may find nothing; ours searches
+//!   the whole mesh.
+//! - random point: Detour's uses its own `frand`, ours a `RngCore`, both [`SplitMix`].
+//!
+//! **What differs.** Detour works on polygons with the radius baked in by erosion
+//! (here on a grid of 1 m cells, so the free space is rounded to whole cells), its
+//! raycast is a point walking those polygons, its nearest point the nearest on a
+//! polygon within the box. Ours are exact for the disc on the un-eroded mesh, for any
+//! radius without a rebuild. The checks in the loop: each of our answers is verified
+//! (the disc fits where we say), and the share of rays both sides call clear or blocked
+//! alike is reported.
+
+use crowdnav::mesh::{read_walls, Location, NavMesh};
+use glam::Vec2;
+use rand::RngCore;
+use std::path::Path;
+
+/// The map of the queries part, inside the data directory.
+pub const QUERY_MAP: &str = "polyanya-v2/aurora.mesh";
+
+/// Half-width of Detour's search box for the nearest polygon, metres.
+pub const NEAREST_REACH: f32 = 8.0;
+
+/// SplitMix64: a small, fast generator, the same for both sides.
+#[derive(Clone, Debug)]
+pub struct SplitMix(u64);
+
+impl SplitMix {
+    /// The generator from `seed`.
+    pub fn new(seed: u64) -> SplitMix {
+        SplitMix(seed)
+    }
+
+    /// Uniform in `[0, 1)`.
+    pub fn unit_f32(&mut self) -> f32 {
+        (self.next_u64() >> 40) as f32 * (1.0 / (1u32 << 24) as f32)
+    }
+}
+
+impl RngCore for SplitMix {
+    fn next_u32(&mut self) -> u32 {
+        (self.next_u64() >> 32) as u32
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        for chunk in dest.chunks_mut(8) {
+            let bytes = self.next_u64().to_le_bytes();
+            chunk.copy_from_slice(&bytes[..chunk.len()]);
+        }
+    }
+
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand::Error> {
+        self.fill_bytes(dest);
+        Ok(())
+    }
+}
+
+/// The fastest of `reps` runs of `f`, in seconds, and its last result: on a shared
+/// machine the fastest batch is the one least disturbed by other work.
+fn fastest<T>(reps: usize, mut f: impl FnMut() -> T) -> (f64, T) {
+    let mut best = f64::INFINITY;
+    let mut out = std::hint::black_box(f());
+    for _ in 0..reps.max(1) {
+        let t0 = std::time::Instant::now();
+        out = std::hint::black_box(f());
+        best = best.min(t0.elapsed().as_secs_f64());
+    }
+    (best, out)
+}
+
+/// One query kind's figures.
+#[derive(Clone, Debug)]
+pub struct QueryTimes {
+    /// Queries in the batch.
+    pub count: usize,
+    /// Our time per query, microseconds.
+    pub ours_us: f64,
+    /// Detour's time per query, microseconds (`Err`: why it did not run).
+    pub detour_us: Result<f64, String>,
+    /// A note on the answers (agreement, how many Detour found).
+    pub note: String,
+}
+
+/// The part's figures: raycast, nearest point, random point.
+#[derive(Clone, Debug, Default)]
+pub struct Queries {
+    /// The disc radius.
+    pub radius: f32,
+    /// Our triangles.
+    pub triangles: usize,
+    /// (name, figures) in order.
+    pub rows: Vec<(&'static str, QueryTimes)>,
+}
+
+/// The queries of one run, built once and answered by both sides.
+struct Inputs {
+    rays: Vec<(Vec2, Vec2)>,
+    points: Vec<Vec2>,
+}
+
+/// Runs the part on aurora: `count` queries of each kind at radius `radius`, `reps`
+/// timed batches per side.
+///
+/// # Errors
+/// The map does not load or build, Detour does not build (feature `detour`), or one of
+/// our answers fails its check.
+pub fn run_queries(data: &Path, radius: f32, count: usize, reps: usize) -> Result<Queries, String> {
+    let path = data.join(QUERY_MAP);
+    let walls = read_walls(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mesh = NavMesh::from_walls(&walls).map_err(|e| format!("{}: {e}", path.display()))?;
+    #[cfg(feature = "detour")]
+    let detour = {
+        let triangles: Vec<[Vec2; 3]> = mesh
+            .walkable_triangles()
+            .map(|t| mesh.triangle_points(t))
+            .collect();
+        crate::detour::DetourQueries::new(&triangles, radius)?
+    };
+    let inputs = inputs(&mesh, radius, count, &|p| {
+        #[cfg(feature = "detour")]
+        {
+            detour
+                .nearest(p, 0.05)
+                .is_some_and(|(_, q)| q.distance(p) < 1e-3)
+        }
+        #[cfg(not(feature = "detour"))]
+        {
+            let _ = p;
+            true
+        }
+    })?;
+    let mut out = Queries {
+        radius,
+        triangles: mesh.triangle_count(),
+        rows: Vec::new(),
+    };
+
+    // Raycasts.
+    let (ours_s, hits) = fastest(reps, || {
+        inputs
+            .rays
+            .iter()
+            .map(|&(a, b)| {
+                mesh.raycast(a, b, radius)
+                    .ok()
+                    .flatten()
+                    .map(|h| h.fraction)
+            })
+            .collect::<Vec<_>>()
+    });
+    for (&(a, b), h) in inputs.rays.iter().zip(&hits) {
+        let end = h.map_or(b, |t| a.lerp(b, t));
+        if mesh.clearance(end).is_none_or(|c| c < radius - 1e-3) {
+            return Err(format!(
+                "queries: raycast {a} -> {b} ends where the disc does not fit"
+            ));
+        }
+    }
+    let ray = QueryTimes {
+        count: inputs.rays.len(),
+        ours_us: 1e6 * ours_s / inputs.rays.len() as f64,
+        detour_us: Err("not built (feature `detour` off)".into()),
+        note: format!("{} of ours hit", hits.iter().flatten().count()),
+    };
+    #[cfg(feature = "detour")]
+    let ray = {
+        let mut ray = ray;
+        let starts: Vec<_> = inputs
+            .rays
+            .iter()
+            .map(|&(a, _)| detour.nearest(a, 0.05).map_or(0, |(poly, _)| poly))
+            .collect();
+        let (theirs_s, theirs) = fastest(reps, || {
+            inputs
+                .rays
+                .iter()
+                .zip(&starts)
+                .map(|(&(a, b), &s)| detour.raycast(s, a, b))
+                .collect::<Vec<_>>()
+        });
+        let agree = hits
+            .iter()
+            .zip(&theirs)
+            .filter(|(o, t)| o.is_some() == t.is_some())
+            .count();
+        ray.detour_us = Ok(1e6 * theirs_s / inputs.rays.len() as f64);
+        ray.note = format!(
+            "{} of ours hit, {} of Detour's; {:.0}% agree on hit or clear",
+            hits.iter().flatten().count(),
+            theirs.iter().flatten().count(),
+            100.0 * agree as f64 / hits.len().max(1) as f64
+        );
+        ray
+    };
+    out.rows.push(("raycast", ray));
+
+    // Nearest points.
+    let (ours_s, near) = fastest(reps, || {
+        inputs
+            .points
+            .iter()
+            .map(|&p| mesh.nearest_point(p, radius).ok().flatten())
+            .collect::<Vec<_>>()
+    });
+    for (p, n) in inputs.points.iter().zip(&near) {
+        let n = n.ok_or_else(|| format!("queries: no nearest point to {p}"))?;
+        if mesh.clearance(n.point).is_none_or(|c| c < radius) {
+            return Err(format!(
+                "queries: the nearest point to {p} has no room: {n:?}"
+            ));
+        }
+    }
+    let moved = near.iter().flatten().filter(|n| n.distance > 0.0).count();
+    let nearest = QueryTimes {
+        count: inputs.points.len(),
+        ours_us: 1e6 * ours_s / inputs.points.len() as f64,
+        detour_us: Err("not built (feature `detour` off)".into()),
+        note: format!("{moved} of ours moved the point"),
+    };
+    #[cfg(feature = "detour")]
+    let nearest = {
+        let mut nearest = nearest;
+        let (theirs_s, theirs) = fastest(reps, || {
+            inputs
+                .points
+                .iter()
+                .map(|&p| detour.nearest(p, NEAREST_REACH))
+                .collect::<Vec<_>>()
+        });
+        nearest.detour_us = Ok(1e6 * theirs_s / inputs.points.len() as f64);
+        nearest.note = format!(
+            "{moved} of ours moved the point; Detour found a polygon for {} within {NEAREST_REACH} m",
+            theirs.iter().flatten().count()
+        );
+        nearest
+    };
+    out.rows.push(("nearest point", nearest));
+
+    // Random points.
+    let (ours_s, samples) = fastest(reps, || {
+        let mut rng = SplitMix::new(7);
+        (0..count)
+            .map(|_| mesh.random_point(&mut rng, radius).ok().flatten())
+            .collect::<Vec<_>>()
+    });
+    for s in &samples {
+        let s = s.ok_or("queries: no random point")?;
+        if !matches!(mesh.locate(s), Location::Walkable(_))
+            || mesh.clearance(s).is_none_or(|c| c < radius)
+        {
+            return Err(format!("queries: random point {s} has no room"));
+        }
+    }
+    let random = QueryTimes {
+        count,
+        ours_us: 1e6 * ours_s / count as f64,
+        detour_us: Err("not built (feature `detour` off)".into()),
+        note: String::new(),
+    };
+    #[cfg(feature = "detour")]
+    let random = {
+        let mut random = random;
+        let (theirs_s, theirs) = fastest(reps, || {
+            crate::detour::DetourQueries::seed(7);
+            (0..count)
+                .map(|_| detour.random_point())
+                .collect::<Vec<_>>()
+        });
+        random.detour_us = Ok(1e6 * theirs_s / count as f64);
+        random.note = format!(
+            "Detour answered {} of {count}",
+            theirs.iter().flatten().count()
+        );
+        random
+    };
+    out.rows.push(("random point", random));
+    Ok(out)
+}
+
+/// Seeded rays from free points (that `on_detour` also accepts) and points over the
+/// map's box.
+fn inputs(
+    mesh: &NavMesh,
+    radius: f32,
+    count: usize,
+    on_detour: &dyn Fn(Vec2) -> bool,
+) -> Result<Inputs, String> {
+    let mut rng = SplitMix::new(21);
+    let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+    for &v in mesh.vertices() {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    let anywhere = |rng: &mut SplitMix| lo + (hi - lo) * Vec2::new(rng.unit_f32(), rng.unit_f32());
+    let points: Vec<Vec2> = (0..count).map(|_| anywhere(&mut rng)).collect();
+    let mut rays = Vec::with_capacity(count);
+    let mut tries = 0usize;
+    while rays.len() < count {
+        tries += 1;
+        if tries > 1000 * count.max(1) {
+            return Err("queries: too few free points for the rays".into());
+        }
+        let a = anywhere(&mut rng);
+        if mesh.clearance(a).is_none_or(|c| c < radius + 1e-3) || !on_detour(a) {
+            continue;
+        }
+        let dir = Vec2::from_angle(std::f32::consts::TAU * rng.unit_f32());
+        let b = a + dir * (2.0 + 38.0 * rng.unit_f32());
+        rays.push((a, b));
+    }
+    Ok(Inputs { rays, points })
+}

@@ -1,0 +1,1426 @@
+//! What a game loop asks of the mesh for a disc of radius `r` (`r = 0` included), each
+//! answer exact for that disc on the one mesh, with no baked agent radius:
+//!
+//! - [`NavMesh::nearest_point`] and [`NavMesh::nearest_point_reachable`]: where the
+//!   disc fits nearest to a point (a click snapped onto the level);
+//! - [`NavMesh::raycast`]: how far the disc slides along a segment before it touches a
+//!   wall;
+//! - [`NavMesh::move_along_surface`]: a character controller's collide-and-slide;
+//! - [`NavMesh::random_point`], [`NavMesh::random_point_in_circle`],
+//!   [`NavMesh::random_point_reachable`]: uniform by area over where the disc fits;
+//! - [`NavMesh::nearest_wall`]: the nearest wall point, its distance and normal;
+//! - [`NavMesh::triangles_in_circle`]: the walkable triangles a circle touches.
+//!
+//! The random-point queries take any `rand_core` 0.6 generator (`rand` 0.8's, such as
+//! `rand_chacha::ChaCha8Rng`): the crate's own `rand` dependency.
+//!
+//! **Where a disc fits.** A disc of radius `r` centred at `x` fits when `x` is in
+//! walkable space and no wall is nearer than `r`. The free space is bounded by the
+//! walls' offset lines at distance `r` (walkable side) and arcs of radius `r` around
+//! wall ends; its nearest point to a query point lies on one of these pieces (the foot
+//! of a perpendicular, or the point of an arc towards the query) or where two pieces
+//! meet. [`NavMesh::nearest_point`] gathers the walls near the query point on a grid,
+//! widening the search until a candidate in reach is confirmed, so the answer is the
+//! exact nearest point up to rounding (then moved a few `f32` ulps into the free space,
+//! so that [`NavMesh::clearance`] of the answer is at least `r`).
+
+use super::clearance::{closest_point, distance_squared_to_segment, distance_to_segment};
+use super::navmesh::{NavMesh, TriangleId, NONE};
+use super::Location;
+use crate::geom::Segment;
+use crate::grid::{dense_side, WallGrid};
+use glam::{DVec2, Vec2};
+use rand::RngCore;
+use std::cell::RefCell;
+use std::sync::OnceLock;
+
+/// Why a mesh query refused its input. The mesh is never changed by a query.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum MeshQueryError {
+    /// A coordinate or a distance was NaN or infinite.
+    #[error("{argument} is not finite")]
+    NotFinite {
+        /// The argument at fault (`"point"`, `"from"`, `"to"`, `"center"` …).
+        argument: &'static str,
+    },
+    /// A radius was negative or NaN.
+    #[error("{argument} {value} is not a finite number >= 0")]
+    BadRadius {
+        /// The argument at fault (`"radius"` or `"circle radius"`).
+        argument: &'static str,
+        /// Its value.
+        value: f32,
+    },
+    /// A ray or a move from a point to itself: it has no direction.
+    #[error("the ray from {from} to itself has zero length")]
+    ZeroLengthRay {
+        /// Its start (and end).
+        from: Vec2,
+    },
+    /// A query that starts on the mesh was given a point outside walkable space.
+    #[error("{point} is not in walkable space")]
+    OffMesh {
+        /// The point.
+        point: Vec2,
+    },
+    /// A query that moves a disc was given a start where the disc does not fit.
+    #[error("a disc of radius {radius} does not fit at {point}: a wall is {clearance} away")]
+    NoRoom {
+        /// The start.
+        point: Vec2,
+        /// The disc's radius.
+        radius: f32,
+        /// The distance from the start to its nearest wall.
+        clearance: f32,
+    },
+}
+
+/// Where a disc fits nearest to a query point: see [`NavMesh::nearest_point`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NearestPoint {
+    /// The disc's centre: walkable, and at least the radius from every wall.
+    pub point: Vec2,
+    /// The walkable triangle that holds `point`.
+    pub triangle: TriangleId,
+    /// Distance from the query point to `point` (0 when the query point itself fits).
+    pub distance: f32,
+}
+
+/// Where a disc swept along a ray first touches a wall: see [`NavMesh::raycast`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RayHit {
+    /// How far along the ray the disc touches, from 0 (at `from`) to 1 (at `to`).
+    pub fraction: f32,
+    /// The disc's centre at the touch: `from + fraction * (to - from)`.
+    pub point: Vec2,
+    /// The wall point the disc touches (at distance `radius` from `point`).
+    pub contact: Vec2,
+    /// Unit normal of the wall at `contact`, pointing towards `point` (for `r = 0`,
+    /// the wall's normal on the side the ray came from).
+    pub normal: Vec2,
+}
+
+/// The nearest wall to a point: see [`NavMesh::nearest_wall`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WallDistance {
+    /// Distance from the query point to `point`.
+    pub distance: f32,
+    /// The nearest wall point.
+    pub point: Vec2,
+    /// Unit vector from `point` towards the query point (the wall's own normal, facing
+    /// walkable space, when the query point is on the wall).
+    pub normal: Vec2,
+}
+
+/// Where a disc ends after [`NavMesh::move_along_surface`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Slide {
+    /// The disc's final centre: `to` when nothing was in the way.
+    pub position: Vec2,
+    /// How many times the disc touched a wall on the way (0: moved straight to `to`).
+    pub hits: u32,
+}
+
+/// Most samples a random-point query draws before it gives up (see
+/// [`NavMesh::random_point`]).
+pub const MAX_RANDOM_SAMPLES: u32 = 1 << 16;
+
+/// Most walls [`NavMesh::move_along_surface`] slides along in one move.
+pub const MAX_SLIDES: u32 = 4;
+
+/// Per-mesh data the queries build on first use: the walls on a grid, and the walkable
+/// triangles' running areas for sampling.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LazyQueryIndex(OnceLock<QueryIndex>);
+
+#[derive(Clone, Debug)]
+pub(crate) struct QueryIndex {
+    walls: Vec<Segment>,
+    grid: WallGrid,
+    /// The side of the grid's cells, as asked for.
+    grid_cell: f32,
+    /// The edges of the triangulation's convex hull.
+    hull: Vec<(DVec2, DVec2)>,
+    /// Bounding box of the vertices.
+    lo: DVec2,
+    hi: DVec2,
+    /// The walkable triangles, and after each the sum of the areas up to it.
+    area_triangles: Vec<u32>,
+    area_sums: Vec<f64>,
+}
+
+impl QueryIndex {
+    fn new(mesh: &NavMesh) -> QueryIndex {
+        let walls: Vec<Segment> = mesh.walls().collect();
+        let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+        for &v in &mesh.vertices {
+            lo = lo.min(v);
+            hi = hi.max(v);
+        }
+        let cell = dense_side(lo, hi, walls.len().max(1), 2.0);
+        let grid = WallGrid::new(&walls, cell);
+        let (mut area_triangles, mut area_sums) = (Vec::new(), Vec::new());
+        let mut sum = 0.0;
+        for t in mesh.walkable_triangles() {
+            let [a, b, c] = mesh.triangle_points(t).map(|v| v.as_dvec2());
+            sum += 0.5 * (b - a).perp_dot(c - a).abs();
+            area_triangles.push(t.0);
+            area_sums.push(sum);
+        }
+        let hull = mesh
+            .triangles()
+            .flat_map(|t| (0..3).map(move |e| (t, e)))
+            .filter(|&(t, e)| mesh.neighbor(t, e).is_none())
+            .map(|(t, e)| {
+                let s = mesh.edge_segment(t, e);
+                (s.a.as_dvec2(), s.b.as_dvec2())
+            })
+            .collect();
+        QueryIndex {
+            walls,
+            grid,
+            grid_cell: cell,
+            hull,
+            lo: lo.as_dvec2(),
+            hi: hi.as_dvec2(),
+            area_triangles,
+            area_sums,
+        }
+    }
+}
+
+/// Scratch reused by one thread's queries: triangles seen, by generation stamp.
+#[derive(Default)]
+struct Scratch {
+    stamp: Vec<u32>,
+    generation: u32,
+    stack: Vec<u32>,
+}
+
+impl Scratch {
+    fn start(&mut self, triangles: usize) {
+        if self.stamp.len() < triangles {
+            self.stamp.resize(triangles, 0);
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.fill(0);
+            self.generation = 1;
+        }
+        self.stack.clear();
+    }
+
+    /// Marks `t`; false when it was already marked in this generation.
+    fn enter(&mut self, t: u32) -> bool {
+        let slot = &mut self.stamp[t as usize];
+        let fresh = *slot != self.generation;
+        *slot = self.generation;
+        fresh
+    }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Runs `f` with this thread's scratch (a fresh one if it is already in use).
+fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
+    SCRATCH.with(|s| match s.try_borrow_mut() {
+        Ok(mut s) => f(&mut s),
+        Err(_) => f(&mut Scratch::default()),
+    })
+}
+
+fn finite(argument: &'static str, p: Vec2) -> Result<(), MeshQueryError> {
+    match p.is_finite() {
+        true => Ok(()),
+        false => Err(MeshQueryError::NotFinite { argument }),
+    }
+}
+
+fn radius_ok(argument: &'static str, r: f32) -> Result<f64, MeshQueryError> {
+    match r.is_finite() && r >= 0.0 {
+        true => Ok(f64::from(r)),
+        false => Err(MeshQueryError::BadRadius { argument, value: r }),
+    }
+}
+
+/// A hair beyond a distance: enough ulps of the point's coordinates and of the radius
+/// that rounding to `f32` keeps a point on the free side.
+fn hair(p: DVec2, r: f64) -> f64 {
+    let scale = p.abs().max_element().max(r).max(1.0);
+    scale * 8.0 * f64::from(f32::EPSILON)
+}
+
+/// A uniform number in `[0, 1)`.
+fn unit(rng: &mut (impl RngCore + ?Sized)) -> f64 {
+    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
+/// A uniform point of triangle `a b c`.
+fn point_in_triangle(rng: &mut (impl RngCore + ?Sized), [a, b, c]: [DVec2; 3]) -> DVec2 {
+    let s = unit(rng).sqrt();
+    let u = unit(rng);
+    a * (1.0 - s) + b * (s * (1.0 - u)) + c * (s * u)
+}
+
+/// Picks an index by weight from running sums (the last is the total).
+fn pick(rng: &mut (impl RngCore + ?Sized), sums: &[f64]) -> Option<usize> {
+    let total = *sums.last()?;
+    let x = unit(rng) * total;
+    Some(sums.partition_point(|&s| s <= x).min(sums.len() - 1))
+}
+
+/// Squared distance between segments `a b` and `p q`, 0 when they cross.
+pub(crate) fn segment_distance_squared(a: DVec2, b: DVec2, p: DVec2, q: DVec2) -> f64 {
+    let side = |u: DVec2, v: DVec2, w: DVec2| (v - u).perp_dot(w - u);
+    let (d1, d2) = (side(p, q, a), side(p, q, b));
+    let (d3, d4) = (side(a, b, p), side(a, b, q));
+    if ((d1 < 0.0 && d2 > 0.0) || (d1 > 0.0 && d2 < 0.0))
+        && ((d3 < 0.0 && d4 > 0.0) || (d3 > 0.0 && d4 < 0.0))
+    {
+        return 0.0;
+    }
+    distance_squared_to_segment(a, p, q)
+        .min(distance_squared_to_segment(b, p, q))
+        .min(distance_squared_to_segment(p, a, b))
+        .min(distance_squared_to_segment(q, a, b))
+}
+
+/// The left unit normal of `a b` (towards walkable space for a wall), or zero.
+fn left_normal(a: DVec2, b: DVec2) -> DVec2 {
+    (b - a).perp().normalize_or_zero()
+}
+
+/// The first time `t` in `[0, limit]` at which a disc of radius `r` centred at
+/// `s + t d` moves into the `r`-neighbourhood of segment `a b` (touching it while
+/// moving inwards). A disc already nearer than `r` counts at `t = 0` only when it
+/// moves closer; grazing (moving along the boundary) does not count.
+pub(crate) fn capsule_entry(
+    s: DVec2,
+    d: DVec2,
+    a: DVec2,
+    b: DVec2,
+    r: f64,
+    limit: f64,
+) -> Option<f64> {
+    let c0 = closest_point(s, a, b);
+    let off = s - c0;
+    if off.length_squared() < r * r {
+        // Inside: a hit now if moving closer (the distance is convex along the ray).
+        return (d.dot(off) < 0.0).then_some(0.0);
+    }
+    let mut best = f64::INFINITY;
+    let ab = b - a;
+    let len_sq = ab.length_squared();
+    if len_sq > 0.0 {
+        let n = ab.perp() / len_sq.sqrt();
+        let (h0, dn) = (n.dot(s - a), n.dot(d));
+        // Entering the strip |h| <= r through the side the ray starts on.
+        let t = if h0 >= r && dn < 0.0 {
+            Some((r - h0) / dn)
+        } else if h0 <= -r && dn > 0.0 {
+            Some((-r - h0) / dn)
+        } else {
+            None
+        };
+        if let Some(t) = t.filter(|&t| t >= 0.0 && t <= limit) {
+            let u = (s + d * t - a).dot(ab) / len_sq;
+            if (0.0..=1.0).contains(&u) {
+                best = t;
+            }
+        }
+    }
+    if r > 0.0 {
+        for c in [a, b] {
+            // |s + t d - c|² = r²: the smaller root, when the ray truly enters.
+            let m = s - c;
+            let (qa, qb, qc) = (d.length_squared(), m.dot(d), m.length_squared() - r * r);
+            let disc = qb * qb - qa * qc;
+            if qa > 0.0 && disc > 0.0 && qb < 0.0 {
+                let t = (-qb - disc.sqrt()) / qa;
+                if t >= 0.0 && t <= limit && t < best {
+                    best = t;
+                }
+            }
+        }
+    }
+    (best <= limit).then_some(best)
+}
+
+/// Points where the boundary of the free space of radius `r` may come nearest to `p`,
+/// given the walls (as `f64` segments) that can shape it near `p`: the nearest point of
+/// each wall (for `r = 0`), or of each wall's offset line and end arcs, and every
+/// crossing of the offset lines and arcs of two walls at most `2r` apart.
+///
+/// The pairs are found by a sweep along `x` over the walls' boxes, so that the cost
+/// is about linear in the walls rather than quadratic; `order` is scratch.
+fn boundary_candidates(
+    p: DVec2,
+    r: f64,
+    walls: &[(DVec2, DVec2)],
+    order: &mut Vec<u32>,
+    out: &mut Vec<DVec2>,
+) {
+    out.clear();
+    if r == 0.0 {
+        out.extend(walls.iter().map(|&(a, b)| closest_point(p, a, b)));
+        return;
+    }
+    let towards = |c: DVec2| match (p - c).try_normalize() {
+        Some(u) => c + u * r,
+        None => c + DVec2::X * r,
+    };
+    for &(a, b) in walls {
+        let n = left_normal(a, b);
+        out.push(closest_point(p, a + n * r, b + n * r));
+        out.push(towards(a));
+        out.push(towards(b));
+    }
+    // Sweep: walls by the low x of their boxes; a pair's boxes, grown by 2r, overlap.
+    let reach = 2.0 * r * (1.0 + 1e-9);
+    order.clear();
+    order.extend(0..walls.len() as u32);
+    let lo_x = |i: u32| {
+        let (a, b) = walls[i as usize];
+        a.x.min(b.x)
+    };
+    order.sort_unstable_by(|&i, &j| lo_x(i).total_cmp(&lo_x(j)).then(i.cmp(&j)));
+    for (k, &i) in order.iter().enumerate() {
+        let (a, b) = walls[i as usize];
+        let (lo, hi) = (a.min(b), a.max(b));
+        for &j in &order[k + 1..] {
+            let (c, d) = walls[j as usize];
+            if c.x.min(d.x) > hi.x + reach {
+                break;
+            }
+            if c.y.min(d.y) > hi.y + reach || c.y.max(d.y) < lo.y - reach {
+                continue;
+            }
+            if segment_distance_squared(a, b, c, d) <= reach * reach {
+                pair_candidates((a, b), (c, d), r, out);
+            }
+        }
+    }
+}
+
+/// The crossings of the offset lines and end arcs of two walls, at radius `r`.
+fn pair_candidates((a, b): (DVec2, DVec2), (c, d): (DVec2, DVec2), r: f64, out: &mut Vec<DVec2>) {
+    let (n, m) = (left_normal(a, b), left_normal(c, d));
+    let (oa, ob, oc, od) = (a + n * r, b + n * r, c + m * r, d + m * r);
+    segment_crossing(oa, ob, oc, od, out);
+    for e in [c, d] {
+        segment_circle(oa, ob, e, r, out);
+    }
+    for e in [a, b] {
+        segment_circle(oc, od, e, r, out);
+        for f in [c, d] {
+            circle_circle(e, f, r, out);
+        }
+    }
+}
+
+/// A candidate point and its distance from the query, ordered by distance then
+/// coordinates (a total order, so that ties break the same way on every run).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Candidate(f64, DVec2);
+
+impl Eq for Candidate {}
+
+impl PartialOrd for Candidate {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Candidate {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0
+            .total_cmp(&other.0)
+            .then(self.1.x.total_cmp(&other.1.x))
+            .then(self.1.y.total_cmp(&other.1.y))
+    }
+}
+
+fn segment_crossing(a: DVec2, b: DVec2, c: DVec2, d: DVec2, out: &mut Vec<DVec2>) {
+    let (u, v) = (b - a, d - c);
+    let den = u.perp_dot(v);
+    if den == 0.0 {
+        return;
+    }
+    let w = c - a;
+    let (s, t) = (w.perp_dot(v) / den, w.perp_dot(u) / den);
+    if (0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&t) {
+        out.push(a + u * s);
+    }
+}
+
+fn segment_circle(a: DVec2, b: DVec2, c: DVec2, r: f64, out: &mut Vec<DVec2>) {
+    let (d, m) = (b - a, a - c);
+    let (qa, qb, qc) = (d.length_squared(), m.dot(d), m.length_squared() - r * r);
+    let disc = qb * qb - qa * qc;
+    if qa == 0.0 || disc < 0.0 {
+        return;
+    }
+    let root = disc.sqrt();
+    for t in [(-qb - root) / qa, (-qb + root) / qa] {
+        if (0.0..=1.0).contains(&t) {
+            out.push(a + d * t);
+        }
+    }
+}
+
+fn circle_circle(a: DVec2, b: DVec2, r: f64, out: &mut Vec<DVec2>) {
+    let d = b - a;
+    let dist_sq = d.length_squared();
+    if dist_sq == 0.0 || dist_sq > 4.0 * r * r {
+        return;
+    }
+    let mid = a + d * 0.5;
+    let h = (r * r - dist_sq / 4.0).max(0.0).sqrt();
+    let off = d.perp() * (h / dist_sq.sqrt());
+    out.push(mid + off);
+    out.push(mid - off);
+}
+
+impl NavMesh {
+    /// The query index, built on first use.
+    fn query_index(&self) -> &QueryIndex {
+        self.query_index.0.get_or_init(|| QueryIndex::new(self))
+    }
+
+    /// The nearest wall point to `x`, which lies in triangle `t`, among walls nearer
+    /// than `limit`: searches outward from `t`, crossing only non-wall edges nearer
+    /// than the best wall found so far, so the answer is exact and local. Stops as soon
+    /// as a wall nearer than `stop` is found (then only that is known: some wall is
+    /// nearer than `stop`). Returns the distance (`limit` when no wall is nearer) and
+    /// the wall point with its wall's triangle and edge.
+    pub(crate) fn nearest_wall_within(
+        &self,
+        x: DVec2,
+        t: TriangleId,
+        limit: f64,
+        stop: f64,
+    ) -> (f64, Option<(DVec2, TriangleId, usize)>) {
+        with_scratch(|s| {
+            s.start(self.triangles.len());
+            let mut best = (limit, None);
+            s.enter(t.0);
+            s.stack.push(t.0);
+            while let Some(tri) = s.stack.pop() {
+                let ids = self.triangles[tri as usize];
+                for e in 0..3 {
+                    let (a, b) = (
+                        self.vertices[ids[e] as usize].as_dvec2(),
+                        self.vertices[ids[(e + 1) % 3] as usize].as_dvec2(),
+                    );
+                    let c = closest_point(x, a, b);
+                    let d = x.distance(c);
+                    if d >= best.0 {
+                        continue;
+                    }
+                    if self.is_wall(TriangleId(tri), e) {
+                        best = (d, Some((c, TriangleId(tri), e)));
+                        if d < stop {
+                            return best;
+                        }
+                        continue;
+                    }
+                    let nb = self.neighbors[tri as usize][e];
+                    if nb != NONE && s.enter(nb) {
+                        s.stack.push(nb);
+                    }
+                }
+            }
+            best
+        })
+    }
+
+    /// Whether a disc of radius `r` centred at `x` (in walkable triangle `t`) is no
+    /// nearer than `r` to any wall.
+    fn has_room(&self, x: DVec2, t: TriangleId, r: f64) -> bool {
+        self.nearest_wall_within(x, t, r, r).1.is_none()
+    }
+
+    /// The nearest wall point to `point`, its distance, and the normal there.
+    ///
+    /// `point` may lie in walkable space or inside an obstacle (a blocked triangle);
+    /// the search runs outward from its triangle and is exact.
+    ///
+    /// # Errors
+    /// [`MeshQueryError::NotFinite`] for a NaN or infinite point;
+    /// [`MeshQueryError::OffMesh`] for a point outside the triangulation, or on a mesh
+    /// without walls.
+    ///
+    /// # Example
+    /// ```
+    /// use crowdnav::mesh::{Level, NavMesh};
+    /// use glam::Vec2;
+    /// let level = Level::from_json(r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]]}"#)?;
+    /// let mesh = NavMesh::from_level(&level)?;
+    /// let wall = mesh.nearest_wall(Vec2::new(3.0, 1.5))?;
+    /// assert_eq!((wall.distance, wall.point, wall.normal), (1.5, Vec2::new(3.0, 0.0), Vec2::Y));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// *See also* [`NavMesh::clearance`] (the distance alone).
+    #[doc(alias = "findDistanceToWall")]
+    pub fn nearest_wall(&self, point: Vec2) -> Result<WallDistance, MeshQueryError> {
+        finite("point", point)?;
+        let t = match self.locate(point) {
+            Location::Walkable(t) | Location::Blocked(t) => t,
+            Location::Outside => return Err(MeshQueryError::OffMesh { point }),
+        };
+        let x = point.as_dvec2();
+        let (d, Some((c, wt, e))) = self.nearest_wall_within(x, t, f64::INFINITY, 0.0) else {
+            return Err(MeshQueryError::OffMesh { point });
+        };
+        let normal = match (x - c).try_normalize() {
+            Some(n) => n,
+            None => {
+                let w = self.edge_segment(wt, e);
+                let n = left_normal(w.a.as_dvec2(), w.b.as_dvec2());
+                // The wall's edge belongs to a walkable or a blocked triangle: face the
+                // walkable side either way.
+                if self.is_walkable(wt) {
+                    n
+                } else {
+                    -n
+                }
+            }
+        };
+        Ok(WallDistance {
+            distance: d as f32,
+            point: c.as_vec2(),
+            normal: normal.as_vec2(),
+        })
+    }
+
+    /// The walkable triangles that meet the closed circle of `radius` around `center`,
+    /// in increasing id order, into `out` (cleared first).
+    ///
+    /// # Errors
+    /// [`MeshQueryError::NotFinite`] for a NaN or infinite centre;
+    /// [`MeshQueryError::BadRadius`] for a negative or NaN radius.
+    ///
+    /// # Example
+    /// ```
+    /// use crowdnav::mesh::{Level, NavMesh};
+    /// use glam::Vec2;
+    /// let level = Level::from_json(r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]]}"#)?;
+    /// let mesh = NavMesh::from_level(&level)?;
+    /// let mut near = Vec::new();
+    /// mesh.triangles_in_circle(Vec2::new(5.0, 5.0), 20.0, &mut near)?;
+    /// assert_eq!(near.len(), mesh.walkable_triangles().count());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "findPolysAroundCircle")]
+    pub fn triangles_in_circle(
+        &self,
+        center: Vec2,
+        radius: f32,
+        out: &mut Vec<TriangleId>,
+    ) -> Result<(), MeshQueryError> {
+        finite("center", center)?;
+        let r = radius_ok("circle radius", radius)?;
+        out.clear();
+        let c = center.as_dvec2();
+        let meets = |t: u32| {
+            let [a, b, d] =
+                self.triangles[t as usize].map(|v| self.vertices[v as usize].as_dvec2());
+            let inside = (b - a).perp_dot(c - a) >= 0.0
+                && (d - b).perp_dot(c - b) >= 0.0
+                && (a - d).perp_dot(c - d) >= 0.0;
+            inside
+                || distance_to_segment(c, a, b) <= r
+                || distance_to_segment(c, b, d) <= r
+                || distance_to_segment(c, d, a) <= r
+        };
+        let start = match self.locate(center) {
+            Location::Walkable(t) | Location::Blocked(t) => Some(t.0),
+            // Outside the hull: any triangle the circle meets starts the search (the
+            // circle meets the convex hull in a convex, so connected, set).
+            Location::Outside => (0..self.triangles.len() as u32).find(|&t| meets(t)),
+        };
+        let Some(start) = start else {
+            return Ok(());
+        };
+        with_scratch(|s| {
+            s.start(self.triangles.len());
+            s.enter(start);
+            s.stack.push(start);
+            while let Some(t) = s.stack.pop() {
+                if self.is_walkable(TriangleId(t)) {
+                    out.push(TriangleId(t));
+                }
+                let ids = self.triangles[t as usize];
+                for e in 0..3 {
+                    let nb = self.neighbors[t as usize][e];
+                    if nb == NONE || s.stamp[nb as usize] == s.generation {
+                        continue;
+                    }
+                    let (a, b) = (
+                        self.vertices[ids[e] as usize].as_dvec2(),
+                        self.vertices[ids[(e + 1) % 3] as usize].as_dvec2(),
+                    );
+                    if distance_to_segment(c, a, b) <= r && s.enter(nb) {
+                        s.stack.push(nb);
+                    }
+                }
+            }
+        });
+        out.sort_unstable();
+        Ok(())
+    }
+
+    /// The nearest place to `point` where a disc of `radius` fits: walkable, and at
+    /// least `radius` from every wall. `point` itself when the disc fits there; `None`
+    /// when it fits nowhere on the mesh. `point` may be anywhere: inside an obstacle,
+    /// beyond the boundary, against a wall.
+    ///
+    /// Exact (see the [module](self)'s notes), up to rounding: the answer is moved a few
+    /// `f32` ulps into free space so that it passes [`NavMesh::clearance`] `>= radius`.
+    /// Cost: a point location and a local wall search when the disc fits at `point`;
+    /// otherwise a search of the walls around `point` on a grid, widening until the
+    /// nearest free point is confirmed.
+    ///
+    /// # Errors
+    /// [`MeshQueryError::NotFinite`] for a NaN or infinite point;
+    /// [`MeshQueryError::BadRadius`] for a negative or NaN radius.
+    ///
+    /// # Example
+    /// ```
+    /// use crowdnav::mesh::{Level, NavMesh};
+    /// use glam::Vec2;
+    /// let level = Level::from_json(r#"{
+    ///     "boundary": [[0,0],[10,0],[10,10],[0,10]],
+    ///     "obstacles": [[[4,4],[6,4],[6,6],[4,6]]]
+    /// }"#)?;
+    /// let mesh = NavMesh::from_level(&level)?;
+    /// // A click inside the pillar snaps to half a metre off its left side.
+    /// let near = mesh.nearest_point(Vec2::new(4.4, 5.0), 0.5)?.expect("room somewhere");
+    /// assert!(near.point.distance(Vec2::new(3.5, 5.0)) < 1e-5);
+    /// // No disc of radius 6 fits in a 10 m room.
+    /// assert_eq!(mesh.nearest_point(Vec2::new(5.0, 5.0), 6.0)?, None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// *See also* [`NavMesh::nearest_point_reachable`].
+    #[doc(alias = "findNearestPoly")]
+    pub fn nearest_point(
+        &self,
+        point: Vec2,
+        radius: f32,
+    ) -> Result<Option<NearestPoint>, MeshQueryError> {
+        finite("point", point)?;
+        let r = radius_ok("radius", radius)?;
+        Ok(self.nearest_free(point, r, &mut |_, _| true))
+    }
+
+    /// The nearest place to `point` where a disc of `radius` fits and that the disc can
+    /// reach from `from`: [`NavMesh::find_path`] from `from` succeeds to it. `point`
+    /// itself when it qualifies.
+    ///
+    /// Exact like [`NavMesh::nearest_point`]; candidates in other components of the free
+    /// space are refused by the mesh's corridor index at once, the rest confirmed by a
+    /// path query.
+    ///
+    /// # Errors
+    /// [`MeshQueryError::NotFinite`], [`MeshQueryError::BadRadius`] for bad input;
+    /// [`MeshQueryError::OffMesh`] when `from` is not in walkable space;
+    /// [`MeshQueryError::NoRoom`] when the disc does not fit at `from`.
+    ///
+    /// # Example
+    /// ```
+    /// use crowdnav::mesh::{Level, NavMesh};
+    /// use glam::Vec2;
+    /// // A wall across the room: the right half cannot be reached from the left.
+    /// let level = Level::from_json(r#"{
+    ///     "boundary": [[0,0],[10,0],[10,10],[0,10]],
+    ///     "obstacles": [[[4,-1],[6,-1],[6,11],[4,11]]]
+    /// }"#)?;
+    /// let mesh = NavMesh::from_level(&level)?;
+    /// let near = mesh.nearest_point_reachable(Vec2::new(1.0, 5.0), Vec2::new(9.0, 7.0), 0.5)?;
+    /// assert!(near.point.distance(Vec2::new(3.5, 7.0)) < 1e-5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// *See also* [`NavMesh::nearest_reachable`] (the approximate goal substitute the
+    /// world uses).
+    pub fn nearest_point_reachable(
+        &self,
+        from: Vec2,
+        point: Vec2,
+        radius: f32,
+    ) -> Result<NearestPoint, MeshQueryError> {
+        finite("from", from)?;
+        finite("point", point)?;
+        let r = radius_ok("radius", radius)?;
+        let start = self.start_with_room(from, r, radius)?;
+        let mut reachable = |q: Vec2, t: TriangleId| {
+            (t == start || self.corridor_linked(start, t, radius))
+                && self.find_path(from, q, radius).is_ok()
+        };
+        Ok(self
+            .nearest_free(point, r, &mut reachable)
+            .unwrap_or(NearestPoint {
+                point: from,
+                triangle: start,
+                distance: from.distance(point),
+            }))
+    }
+
+    /// `from`'s walkable triangle, when a disc of radius `r` fits there.
+    fn start_with_room(
+        &self,
+        from: Vec2,
+        r: f64,
+        radius: f32,
+    ) -> Result<TriangleId, MeshQueryError> {
+        let Location::Walkable(start) = self.locate(from) else {
+            return Err(MeshQueryError::OffMesh { point: from });
+        };
+        let (d, _) = self.nearest_wall_within(from.as_dvec2(), start, r, -1.0);
+        if d < r {
+            return Err(MeshQueryError::NoRoom {
+                point: from,
+                radius,
+                clearance: d as f32,
+            });
+        }
+        Ok(start)
+    }
+
+    /// The nearest free point to `p` for radius `r` that `accept` takes (it is called on
+    /// confirmed free points, nearest first).
+    fn nearest_free(
+        &self,
+        point: Vec2,
+        r: f64,
+        accept: &mut dyn FnMut(Vec2, TriangleId) -> bool,
+    ) -> Option<NearestPoint> {
+        let p = point.as_dvec2();
+        let index = self.query_index();
+        // A lower bound on the answer's distance. From a walkable point nearer than r
+        // to a wall, the disc must move r minus that distance. From inside an obstacle
+        // or outside the hull, the way to a free point crosses a wall no nearer than
+        // the nearest wall (or the hull) and ends r beyond it.
+        let floor = match self.locate(point) {
+            Location::Walkable(t) => {
+                let (c, _) = self.nearest_wall_within(p, t, r, -1.0);
+                if c >= r {
+                    if accept(point, t) {
+                        return Some(NearestPoint {
+                            point,
+                            triangle: t,
+                            distance: 0.0,
+                        });
+                    }
+                    0.0
+                } else {
+                    r - c
+                }
+            }
+            Location::Blocked(t) => self.nearest_wall_within(p, t, f64::INFINITY, 0.0).0 + r,
+            Location::Outside => {
+                index
+                    .hull
+                    .iter()
+                    .map(|&(a, b)| distance_to_segment(p, a, b))
+                    .fold(f64::INFINITY, f64::min)
+                    + r
+            }
+        };
+        // Beyond this, no wall and so no free point.
+        let bound = [
+            index.lo,
+            index.hi,
+            DVec2::new(index.lo.x, index.hi.y),
+            DVec2::new(index.hi.x, index.lo.y),
+        ]
+        .iter()
+        .map(|c| c.distance(p))
+        .fold(0.0, f64::max)
+            + 2.0 * r;
+        // Candidates nearer than the floor (less a rounding margin) are skipped.
+        let margin = 1e-6 * (1.0 + r + p.abs().max_element());
+        let floor = (floor - margin).max(0.0);
+        let mut step = (2.0 * r).max(0.25 * f64::from(index.grid_cell)).max(1e-3);
+        let mut reach = floor + step;
+        let (mut ids, mut local, mut order) = (Vec::new(), Vec::new(), Vec::new());
+        let mut walls: Vec<(DVec2, DVec2)> = Vec::new();
+        let mut candidates = Vec::new();
+        let slack = 1e-9 * (1.0 + r + p.abs().max_element());
+        loop {
+            // Every candidate within `reach` of `p` is made by walls within
+            // `reach + r`.
+            let range = reach + r;
+            index
+                .grid
+                .walls_near(point, (range * (1.0 + 1e-6)) as f32 + 1e-3, &mut ids);
+            walls.clear();
+            walls.extend(ids.iter().filter_map(|&i| {
+                let w = index.walls[i as usize];
+                let (a, b) = (w.a.as_dvec2(), w.b.as_dvec2());
+                (distance_to_segment(p, a, b) <= range * (1.0 + 1e-9)).then_some((a, b))
+            }));
+            boundary_candidates(p, r, &walls, &mut order, &mut candidates);
+            // Nearest first, lazily: most queries confirm one of the first few.
+            let mut near: std::collections::BinaryHeap<std::cmp::Reverse<Candidate>> = candidates
+                .iter()
+                .filter(|q| q.is_finite())
+                .map(|&q| Candidate(q.distance(p), q))
+                .filter(|c| c.0 <= reach && c.0 >= floor)
+                .map(std::cmp::Reverse)
+                .collect();
+            let mut last = None;
+            while let Some(std::cmp::Reverse(Candidate(_, q))) = near.pop() {
+                if last == Some(q) {
+                    continue;
+                }
+                last = Some(q);
+                // Cheap refusal first: a wall on the grid nearer than r.
+                let qf = q.as_vec2();
+                if !qf.is_finite() {
+                    continue;
+                }
+                index
+                    .grid
+                    .walls_near(qf, (r * (1.0 + 1e-6)) as f32 + 1e-3, &mut ids);
+                local.clear();
+                local.extend(ids.iter().map(|&i| {
+                    let w = index.walls[i as usize];
+                    (w.a.as_dvec2(), w.b.as_dvec2())
+                }));
+                if local
+                    .iter()
+                    .any(|&(a, b)| distance_to_segment(q, a, b) < r - slack)
+                {
+                    continue;
+                }
+                // Clear of every wall by more than a push moves it: it must be walkable
+                // as it is.
+                if r > 64.0 * hair(q, r) && !matches!(self.locate(qf), Location::Walkable(_)) {
+                    continue;
+                }
+                if let Some(found) = self.confirm_free(q, r, &local, accept) {
+                    return Some(NearestPoint {
+                        distance: (found.point.as_dvec2().distance(p) as f32).min(f32::MAX),
+                        ..found
+                    });
+                }
+            }
+            if reach >= bound {
+                return None;
+            }
+            step *= 2.0;
+            reach = floor + step;
+        }
+    }
+
+    /// `q` (a candidate at about `r` from the walls) moved a hair into free space and
+    /// rounded to `f32`, if it is then walkable, at least `r` from every wall, and
+    /// accepted.
+    fn confirm_free(
+        &self,
+        q: DVec2,
+        r: f64,
+        walls: &[(DVec2, DVec2)],
+        accept: &mut dyn FnMut(Vec2, TriangleId) -> bool,
+    ) -> Option<NearestPoint> {
+        // Away from the walls at about r: their normals there (walls that share the
+        // touched corner once), then their sum, then each alone.
+        let touch = r + 1e-6 * (1.0 + r);
+        let mut normals: Vec<DVec2> = Vec::new();
+        for &(a, b) in walls {
+            let c = closest_point(q, a, b);
+            if q.distance(c) <= touch {
+                let n = (q - c).try_normalize().unwrap_or_else(|| left_normal(a, b));
+                if !normals.iter().any(|m| m.dot(n) > 1.0 - 1e-12) {
+                    normals.push(n);
+                }
+            }
+        }
+        let h = hair(q, r);
+        // A candidate clear of every wall by more than the pushes below keeps its side:
+        // inside an obstacle it stays there.
+        if normals.is_empty() && !matches!(self.locate(q.as_vec2()), Location::Walkable(_)) {
+            let clear = walls
+                .iter()
+                .map(|&(a, b)| distance_to_segment(q, a, b))
+                .fold(f64::INFINITY, f64::min);
+            if clear > r + 32.0 * h {
+                return None;
+            }
+        }
+        let sum = normals.iter().sum::<DVec2>().normalize_or_zero();
+        for away in std::iter::once(sum).chain(normals.iter().copied()) {
+            for k in [1.0, 4.0, 16.0] {
+                let x = (q + away * (h * k)).as_vec2();
+                let Location::Walkable(t) = self.locate(x) else {
+                    continue;
+                };
+                if self.has_room(x.as_dvec2(), t, r) && accept(x, t) {
+                    return Some(NearestPoint {
+                        point: x,
+                        triangle: t,
+                        distance: 0.0,
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    /// The first wall a disc of `radius` touches when its centre moves along the
+    /// segment from `from` to `to`; `None` when the way is clear.
+    ///
+    /// The disc touches a wall when it comes within `radius` of it while moving
+    /// closer; a disc that starts nearer than `radius` to a wall is stopped at once
+    /// only if it moves towards that wall, so a disc resting against a wall can slide
+    /// along it or leave it. The search visits only the triangles within `radius` of
+    /// the part of the segment travelled, and is exact.
+    ///
+    /// # Errors
+    /// [`MeshQueryError::NotFinite`], [`MeshQueryError::BadRadius`] for bad input;
+    /// [`MeshQueryError::ZeroLengthRay`] when `to == from`;
+    /// [`MeshQueryError::OffMesh`] when `from` is not in walkable space.
+    ///
+    /// # Example
+    /// ```
+    /// use crowdnav::mesh::{Level, NavMesh};
+    /// use glam::Vec2;
+    /// let level = Level::from_json(r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]]}"#)?;
+    /// let mesh = NavMesh::from_level(&level)?;
+    /// let hit = mesh.raycast(Vec2::new(2.0, 5.0), Vec2::new(12.0, 5.0), 1.0)?.expect("a wall");
+    /// assert_eq!((hit.fraction, hit.point, hit.normal), (0.7, Vec2::new(9.0, 5.0), -Vec2::X));
+    /// assert_eq!(mesh.raycast(Vec2::new(2.0, 5.0), Vec2::new(8.0, 5.0), 1.0)?, None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "cast")]
+    pub fn raycast(
+        &self,
+        from: Vec2,
+        to: Vec2,
+        radius: f32,
+    ) -> Result<Option<RayHit>, MeshQueryError> {
+        finite("from", from)?;
+        finite("to", to)?;
+        let r = radius_ok("radius", radius)?;
+        if from == to {
+            return Err(MeshQueryError::ZeroLengthRay { from });
+        }
+        let Location::Walkable(start) = self.locate(from) else {
+            return Err(MeshQueryError::OffMesh { point: from });
+        };
+        Ok(self.raycast_from(from.as_dvec2(), to.as_dvec2(), start, r))
+    }
+
+    fn raycast_from(&self, s: DVec2, to: DVec2, start: TriangleId, r: f64) -> Option<RayHit> {
+        let d = to - s;
+        let slack = 1e-9 * (1.0 + r + s.abs().max_element().max(to.abs().max_element()));
+        with_scratch(|sc| {
+            sc.start(self.triangles.len());
+            let mut best: (f64, Option<(DVec2, DVec2)>) = (1.0, None);
+            sc.enter(start.0);
+            sc.stack.push(start.0);
+            while let Some(tri) = sc.stack.pop() {
+                let ids = self.triangles[tri as usize];
+                for e in 0..3 {
+                    let (a, b) = (
+                        self.vertices[ids[e] as usize].as_dvec2(),
+                        self.vertices[ids[(e + 1) % 3] as usize].as_dvec2(),
+                    );
+                    if self.is_wall(TriangleId(tri), e) {
+                        if let Some(t) = capsule_entry(s, d, a, b, r, best.0) {
+                            if t < best.0 || best.1.is_none() {
+                                best = (t, Some((a, b)));
+                            }
+                        }
+                        continue;
+                    }
+                    let nb = self.neighbors[tri as usize][e];
+                    if nb == NONE || sc.stamp[nb as usize] == sc.generation {
+                        continue;
+                    }
+                    // The box of the ray so far, grown by r, first.
+                    let e = s + d * best.0;
+                    let (lo, hi) = (s.min(e) - (r + slack), s.max(e) + (r + slack));
+                    if a.max(b).cmplt(lo).any() || a.min(b).cmpgt(hi).any() {
+                        continue;
+                    }
+                    let near = (r + slack) * (r + slack);
+                    if segment_distance_squared(s, e, a, b) <= near && sc.enter(nb) {
+                        sc.stack.push(nb);
+                    }
+                }
+            }
+            let (t, (a, b)) = (best.0, best.1?);
+            let point = s + d * t;
+            let contact = closest_point(point, a, b);
+            let normal = match (point - contact).try_normalize() {
+                Some(n) if r > 0.0 => n,
+                _ => {
+                    let n = left_normal(a, b);
+                    if n.dot(d) > 0.0 {
+                        -n
+                    } else {
+                        n
+                    }
+                }
+            };
+            Some(RayHit {
+                fraction: t as f32,
+                point: point.as_vec2(),
+                contact: contact.as_vec2(),
+                normal: normal.as_vec2(),
+            })
+        })
+    }
+
+    /// Moves a disc of `radius` from `from` towards `to`, sliding along the walls it
+    /// touches as a character controller does: at each touch the rest of the move
+    /// loses its part along the wall's normal (the rest is aimed at `to` again, so
+    /// that every leg brings the disc nearer to it), and the disc goes on along the
+    /// wall, sliding at most [`MAX_SLIDES`] times. The disc never comes nearer than
+    /// `radius` to a wall it moves towards (to a few `f32` ulps).
+    ///
+    /// Each leg is an exact [`NavMesh::raycast`]; the disc stops a few `f32` ulps short
+    /// of each touch, so that it can slide on from there.
+    ///
+    /// # Errors
+    /// [`MeshQueryError::NotFinite`], [`MeshQueryError::BadRadius`] for bad input;
+    /// [`MeshQueryError::OffMesh`] when `from` is not in walkable space. A move of
+    /// length zero is no error: the disc stays at `from`.
+    ///
+    /// # Example
+    /// ```
+    /// use crowdnav::mesh::{Level, NavMesh};
+    /// use glam::Vec2;
+    /// let level = Level::from_json(r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]]}"#)?;
+    /// let mesh = NavMesh::from_level(&level)?;
+    /// // Pushed diagonally into the right wall, the disc slides up along it.
+    /// let slide = mesh.move_along_surface(Vec2::new(8.0, 5.0), Vec2::new(11.0, 7.0), 0.5)?;
+    /// assert!(slide.position.distance(Vec2::new(9.5, 7.0)) < 1e-4);
+    /// assert_eq!(slide.hits, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "moveAlongSurface")]
+    pub fn move_along_surface(
+        &self,
+        from: Vec2,
+        to: Vec2,
+        radius: f32,
+    ) -> Result<Slide, MeshQueryError> {
+        finite("from", from)?;
+        finite("to", to)?;
+        let r = radius_ok("radius", radius)?;
+        let Location::Walkable(mut t) = self.locate(from) else {
+            return Err(MeshQueryError::OffMesh { point: from });
+        };
+        let (mut pos, mut target) = (from.as_dvec2(), to.as_dvec2());
+        let mut hits = 0;
+        while pos != target {
+            let Some(hit) = self.raycast_from(pos, target, t, r) else {
+                pos = target;
+                break;
+            };
+            hits += 1;
+            let n = hit.normal.as_dvec2();
+            let touch = hit.point.as_dvec2();
+            // A hair off the wall, so that the slide starts clear of it; at the touch
+            // itself if that is not walkable (a pinch).
+            let pushed = touch + n * hair(touch, r);
+            let at = match (self.locate(pushed.as_vec2()), self.locate(hit.point)) {
+                (Location::Walkable(u), _) => {
+                    t = u;
+                    pushed
+                }
+                (_, Location::Walkable(u)) => {
+                    t = u;
+                    touch
+                }
+                _ => pos,
+            };
+            pos = at;
+            if hits > MAX_SLIDES {
+                break;
+            }
+            // The rest of the move without its part into the wall.
+            // Projected from the move's own end, so that every leg comes nearer to it.
+            let rest = to.as_dvec2() - at;
+            target = at + (rest - n * rest.dot(n).min(0.0));
+        }
+        Ok(Slide {
+            position: pos.as_vec2(),
+            hits,
+        })
+    }
+
+    /// A point uniform by area over where a disc of `radius` fits on the whole mesh
+    /// (walkable, at least `radius` from every wall); `None` when no sample of
+    /// [`MAX_RANDOM_SAMPLES`] lands there (the disc fits nowhere, or on a sliver of the
+    /// mesh too small to hit).
+    ///
+    /// Rejection sampling: a walkable triangle by area (binary search over running
+    /// sums), a uniform point in it, kept when the disc fits. The expected number of
+    /// samples is the walkable area over the free area.
+    ///
+    /// # Errors
+    /// [`MeshQueryError::BadRadius`] for a negative or NaN radius.
+    ///
+    /// # Example
+    /// ```
+    /// use crowdnav::mesh::{Level, NavMesh};
+    /// use rand::SeedableRng;
+    /// let level = Level::from_json(r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]]}"#)?;
+    /// let mesh = NavMesh::from_level(&level)?;
+    /// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    /// let p = mesh.random_point(&mut rng, 1.0)?.expect("room for the disc");
+    /// assert!(mesh.clearance(p).expect("walkable") >= 1.0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "findRandomPoint")]
+    pub fn random_point(
+        &self,
+        rng: &mut (impl RngCore + ?Sized),
+        radius: f32,
+    ) -> Result<Option<Vec2>, MeshQueryError> {
+        let r = radius_ok("radius", radius)?;
+        let index = self.query_index();
+        for _ in 0..MAX_RANDOM_SAMPLES {
+            let Some(k) = pick(rng, &index.area_sums) else {
+                return Ok(None);
+            };
+            let t = TriangleId(index.area_triangles[k]);
+            if let Some(x) = self.sample_in(rng, t, r) {
+                return Ok(Some(x));
+            }
+        }
+        Ok(None)
+    }
+
+    /// A uniform point of triangle `t`, if a disc of radius `r` fits there.
+    fn sample_in(&self, rng: &mut (impl RngCore + ?Sized), t: TriangleId, r: f64) -> Option<Vec2> {
+        let x = point_in_triangle(rng, self.triangle_points(t).map(|v| v.as_dvec2())).as_vec2();
+        // Rounding may put the point in a neighbour: locate it from `t`.
+        let Location::Walkable(u) = self.locate_from(x, t) else {
+            return None;
+        };
+        self.has_room(x.as_dvec2(), u, r).then_some(x)
+    }
+
+    /// A point uniform by area over where a disc of `radius` fits inside the circle of
+    /// `circle_radius` around `center`; `None` when no sample of
+    /// [`MAX_RANDOM_SAMPLES`] lands there.
+    ///
+    /// Samples the cheaper of the walkable triangles the circle meets (by area) and the
+    /// circle itself, keeping points inside both where the disc fits.
+    ///
+    /// # Errors
+    /// [`MeshQueryError::NotFinite`] for a NaN or infinite centre;
+    /// [`MeshQueryError::BadRadius`] for a negative or NaN radius.
+    ///
+    /// # Example
+    /// ```
+    /// use crowdnav::mesh::{Level, NavMesh};
+    /// use glam::Vec2;
+    /// use rand::SeedableRng;
+    /// let level = Level::from_json(r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]]}"#)?;
+    /// let mesh = NavMesh::from_level(&level)?;
+    /// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    /// let c = Vec2::new(1.0, 1.0);
+    /// let p = mesh.random_point_in_circle(&mut rng, c, 2.0, 0.5)?.expect("room");
+    /// assert!(p.distance(c) <= 2.0 && p.min_element() >= 0.5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[doc(alias = "findRandomPointAroundCircle")]
+    pub fn random_point_in_circle(
+        &self,
+        rng: &mut (impl RngCore + ?Sized),
+        center: Vec2,
+        circle_radius: f32,
+        radius: f32,
+    ) -> Result<Option<Vec2>, MeshQueryError> {
+        finite("center", center)?;
+        let big = radius_ok("circle radius", circle_radius)?;
+        let r = radius_ok("radius", radius)?;
+        let mut near = Vec::new();
+        self.triangles_in_circle(center, circle_radius, &mut near)?;
+        let mut sums = Vec::with_capacity(near.len());
+        let mut sum = 0.0;
+        for &t in &near {
+            let [a, b, c] = self.triangle_points(t).map(|v| v.as_dvec2());
+            sum += 0.5 * (b - a).perp_dot(c - a).abs();
+            sums.push(sum);
+        }
+        if near.is_empty() {
+            return Ok(None);
+        }
+        let c = center.as_dvec2();
+        let in_circle = |x: Vec2| x.as_dvec2().distance_squared(c) <= big * big;
+        let disc_area = std::f64::consts::PI * big * big;
+        for _ in 0..MAX_RANDOM_SAMPLES {
+            if disc_area < sum {
+                // Uniform in the circle, then on the mesh.
+                let (s, a) = (unit(rng).sqrt() * big, unit(rng) * std::f64::consts::TAU);
+                let x = (c + DVec2::new(a.cos(), a.sin()) * s).as_vec2();
+                if !in_circle(x) {
+                    continue;
+                }
+                if let Location::Walkable(u) = self.locate(x) {
+                    if self.has_room(x.as_dvec2(), u, r) {
+                        return Ok(Some(x));
+                    }
+                }
+            } else {
+                let Some(k) = pick(rng, &sums) else {
+                    return Ok(None);
+                };
+                if let Some(x) = self.sample_in(rng, near[k], r).filter(|&x| in_circle(x)) {
+                    return Ok(Some(x));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// A point uniform by area over where a disc of `radius` fits and can reach from
+    /// `from` ([`NavMesh::find_path`] from `from` succeeds to it); `None` when no
+    /// sample of [`MAX_RANDOM_SAMPLES`] lands there.
+    ///
+    /// Samples the triangles a disc can enter from `from`'s (a superset of where it can
+    /// go), keeps the points where the disc fits, and confirms each by the corridor
+    /// index and a path query. Cost: a search over the triangles reachable from `from`
+    /// (linear in the mesh), then one path query per sample kept; to draw many points
+    /// from one start, prefer [`NavMesh::random_point`] filtered by
+    /// [`NavMesh::find_path`] when most of the mesh is reachable.
+    ///
+    /// # Errors
+    /// [`MeshQueryError::NotFinite`], [`MeshQueryError::BadRadius`] for bad input;
+    /// [`MeshQueryError::OffMesh`] when `from` is not in walkable space;
+    /// [`MeshQueryError::NoRoom`] when the disc does not fit at `from`.
+    ///
+    /// # Example
+    /// ```
+    /// use crowdnav::mesh::{Level, NavMesh};
+    /// use glam::Vec2;
+    /// use rand::SeedableRng;
+    /// let level = Level::from_json(r#"{
+    ///     "boundary": [[0,0],[10,0],[10,10],[0,10]],
+    ///     "obstacles": [[[4,-1],[6,-1],[6,11],[4,11]]]
+    /// }"#)?;
+    /// let mesh = NavMesh::from_level(&level)?;
+    /// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    /// let p = mesh.random_point_reachable(&mut rng, Vec2::new(1.0, 5.0), 0.5)?.expect("room");
+    /// assert!(p.x <= 3.5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn random_point_reachable(
+        &self,
+        rng: &mut (impl RngCore + ?Sized),
+        from: Vec2,
+        radius: f32,
+    ) -> Result<Option<Vec2>, MeshQueryError> {
+        finite("from", from)?;
+        let r = radius_ok("radius", radius)?;
+        let start = self.start_with_room(from, r, radius)?;
+        let reached = self.reachable_triangles(start, radius);
+        let index = self.query_index();
+        let (mut tris, mut sums) = (Vec::new(), Vec::new());
+        let mut sum = 0.0;
+        for (k, &t) in index.area_triangles.iter().enumerate() {
+            if reached[t as usize] {
+                let before = if k == 0 { 0.0 } else { index.area_sums[k - 1] };
+                sum += index.area_sums[k] - before;
+                tris.push(t);
+                sums.push(sum);
+            }
+        }
+        for _ in 0..MAX_RANDOM_SAMPLES {
+            let Some(k) = pick(rng, &sums) else {
+                return Ok(None);
+            };
+            let Some(x) = self.sample_in(rng, TriangleId(tris[k]), r) else {
+                continue;
+            };
+            let Location::Walkable(u) = self.locate(x) else {
+                continue;
+            };
+            if (u == start || self.corridor_linked(start, u, radius))
+                && self.find_path(from, x, radius).is_ok()
+            {
+                return Ok(Some(x));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// Brute-force references for the tests: every wall, every pair.
+#[cfg(test)]
+pub(crate) mod reference {
+    use super::*;
+
+    /// Distance from `x` to the nearest wall, over all walls.
+    pub(crate) fn clearance(mesh: &NavMesh, x: DVec2) -> f64 {
+        mesh.walls()
+            .map(|w| distance_to_segment(x, w.a.as_dvec2(), w.b.as_dvec2()))
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Whether a disc of radius `r` fits at `x`, by all walls and point location.
+    pub(crate) fn fits(mesh: &NavMesh, x: Vec2, r: f64) -> bool {
+        matches!(mesh.locate(x), Location::Walkable(_)) && clearance(mesh, x.as_dvec2()) >= r
+    }
+
+    /// The nearest point to `p` where the disc fits: every candidate of every wall and
+    /// pair of walls, the nearest that fits (to a tolerance), unrounded.
+    pub(crate) fn nearest_point(mesh: &NavMesh, p: Vec2, r: f64) -> Option<DVec2> {
+        if fits(mesh, p, r) {
+            return Some(p.as_dvec2());
+        }
+        let walls: Vec<(DVec2, DVec2)> = mesh
+            .walls()
+            .map(|w| (w.a.as_dvec2(), w.b.as_dvec2()))
+            .collect();
+        let mut out = Vec::new();
+        boundary_candidates(p.as_dvec2(), r, &walls, &mut Vec::new(), &mut out);
+        // Every pair, not only the sweep's.
+        if r > 0.0 {
+            for (i, &w) in walls.iter().enumerate() {
+                for &v in &walls[i + 1..] {
+                    pair_candidates(w, v, r, &mut out);
+                }
+            }
+        }
+        out.sort_by(|a, b| {
+            a.distance(p.as_dvec2())
+                .total_cmp(&b.distance(p.as_dvec2()))
+        });
+        out.into_iter().find(|&q| {
+            clearance(mesh, q) >= r - 1e-6
+                && (1..=16).any(|k| {
+                    // Walkable a hair away, in some direction (r = 0: on a wall).
+                    let h = 1e-4 * f64::from(k);
+                    let a = f64::from(k) * 0.7;
+                    matches!(
+                        mesh.locate((q + DVec2::new(a.cos(), a.sin()) * h).as_vec2()),
+                        Location::Walkable(_)
+                    ) && (r == 0.0 || matches!(mesh.locate(q.as_vec2()), Location::Walkable(_)))
+                })
+        })
+    }
+
+    /// The first touch of a disc swept from `s` to `e`, over all walls.
+    pub(crate) fn raycast(mesh: &NavMesh, s: Vec2, e: Vec2, r: f64) -> Option<f64> {
+        let (s, e) = (s.as_dvec2(), e.as_dvec2());
+        mesh.walls()
+            .filter_map(|w| capsule_entry(s, e - s, w.a.as_dvec2(), w.b.as_dvec2(), r, 1.0))
+            .reduce(f64::min)
+    }
+}
+
+#[cfg(test)]
+#[path = "query_test.rs"]
+mod test;

@@ -1,0 +1,548 @@
+//! The game-loop queries against brute-force references (every wall, every pair of
+//! walls, dense sampling) on seeded random worlds, and on arbitrary input.
+
+use super::reference;
+use super::*;
+use crate::mesh::test_worlds::quad_room;
+use crate::mesh::{Level, NavMesh};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const RADII: [f32; 6] = [0.0, 0.1, 0.3, 0.6, 1.0, 1.7];
+
+/// A 30 x 30 room with squares and slanted quads (overlaps allowed): gaps of every
+/// width, pockets and islands.
+fn random_mesh(rng: &mut ChaCha8Rng) -> NavMesh {
+    let count = rng.gen_range(10..40);
+    quad_room(rng, count, 0.0..28.0, 0.3..4.0, |rng| {
+        rng.gen_range(-1.0..1.0f32)
+    })
+}
+
+fn mesh(json: &str) -> NavMesh {
+    NavMesh::from_level(&Level::from_json(json).expect("level")).expect("mesh")
+}
+
+fn room_with_pillar() -> NavMesh {
+    mesh(
+        r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]],
+            "obstacles": [[[4,4],[6,4],[6,6],[4,6]]]}"#,
+    )
+}
+
+fn anywhere(rng: &mut ChaCha8Rng) -> Vec2 {
+    Vec2::new(rng.gen_range(-3.0..33.0), rng.gen_range(-3.0..33.0))
+}
+
+/// A random point where a disc of radius `r` fits (by the references), if one is found.
+fn free_point(rng: &mut ChaCha8Rng, mesh: &NavMesh, r: f32) -> Option<Vec2> {
+    (0..200)
+        .map(|_| Vec2::new(rng.gen_range(0.0..30.0), rng.gen_range(0.0..30.0)))
+        .find(|&p| reference::fits(mesh, p, f64::from(r)))
+}
+
+#[test]
+fn nearest_point_is_the_exhaustive_references_on_random_worlds() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x9ea2e5);
+    let (mut moved, mut none) = (0, 0);
+    for _ in 0..6 {
+        let mesh = random_mesh(&mut rng);
+        for _ in 0..30 {
+            let p = anywhere(&mut rng);
+            for r in RADII {
+                let ours = mesh.nearest_point(p, r).expect("valid query");
+                let theirs = reference::nearest_point(&mesh, p, f64::from(r));
+                match (ours, theirs) {
+                    (Some(o), Some(t)) => {
+                        let (d, e) = (f64::from(o.distance), t.distance(p.as_dvec2()));
+                        assert!((d - e).abs() < 1e-4, "{p} r = {r}: {o:?} vs {t} ({e})");
+                        assert!(reference::fits(&mesh, o.point, f64::from(r)), "{o:?}");
+                        assert_eq!(mesh.locate(o.point), Location::Walkable(o.triangle));
+                        assert!(mesh.clearance(o.point).expect("walkable") >= r);
+                        if d > 0.0 {
+                            moved += 1;
+                        }
+                    }
+                    (None, None) => none += 1,
+                    (o, t) => panic!("{p} r = {r}: ours {o:?}, reference {t:?}"),
+                }
+            }
+        }
+    }
+    // Coverage: most queries move the point.
+    assert!(moved >= 500, "{moved} moved, {none} without room");
+}
+
+#[test]
+fn no_sampled_free_point_is_nearer_than_the_nearest_point() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x5a391e);
+    for _ in 0..3 {
+        let mesh = random_mesh(&mut rng);
+        let samples: Vec<Vec2> = (0..20_000)
+            .map(|_| Vec2::new(rng.gen_range(0.0..30.0), rng.gen_range(0.0..30.0)))
+            .collect();
+        for r in [0.0f32, 0.4, 1.2] {
+            let free: Vec<Vec2> = samples
+                .iter()
+                .copied()
+                .filter(|&s| reference::fits(&mesh, s, f64::from(r)))
+                .collect();
+            for _ in 0..40 {
+                let p = anywhere(&mut rng);
+                let ours = mesh.nearest_point(p, r).expect("valid").expect("room");
+                let nearest = free
+                    .iter()
+                    .map(|s| s.distance(p))
+                    .fold(f32::INFINITY, f32::min);
+                assert!(
+                    ours.distance <= nearest + 1e-4,
+                    "{p} r = {r}: {ours:?}, sample at {nearest}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn nearest_point_reachable_stays_in_the_starts_component() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x4eac4ab1e);
+    let mut checked = 0;
+    for _ in 0..4 {
+        let mesh = random_mesh(&mut rng);
+        for _ in 0..20 {
+            let r = RADII[rng.gen_range(0..RADII.len())];
+            let Some(from) = free_point(&mut rng, &mesh, r) else {
+                continue;
+            };
+            let p = anywhere(&mut rng);
+            let ours = mesh
+                .nearest_point_reachable(from, p, r)
+                .expect("from has room");
+            assert!(
+                mesh.find_path(from, ours.point, r).is_ok(),
+                "{from} -> {ours:?}"
+            );
+            assert!(reference::fits(&mesh, ours.point, f64::from(r)));
+            // Never nearer than the unrestricted nearest point; equal when that is
+            // reachable.
+            let global = mesh.nearest_point(p, r).expect("valid").expect("room");
+            assert!(ours.distance >= global.distance - 1e-4);
+            if mesh.find_path(from, global.point, r).is_ok() {
+                assert!(
+                    (ours.distance - global.distance).abs() < 1e-4,
+                    "{ours:?} vs {global:?}"
+                );
+            }
+            // No free sample that the disc reaches is nearer.
+            for _ in 0..60 {
+                let s = Vec2::new(rng.gen_range(0.0..30.0), rng.gen_range(0.0..30.0));
+                if s.distance(p) + 1e-4 < ours.distance && reference::fits(&mesh, s, f64::from(r)) {
+                    assert!(
+                        mesh.find_path(from, s, r).is_err(),
+                        "{s} is nearer and reached"
+                    );
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 50, "{checked}");
+}
+
+/// The smallest clearance along the ray's first `fraction`, by dense sampling.
+fn sampled_clearance(mesh: &NavMesh, s: Vec2, e: Vec2, fraction: f32) -> f64 {
+    (0..=400)
+        .map(|k| s.lerp(e, fraction * k as f32 / 400.0).as_dvec2())
+        .map(|x| reference::clearance(mesh, x))
+        .fold(f64::INFINITY, f64::min)
+}
+
+#[test]
+fn raycast_is_the_first_touch_over_every_wall() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x2a7ca57);
+    let (mut hits, mut clear) = (0, 0);
+    for _ in 0..6 {
+        let mesh = random_mesh(&mut rng);
+        for _ in 0..40 {
+            let r = RADII[rng.gen_range(0..RADII.len())];
+            let Some(from) = free_point(&mut rng, &mesh, r) else {
+                continue;
+            };
+            let to = from + Vec2::from_angle(rng.gen_range(0.0..6.3)) * rng.gen_range(0.1..25.0);
+            let ours = mesh.raycast(from, to, r).expect("valid ray");
+            let theirs = reference::raycast(&mesh, from, to, f64::from(r));
+            match (ours, theirs) {
+                (None, None) => {
+                    clear += 1;
+                    assert!(sampled_clearance(&mesh, from, to, 1.0) >= f64::from(r) - 1e-4);
+                }
+                (Some(h), Some(t)) => {
+                    hits += 1;
+                    assert!((f64::from(h.fraction) - t).abs() < 1e-5, "{h:?} vs {t}");
+                    // Free up to the hit, touching at it.
+                    let before = sampled_clearance(&mesh, from, to, h.fraction);
+                    assert!(
+                        before >= f64::from(r) - 1e-4,
+                        "{from} -> {to} r = {r}: {before}"
+                    );
+                    assert!((h.point.distance(h.contact) - r).abs() < 1e-4, "{h:?}");
+                    assert!((h.normal.length() - 1.0).abs() < 1e-5);
+                    assert!(
+                        h.normal.dot(to - from) <= 1e-4,
+                        "the disc moves into the wall"
+                    );
+                    let at = reference::clearance(&mesh, h.point.as_dvec2());
+                    assert!((at - f64::from(r)).abs() < 1e-4, "{h:?}: {at}");
+                }
+                (o, t) => panic!("{from} -> {to} r = {r}: ours {o:?}, reference {t:?}"),
+            }
+        }
+    }
+    assert!(hits >= 100 && clear >= 20, "{hits} hits, {clear} clear");
+}
+
+#[test]
+fn a_disc_resting_on_a_wall_slides_along_it_or_leaves_it() {
+    let m = room_with_pillar();
+    // Resting on the floor wall y = 0 at r = 0.5.
+    let from = Vec2::new(2.0, 0.5);
+    assert_eq!(m.raycast(from, Vec2::new(3.5, 0.5), 0.5), Ok(None));
+    assert_eq!(m.raycast(from, Vec2::new(2.0, 3.0), 0.5), Ok(None));
+    let into = m.raycast(from, Vec2::new(2.0, -1.0), 0.5).expect("valid");
+    assert_eq!(into.map(|h| (h.fraction, h.normal)), Some((0.0, Vec2::Y)));
+    // Round the pillar's corner (4, 4): the arc of radius 1 is touched.
+    let hit = m
+        .raycast(Vec2::new(1.0, 3.2), Vec2::new(9.0, 3.2), 1.0)
+        .expect("valid")
+        .expect("the corner");
+    assert_eq!(hit.contact, Vec2::new(4.0, 4.0));
+    assert!((hit.point - Vec2::new(3.4, 3.2)).length() < 1e-6, "{hit:?}");
+    assert!(
+        (hit.normal - Vec2::new(-0.6, -0.8)).length() < 1e-6,
+        "{hit:?}"
+    );
+    // Grazing the pillar's side at exactly the radius is no touch.
+    let graze = m.raycast(Vec2::new(1.0, 3.0), Vec2::new(9.0, 3.0), 1.0);
+    assert_eq!(
+        graze.expect("valid").map(|h| h.contact),
+        Some(Vec2::new(10.0, 3.0))
+    );
+    // At r = 0 the same ray passes below the pillar.
+    assert_eq!(
+        m.raycast(Vec2::new(1.0, 3.0), Vec2::new(9.0, 3.0), 0.0),
+        Ok(None)
+    );
+}
+
+#[test]
+fn move_along_surface_keeps_the_disc_free_and_slides_round_walls() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x511de);
+    let (mut slid, mut straight) = (0, 0);
+    for _ in 0..5 {
+        let mesh = random_mesh(&mut rng);
+        for _ in 0..60 {
+            let r = RADII[rng.gen_range(0..RADII.len())];
+            let Some(from) = free_point(&mut rng, &mesh, r) else {
+                continue;
+            };
+            let to = from + Vec2::from_angle(rng.gen_range(0.0..6.3)) * rng.gen_range(0.0..8.0);
+            let slide = mesh.move_along_surface(from, to, r).expect("valid move");
+            assert!(
+                reference::fits(&mesh, slide.position, f64::from(r) - 1e-5),
+                "{from} -> {to} r = {r}: {slide:?}"
+            );
+            if slide.hits == 0 {
+                assert_eq!(slide.position, to);
+                assert!(mesh.raycast(from, to, r).map_or(true, |h| h.is_none()));
+                straight += 1;
+            } else {
+                // Never further from the target than the first touch.
+                let first = mesh.raycast(from, to, r).expect("valid").expect("a touch");
+                assert!(slide.position.distance(to) <= first.point.distance(to) + 1e-4);
+                slid += 1;
+            }
+        }
+    }
+    assert!(
+        slid >= 50 && straight >= 50,
+        "{slid} slid, {straight} straight"
+    );
+}
+
+#[test]
+fn a_disc_pushed_into_a_corner_stops_in_it() {
+    let m = room_with_pillar();
+    let slide = m
+        .move_along_surface(Vec2::new(8.0, 8.0), Vec2::new(12.0, 11.0), 0.5)
+        .expect("valid");
+    assert!(
+        slide.position.distance(Vec2::new(9.5, 9.5)) < 1e-4,
+        "{slide:?}"
+    );
+    assert!(slide.hits >= 2);
+}
+
+#[test]
+fn nearest_wall_is_the_nearest_over_every_wall() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0xa115);
+    for _ in 0..5 {
+        let mesh = random_mesh(&mut rng);
+        for _ in 0..100 {
+            let p = Vec2::new(rng.gen_range(0.0..30.0), rng.gen_range(0.0..30.0));
+            let w = mesh.nearest_wall(p).expect("inside the hull");
+            let brute = reference::clearance(&mesh, p.as_dvec2());
+            assert!(
+                (f64::from(w.distance) - brute).abs() < 1e-5,
+                "{p}: {w:?} vs {brute}"
+            );
+            assert!((w.point.distance(p) - w.distance).abs() < 1e-4);
+            assert!(
+                mesh.walls().any(|s| s.distance(w.point) < 1e-4),
+                "{w:?} on a wall"
+            );
+            assert!((w.normal.length() - 1.0).abs() < 1e-5);
+            assert!(w.distance == 0.0 || (p - w.point).normalize().dot(w.normal) > 0.999);
+        }
+    }
+}
+
+#[test]
+fn triangles_in_circle_are_every_walkable_triangle_the_circle_meets() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0xc12c1e);
+    let mut out = Vec::new();
+    for _ in 0..4 {
+        let mesh = random_mesh(&mut rng);
+        for _ in 0..60 {
+            let c = anywhere(&mut rng);
+            let big = rng.gen_range(0.0..6.0f32);
+            mesh.triangles_in_circle(c, big, &mut out).expect("valid");
+            let expected: Vec<TriangleId> = mesh
+                .walkable_triangles()
+                .filter(|&t| {
+                    let [a, b, d] = mesh.triangle_points(t);
+                    crate::geom::point_in_triangle(c, a, b, d)
+                        || (0..3).any(|e| mesh.edge_segment(t, e).distance(c) <= big)
+                })
+                .collect();
+            assert_eq!(out, expected, "{c} {big}");
+        }
+    }
+}
+
+/// Counts of `points` in a 3 x 3 split of the room, against the free area of each part
+/// (estimated on a fine lattice): each within five standard deviations.
+fn assert_uniform(mesh: &NavMesh, points: &[Vec2], r: f32, inside: impl Fn(Vec2) -> bool) {
+    let part = |p: Vec2| ((p.x / 10.0) as usize).min(2) + 3 * ((p.y / 10.0) as usize).min(2);
+    let mut area = [0.0f64; 9];
+    let n = 300;
+    for i in 0..n {
+        for j in 0..n {
+            let p = Vec2::new(
+                (i as f32 + 0.5) * 30.0 / n as f32,
+                (j as f32 + 0.5) * 30.0 / n as f32,
+            );
+            if inside(p) && reference::fits(mesh, p, f64::from(r)) {
+                area[part(p)] += 1.0;
+            }
+        }
+    }
+    let total: f64 = area.iter().sum();
+    let mut count = [0usize; 9];
+    for &p in points {
+        count[part(p)] += 1;
+    }
+    for k in 0..9 {
+        let expect = points.len() as f64 * area[k] / total;
+        let sd = (expect * (1.0 - area[k] / total)).sqrt().max(1.0);
+        assert!(
+            (count[k] as f64 - expect).abs() <= 5.0 * sd + 2.0,
+            "part {k}: {} samples, {expect:.1} expected",
+            count[k]
+        );
+    }
+}
+
+#[test]
+fn random_points_are_uniform_over_where_the_disc_fits() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x4ad0);
+    for r in [0.0f32, 0.7] {
+        let mesh = random_mesh(&mut rng);
+        let points: Vec<Vec2> = (0..6000)
+            .map(|_| {
+                mesh.random_point(&mut rng, r)
+                    .expect("valid")
+                    .expect("room")
+            })
+            .collect();
+        for &p in &points {
+            assert!(reference::fits(&mesh, p, f64::from(r)), "{p}");
+        }
+        assert_uniform(&mesh, &points, r, |_| true);
+    }
+}
+
+#[test]
+fn random_points_in_a_circle_are_uniform_inside_it() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0xc14c1e);
+    let mesh = random_mesh(&mut rng);
+    // A wide circle (triangles sampled) and a narrow one (the circle sampled).
+    for (c, big) in [
+        (Vec2::new(15.0, 15.0), 14.0f32),
+        (Vec2::new(12.0, 13.0), 5.0),
+    ] {
+        let r = 0.4;
+        let points: Vec<Vec2> = (0..6000)
+            .map(|_| {
+                mesh.random_point_in_circle(&mut rng, c, big, r)
+                    .expect("valid")
+                    .expect("room")
+            })
+            .collect();
+        for &p in &points {
+            assert!(
+                p.distance(c) <= big && reference::fits(&mesh, p, f64::from(r)),
+                "{p}"
+            );
+        }
+        assert_uniform(&mesh, &points, r, |p| p.distance(c) <= big);
+    }
+}
+
+#[test]
+fn random_reachable_points_are_reached_and_cover_the_component() {
+    // Two rooms joined by a 1 m door: a disc of radius 0.3 goes through, 0.6 does not.
+    let m = mesh(
+        r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]],
+            "obstacles": [[[5,0],[5.2,0],[5.2,4.5],[5,4.5]],
+                          [[5,5.5],[5.2,5.5],[5.2,10],[5,10]]]}"#,
+    );
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let from = Vec2::new(2.0, 5.0);
+    for (r, beyond) in [(0.3f32, true), (0.6, false)] {
+        let mut right = 0;
+        for _ in 0..400 {
+            let p = m
+                .random_point_reachable(&mut rng, from, r)
+                .expect("valid")
+                .expect("room");
+            assert!(m.find_path(from, p, r).is_ok());
+            right += usize::from(p.x > 5.2);
+        }
+        // Half the free area lies beyond the door when it lets the disc through.
+        assert_eq!(
+            right > 150,
+            beyond,
+            "r = {r}: {right} of 400 beyond the door"
+        );
+        assert!(!beyond || right < 250);
+    }
+}
+
+#[test]
+fn bad_input_is_refused_with_its_reason() {
+    let m = room_with_pillar();
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let (p, nan) = (Vec2::new(1.0, 1.0), Vec2::new(f32::NAN, 1.0));
+    fn not_finite<T>(argument: &'static str) -> Result<T, MeshQueryError> {
+        Err(MeshQueryError::NotFinite { argument })
+    }
+    assert_eq!(m.nearest_point(nan, 0.5), not_finite("point"));
+    assert_eq!(
+        m.nearest_point(p, -1.0),
+        Err(MeshQueryError::BadRadius {
+            argument: "radius",
+            value: -1.0
+        })
+    );
+    assert!(matches!(
+        m.nearest_point(p, f32::NAN),
+        Err(MeshQueryError::BadRadius { .. })
+    ));
+    assert!(matches!(
+        m.nearest_point(p, f32::INFINITY),
+        Err(MeshQueryError::BadRadius { .. })
+    ));
+    assert_eq!(
+        m.raycast(p, p, 0.5),
+        Err(MeshQueryError::ZeroLengthRay { from: p })
+    );
+    assert_eq!(m.raycast(p, Vec2::INFINITY, 0.5), not_finite("to"));
+    assert_eq!(
+        m.raycast(Vec2::new(5.0, 5.0), p, 0.5),
+        Err(MeshQueryError::OffMesh {
+            point: Vec2::new(5.0, 5.0)
+        })
+    );
+    assert_eq!(
+        m.nearest_wall(Vec2::new(50.0, 5.0)),
+        Err(MeshQueryError::OffMesh {
+            point: Vec2::new(50.0, 5.0)
+        })
+    );
+    assert!(matches!(
+        m.nearest_point_reachable(Vec2::new(0.2, 5.0), p, 0.5),
+        Err(MeshQueryError::NoRoom { radius: 0.5, .. })
+    ));
+    assert_eq!(m.move_along_surface(p, p, 0.5).map(|s| s.position), Ok(p));
+    assert!(m.random_point(&mut rng, -0.1).is_err());
+    assert!(m.random_point_in_circle(&mut rng, nan, 1.0, 0.1).is_err());
+    assert!(m
+        .random_point_in_circle(&mut rng, p, f32::NAN, 0.1)
+        .is_err());
+    assert!(m
+        .random_point_reachable(&mut rng, Vec2::new(5.0, 5.0), 0.1)
+        .is_err());
+    let mut out = vec![TriangleId(0)];
+    assert!(m.triangles_in_circle(p, -1.0, &mut out).is_err());
+    // A disc that fits nowhere: no point, no sample.
+    assert_eq!(m.nearest_point(p, 6.0), Ok(None));
+    assert_eq!(m.random_point(&mut rng, 6.0), Ok(None));
+}
+
+/// An arbitrary `f32`: any bit pattern half the time (NaN, infinities, subnormals,
+/// huge), else a value near the room.
+fn arbitrary(rng: &mut ChaCha8Rng) -> f32 {
+    match rng.gen_range(0..4) {
+        0 => f32::from_bits(rng.gen()),
+        1 => [0.0, -0.0, f32::MIN_POSITIVE, 1e-30, 1e30, f32::MAX, 10.0][rng.gen_range(0..7)],
+        _ => rng.gen_range(-5.0..15.0),
+    }
+}
+
+#[test]
+fn arbitrary_input_never_panics() {
+    let m = room_with_pillar();
+    let mut rng = ChaCha8Rng::seed_from_u64(0xf022);
+    let mut out = Vec::new();
+    for _ in 0..3000 {
+        let p = Vec2::new(arbitrary(&mut rng), arbitrary(&mut rng));
+        let q = Vec2::new(arbitrary(&mut rng), arbitrary(&mut rng));
+        let r = arbitrary(&mut rng)
+            .abs()
+            .min(if rng.gen() { 3.0 } else { f32::MAX });
+        let big = arbitrary(&mut rng);
+        if let Ok(Some(n)) = m.nearest_point(p, r) {
+            assert!(n.point.is_finite() && n.distance.is_finite() || !p.is_finite());
+        }
+        if let Ok(n) = m.nearest_point_reachable(p, q, r) {
+            assert!(n.point.is_finite());
+        }
+        if let Ok(Some(h)) = m.raycast(p, q, r) {
+            assert!(
+                h.point.is_finite() && h.normal.is_finite() && (0.0..=1.0).contains(&h.fraction)
+            );
+        }
+        if let Ok(s) = m.move_along_surface(p, q, r) {
+            assert!(s.position.is_finite());
+        }
+        if let Ok(w) = m.nearest_wall(p) {
+            assert!(w.point.is_finite() && w.normal.is_finite());
+        }
+        let _ = m.triangles_in_circle(p, big, &mut out);
+        if r < 3.0 {
+            if let Ok(Some(x)) = m.random_point_in_circle(&mut rng, p, big.min(50.0), r) {
+                assert!(x.is_finite());
+            }
+        }
+    }
+}
