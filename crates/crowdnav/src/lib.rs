@@ -17,14 +17,17 @@ pub use mesh::{
 pub use path::{NoPathReason, Path, PathError, PathPiece, PathQuery, QueryProblem};
 pub use scenario::{Method, Report, Scenario, ScenarioError};
 pub use steer::{AntiGravity, Orca, OrcaParams, OrcaPreset, Steering, Swarm};
-pub use world::{Agent, AgentId, AgentParams, Goal, World, WorldError, WorldParams};
+pub use world::{
+    Agent, AgentBody, AgentEvent, AgentId, AgentParams, AgentState, Goal, Touched, World,
+    WorldError, WorldParams,
+};
 
 /// The types most programs need, for `use crowdnav::prelude::*;`: a mesh, a path
 /// query, a world of agents with ORCA, and glam's `Vec2` they are given in.
 pub mod prelude {
     pub use crate::{
-        AgentId, AgentParams, Goal, Level, NavMesh, Orca, OrcaParams, Path, PathError, PathQuery,
-        Steering, World, WorldParams,
+        AgentEvent, AgentId, AgentParams, AgentState, Goal, Level, NavMesh, Orca, OrcaParams, Path,
+        PathError, PathQuery, Steering, World, WorldParams,
     };
     pub use glam::Vec2;
 }
