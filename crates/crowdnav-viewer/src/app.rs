@@ -144,12 +144,23 @@ impl App {
                 Action::Step => self.crowd.step_once(),
                 Action::ToggleHelp => self.help = !self.help,
                 Action::Deselect => self.crowd.selection.clear(),
+                Action::DeleteSelected => {
+                    self.crowd.delete_selected();
+                }
                 Action::Fit => {
                     self.view2 = None;
                     self.framed = false;
                 }
                 Action::Load => {}
             }
+        }
+    }
+
+    /// Drives the player along `direction` (the held W, A, S and D keys) in the crowd
+    /// scenes.
+    pub fn drive_player(&mut self, direction: glam::Vec2) {
+        if self.scene != Scene::Space {
+            self.crowd.drive_player(direction);
         }
     }
 

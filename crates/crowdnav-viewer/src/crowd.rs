@@ -63,7 +63,12 @@ pub struct Crowd {
     pub bounds: (Vec2, Vec2),
     /// Whether the simulation is paused.
     pub paused: bool,
+    /// The agent the W, A, S and D keys drive, once they have been pressed.
+    pub player: Option<AgentId>,
 }
+
+/// How fast the player walks, m/s.
+pub const PLAYER_SPEED: f32 = 2.0;
 
 /// The seed demo's room (the library's), with two pillars to drag around.
 pub fn demo_level() -> Level {
@@ -243,6 +248,7 @@ impl Crowd {
             formations: 0,
             bounds: (Vec2::splat(-1.0), Vec2::splat(1.0)),
             paused: false,
+            player: None,
         };
         c.bounds = c.compute_bounds();
         c
@@ -333,7 +339,14 @@ impl Crowd {
     pub fn formation(&mut self, kind: FormationKind) {
         self.load();
         self.formations += 1;
-        let now: Vec<Vec2> = self.world.agents().iter().map(|a| a.position).collect();
+        let player = self.player;
+        let walkers = || {
+            self.world
+                .agents()
+                .iter()
+                .filter(move |a| Some(a.id) != player)
+        };
+        let now: Vec<Vec2> = walkers().map(|a| a.position).collect();
         if self.origin != Origin::Demo && !now.is_empty() {
             let centroid = now.iter().sum::<Vec2>() / now.len() as f32;
             if centroid.is_finite() {
@@ -341,16 +354,21 @@ impl Crowd {
             }
         }
         let goals = formation_goals(kind, &now, self.area, self.formations, self.world.mesh());
-        let ids: Vec<AgentId> = self.world.agents().iter().map(|a| a.id).collect();
+        let ids: Vec<AgentId> = walkers().map(|a| a.id).collect();
         for (id, g) in ids.into_iter().zip(goals) {
             let _ = self.world.set_goal(id, Goal::Point(g));
         }
     }
 
-    /// The agents a goal click moves: the selection, or everyone.
+    /// The agents a goal click moves: the selection, or everyone but the player.
     pub fn targets(&self) -> Vec<AgentId> {
         if self.selection.is_empty() {
-            self.world.agents().iter().map(|a| a.id).collect()
+            self.world
+                .agents()
+                .iter()
+                .map(|a| a.id)
+                .filter(|&id| Some(id) != self.player)
+                .collect()
         } else {
             self.selection.clone()
         }
@@ -381,6 +399,57 @@ impl Crowd {
                 eprintln!("crowdnav-view: {e}");
             }
         }
+    }
+
+    /// Removes the selected agents from the world (the player too, if selected) and
+    /// clears the selection; returns how many were removed.
+    pub fn delete_selected(&mut self) -> usize {
+        let mut removed = 0;
+        for id in std::mem::take(&mut self.selection) {
+            if self.world.remove_agent(id).is_ok() {
+                removed += 1;
+            }
+            if Some(id) == self.player {
+                self.player = None;
+            }
+        }
+        removed
+    }
+
+    /// Drives the player at [`PLAYER_SPEED`] along `direction` (unit or zero; zero
+    /// holds it still, still driven): the crowd avoids it and it does not yield. The
+    /// first non-zero direction puts the player on the mesh, at the nearest place it
+    /// fits to the level's centre.
+    pub fn drive_player(&mut self, direction: Vec2) {
+        if !direction.is_finite() {
+            return;
+        }
+        let id = match self.player.filter(|&id| self.world.agent(id).is_some()) {
+            Some(id) => id,
+            None if direction == Vec2::ZERO => return,
+            None => match self.spawn_player() {
+                Some(id) => id,
+                None => return,
+            },
+        };
+        // The id is in the world and the velocity finite: nothing to refuse.
+        let _ = self.world.set_velocity(id, Some(direction * PLAYER_SPEED));
+    }
+
+    /// Adds the player at the nearest place it fits to the level's centre.
+    fn spawn_player(&mut self) -> Option<AgentId> {
+        let r = self.area.agent_radius;
+        let centre = 0.5 * (self.bounds.0 + self.bounds.1);
+        let at = match self.world.mesh() {
+            Some(mesh) => mesh.nearest_point(centre, r).ok().flatten()?.point,
+            None => centre,
+        };
+        let params = AgentParams::new(at, at)
+            .with_radius(r)
+            .with_speeds(PLAYER_SPEED, PLAYER_SPEED);
+        let id = self.world.add_agent(params).ok()?;
+        self.player = Some(id);
+        Some(id)
     }
 
     /// Selects the agents whose centre lies in the box between `a` and `b`.
@@ -591,5 +660,71 @@ mod tests {
         assert!(
             matches!(c.world.agent(first).map(|a| a.goal), Some(Goal::Point(g)) if g.distance(Vec2::new(-8.0, -8.0)) < 5.0)
         );
+    }
+
+    /// Delete removes exactly the selected agents; the others keep their ids.
+    #[test]
+    fn delete_removes_the_selected_agents_only() {
+        let mut c = Crowd::demo(None).expect("demo builds");
+        c.load();
+        c.select_box(Vec2::new(0.0, 0.0), Vec2::new(20.0, 20.0));
+        let chosen = c.selection.clone();
+        let kept: Vec<AgentId> = c
+            .world
+            .agents()
+            .iter()
+            .map(|a| a.id)
+            .filter(|id| !chosen.contains(id))
+            .collect();
+        assert_eq!(c.delete_selected(), chosen.len());
+        assert!(c.selection.is_empty());
+        assert_eq!(c.world.agents().len(), 32 - chosen.len());
+        assert!(chosen.iter().all(|&id| c.world.agent(id).is_none()));
+        assert!(kept.iter().all(|&id| c.world.agent(id).is_some()));
+        // Nothing selected: nothing removed.
+        assert_eq!(c.delete_selected(), 0);
+        for _ in 0..20 {
+            c.step_once();
+        }
+    }
+
+    /// WASD puts a player on the mesh and drives it exactly; the crowd makes way and
+    /// nobody overlaps it; formations and goal clicks leave it alone.
+    #[test]
+    fn the_player_goes_where_the_keys_point_and_the_crowd_makes_way() {
+        let mut c = Crowd::demo(None).expect("demo builds");
+        c.load();
+        c.drive_player(Vec2::ZERO);
+        assert_eq!(c.player, None, "no key, no player");
+        c.drive_player(Vec2::X);
+        let player = c.player.expect("spawned on the first key");
+        let start = c.world.agent(player).expect("in the world").position;
+        c.formation(FormationKind::Circle);
+        assert!(!c.targets().contains(&player));
+        let steps = 40;
+        for _ in 0..steps {
+            c.drive_player(Vec2::X);
+            c.step_once();
+        }
+        let p = c.world.agent(player).expect("in the world");
+        let expected = start + Vec2::X * PLAYER_SPEED * c.dt * steps as f32;
+        assert!(
+            p.position.distance(expected) < 1e-3,
+            "{} vs {expected}",
+            p.position
+        );
+        assert!(c.world.metrics().overlapping_pairs.is_empty());
+        // Held still: it stands.
+        c.drive_player(Vec2::ZERO);
+        c.step_once();
+        let still = c.world.agent(player).expect("in").position;
+        c.step_once();
+        assert_eq!(c.world.agent(player).expect("in").position, still);
+        // Deleted with the selection: the next key spawns a new one.
+        c.selection = vec![player];
+        c.delete_selected();
+        assert_eq!(c.player, None);
+        c.drive_player(-Vec2::Y);
+        assert!(c.player.is_some_and(|id| id != player));
     }
 }

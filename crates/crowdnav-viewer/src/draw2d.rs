@@ -43,6 +43,8 @@ pub mod colour {
     pub const TEXT: Color = Color::new(0.92, 0.92, 0.95, 1.0);
     /// The selection and a dragged obstacle.
     pub const HIGHLIGHT: Color = Color::new(1.0, 0.92, 0.35, 1.0);
+    /// The player (driven by the W, A, S and D keys).
+    pub const PLAYER: Color = Color::new(0.20, 0.80, 0.35, 1.0);
 }
 
 /// Colour of a steering debug vector by its label (the seed's code for anti-gravity:
@@ -196,7 +198,9 @@ pub fn draw(crowd: &Crowd, view: &View2, debug: bool, hover: Option<usize>) {
     for a in world.agents() {
         let c = s(a.position);
         let r = (a.radius * view.zoom).max(2.0);
-        let fill = if a.has_collided() {
+        let fill = if Some(a.id) == crowd.player {
+            colour::PLAYER
+        } else if a.has_collided() {
             colour::COLLIDED
         } else {
             colour::AGENT

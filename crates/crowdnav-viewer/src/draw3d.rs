@@ -311,7 +311,9 @@ pub fn draw(crowd: &Crowd, orbit: &Orbit, floor: &[Mesh], debug: bool) {
         }
     }
     for a in world.agents() {
-        let fill = if a.has_collided() {
+        let fill = if Some(a.id) == crowd.player {
+            colour::PLAYER
+        } else if a.has_collided() {
             colour::COLLIDED
         } else {
             colour::AGENT

@@ -26,6 +26,8 @@ pub enum Action {
     ToggleHelp,
     /// Clear the selection.
     Deselect,
+    /// Remove the selected agents from the world.
+    DeleteSelected,
     /// Frame the level again.
     Fit,
     /// Nothing but loading the entities (any other key).
@@ -41,13 +43,14 @@ pub fn action_for(key: KeyCode) -> Action {
         KeyCode::G => Action::Formation(FormationKind::Blocks),
         KeyCode::P => Action::Formation(FormationKind::Lines),
         KeyCode::M => Action::CycleMethod,
-        KeyCode::D => Action::ToggleDebug,
+        KeyCode::I => Action::ToggleDebug,
         KeyCode::V => Action::Toggle3d,
         KeyCode::X => Action::ToggleSpace,
         KeyCode::Space => Action::Pause,
         KeyCode::N => Action::Step,
         KeyCode::H => Action::ToggleHelp,
         KeyCode::Escape => Action::Deselect,
+        KeyCode::Delete | KeyCode::Backspace => Action::DeleteSelected,
         KeyCode::F => Action::Fit,
         _ => Action::Load,
     }
@@ -66,6 +69,19 @@ pub fn keys_this_frame(script: &[ScriptKey], frame: u64, keyboard: bool) -> Vec<
     keys
 }
 
+/// The way the held W, A, S and D keys point (W up the screen, +y), unit or zero:
+/// the player's heading. Always zero without a keyboard (headless runs).
+pub fn held_direction(keyboard: bool) -> glam::Vec2 {
+    if !keyboard {
+        return glam::Vec2::ZERO;
+    }
+    let down = macroquad::input::is_key_down;
+    let axis = |plus: KeyCode, minus: KeyCode| {
+        f32::from(u8::from(down(plus))) - f32::from(u8::from(down(minus)))
+    };
+    glam::Vec2::new(axis(KeyCode::D, KeyCode::A), axis(KeyCode::W, KeyCode::S)).normalize_or_zero()
+}
+
 /// The help of the space scene.
 pub const SPACE_HELP: [&str; 2] = [
     "ships fly planet to planet with swarm steering in 3D, avoiding planets and each other",
@@ -74,6 +90,6 @@ pub const SPACE_HELP: [&str; 2] = [
 
 /// The one-line help.
 pub const HELP: [&str; 2] = [
-    "any key: load | R circle  B swap  T groups  G blocks  P lines | M method  D debug  V 3D  X space  Space pause  N step  H help",
-    "click: goal for selected (all)  drag: select box / move obstacle | right-drag: pan (2D) orbit (3D)  wheel: zoom  F fit  Esc deselect",
+    "any key: load | R circle  B swap  T groups  G blocks  P lines | M method  I debug  V 3D  X space  Space pause  N step  H help  WASD player",
+    "click: goal  drag: select / move obstacle | right-drag: pan / orbit  wheel: zoom  F fit  Esc deselect  Del delete",
 ];

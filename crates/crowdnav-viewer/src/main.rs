@@ -65,6 +65,7 @@ async fn run(crowd: Crowd, args: Args) {
         app.keys(&keys);
         // The mouse works headless too (an X server's pointer, moved by a test).
         app.mouse();
+        app.drive_player(input::held_direction(!headless));
         let dt = if headless {
             HEADLESS_FRAME
         } else {
