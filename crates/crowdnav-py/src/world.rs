@@ -15,12 +15,25 @@ use crowdnav::{AntiGravity, Method, OrcaPreset, Report, Swarm};
 use numpy::{AllowTypeChange, PyArray1, PyArray2, PyArrayLike2};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
+use std::collections::BTreeMap;
 
 /// A crowd: agents that follow shortest paths on a mesh (or straight lines on open
 /// ground) and avoid each other.
 #[pyclass(name = "World", module = "crowdnav")]
 pub struct PyWorld {
     pub(crate) world: World,
+    /// The live agents' ids by their Python ids ([`py_id`]): the library hands out
+    /// ids but does not make them from numbers, so the binding remembers them.
+    ids: BTreeMap<i64, AgentId>,
+}
+
+/// An agent's id as Python sees it: one int64 holding its slot (low 32 bits) and its
+/// slot's generation (high 32 bits), `slot + generation * 2**32`. The agents of a world
+/// without removals are 0, 1, 2, …; an id freed by a removal never names another
+/// agent, because the slot's next agent has the next generation. (Only after 2**31
+/// removals from one slot would the int be negative; it is still a valid id.)
+pub(crate) fn py_id(id: AgentId) -> i64 {
+    (u64::from(id.slot()) | u64::from(id.generation()) << 32) as i64
 }
 
 /// How a new agent is made, from the keyword arguments of `add_agent(s)`.
@@ -42,16 +55,22 @@ impl Body {
 }
 
 impl PyWorld {
-    /// `id` as an index into the agents, or `IndexError`.
-    pub(crate) fn check(&self, id: usize) -> PyResult<AgentId> {
-        let n = self.world.agents().len();
-        if id < n {
-            Ok(AgentId(id as u32))
-        } else {
-            Err(PyIndexError::new_err(format!(
-                "agent {id} does not exist: the world has {n} agents"
-            )))
-        }
+    /// The agent Python id `id` names, or `IndexError` when it names none (never
+    /// added, or removed).
+    pub(crate) fn check(&self, id: i64) -> PyResult<AgentId> {
+        self.ids.get(&id).copied().ok_or_else(|| {
+            PyIndexError::new_err(format!(
+                "agent {id} is not in the world (never added, or removed)"
+            ))
+        })
+    }
+
+    /// Adds an agent and remembers its id; returns its Python id.
+    fn add(&mut self, params: AgentParams) -> PyResult<i64> {
+        let id = self.world.add_agent(params).map_err(errors::world)?;
+        let key = py_id(id);
+        self.ids.insert(key, id);
+        Ok(key)
     }
 
     /// An (N, 2) array of one vector of every agent.
@@ -125,6 +144,7 @@ impl PyWorld {
         let mesh = mesh.map(|m| m.mesh.clone());
         Ok(PyWorld {
             world: World::new(mesh, steering, params),
+            ids: BTreeMap::new(),
         })
     }
 
@@ -138,7 +158,7 @@ impl PyWorld {
         max_speed: f32,
         pref_speed: f32,
         mass: f32,
-    ) -> PyResult<usize> {
+    ) -> PyResult<i64> {
         let body = Body {
             radius,
             max_speed,
@@ -146,8 +166,7 @@ impl PyWorld {
             mass,
         };
         let params = body.params(vec2(position, "position")?, vec2(goal, "goal")?);
-        let id = self.world.add_agent(params).map_err(errors::world)?;
-        Ok(id.index())
+        self.add(params)
     }
 
     /// Adds one agent per row of `positions` and `goals` ((N, 2) arrays); returns
@@ -194,17 +213,13 @@ impl PyWorld {
         }
         let mut ids = Vec::with_capacity(positions.len());
         for (&p, &g) in positions.iter().zip(&goals) {
-            let id = self
-                .world
-                .add_agent(body.params(p, g))
-                .map_err(errors::world)?;
-            ids.push(id.index() as i64);
+            ids.push(self.add(body.params(p, g))?);
         }
         Ok(PyArray1::from_vec(py, ids))
     }
 
     /// Gives agent `agent` the point goal `goal`.
-    fn set_goal(&mut self, agent: usize, goal: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn set_goal(&mut self, agent: i64, goal: &Bound<'_, PyAny>) -> PyResult<()> {
         let id = self.check(agent)?;
         let goal = vec2(goal, "goal")?;
         self.world
@@ -222,9 +237,10 @@ impl PyWorld {
                 goals.len()
             )));
         }
-        for (i, g) in goals.into_iter().enumerate() {
+        let ids: Vec<AgentId> = self.world.agents().iter().map(|a| a.id).collect();
+        for (id, g) in ids.into_iter().zip(goals) {
             self.world
-                .set_goal(AgentId(i as u32), Goal::Point(g))
+                .set_goal(id, Goal::Point(g))
                 .map_err(errors::world)?;
         }
         Ok(())
@@ -265,10 +281,9 @@ impl PyWorld {
     /// Every agent's goal, an (N, 2) float64 array (for a chase, where its target is now).
     #[getter]
     fn goals<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f64>> {
-        let agents = self.world.agents();
         self.per_agent(py, |a| match a.goal {
             Goal::Point(g) => g,
-            Goal::Agent(other) => agents.get(other.index()).map_or(a.position, |o| o.position),
+            Goal::Agent(other) => self.world.agent(other).map_or(a.position, |o| o.position),
             Goal::Obstacle(o) => self
                 .world
                 .obstacles()
@@ -337,7 +352,7 @@ impl PyWorld {
     // ---- Waiting for the world branch: see `world_pending` (TODO-for-merge). ----
 
     /// Removes agent `agent`. Not available yet (needs `World::remove_agent`).
-    fn remove_agent(&mut self, agent: usize) -> PyResult<()> {
+    fn remove_agent(&mut self, agent: i64) -> PyResult<()> {
         world_pending::remove_agent(self, agent)
     }
 
@@ -354,7 +369,7 @@ impl PyWorld {
 
     /// Drives agent `agent` at `velocity` (it no longer steers itself). Not available
     /// yet (needs `World::set_velocity`).
-    fn set_velocity(&mut self, agent: usize, velocity: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn set_velocity(&mut self, agent: i64, velocity: &Bound<'_, PyAny>) -> PyResult<()> {
         let v = vec2(velocity, "velocity")?;
         world_pending::set_velocity(self, agent, v)
     }

@@ -29,7 +29,7 @@ fn pending(what: &str, needs: &str) -> PyErr {
 }
 
 /// TODO-for-merge: `World::remove_agent`.
-pub fn remove_agent(world: &mut PyWorld, agent: usize) -> PyResult<()> {
+pub fn remove_agent(world: &mut PyWorld, agent: i64) -> PyResult<()> {
     world.check(agent)?;
     Err(pending("remove_agent", "World::remove_agent"))
 }
@@ -50,7 +50,7 @@ pub fn set_preferred_velocities(world: &mut PyWorld, velocities: &[Vec2]) -> PyR
 }
 
 /// TODO-for-merge: `World::set_velocity`.
-pub fn set_velocity(world: &mut PyWorld, agent: usize, velocity: Vec2) -> PyResult<()> {
+pub fn set_velocity(world: &mut PyWorld, agent: i64, velocity: Vec2) -> PyResult<()> {
     world.check(agent)?;
     let _ = velocity;
     Err(pending("set_velocity", "World::set_velocity"))
