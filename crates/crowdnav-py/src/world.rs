@@ -1,16 +1,16 @@
 //! `World`: a crowd on a mesh (or open ground), stepped with the GIL released, its
 //! state read and written as NumPy arrays, one call for all agents.
 //!
-//! Agent ids are the library's `AgentId` indices as Python ints. The parts that need
-//! methods the library does not have yet (removing agents, preferred velocities set
-//! from outside, driven agents, per-agent states) are in [`crate::world_pending`].
+//! Agents are named by ids that stay valid until the agent is removed: the library's
+//! generational `AgentId` packed into one Python int ([`py_id`]). The per-agent arrays
+//! have one row per agent in the world's order, which `World.ids` gives.
 
 use crate::convert::{number, points_array, vec2};
 use crate::errors;
 use crate::mesh::PyNavMesh;
-use crate::world_pending;
 use crowdnav::prelude::*;
 use crowdnav::steer::{AntiGravityParams, SwarmParams};
+use crowdnav::world::AgentState;
 use crowdnav::{AntiGravity, Method, OrcaPreset, Report, Swarm};
 use numpy::{AllowTypeChange, PyArray1, PyArray2, PyArrayLike2};
 use pyo3::exceptions::{PyIndexError, PyValueError};
@@ -81,6 +81,63 @@ impl PyWorld {
     ) -> Bound<'py, PyArray2<f64>> {
         points_array(py, self.world.agents().iter().map(f))
     }
+}
+
+/// The names of the state codes of `World.states`, indexed by code.
+const STATE_NAMES: [&str; 5] = ["idle", "moving", "arrived", "no_path", "stuck"];
+
+/// The code of `state` in `World.states` (see [`STATE_NAMES`]).
+fn state_code(state: &AgentState) -> i8 {
+    match state {
+        AgentState::Idle => PyWorld::IDLE,
+        AgentState::Moving => PyWorld::MOVING,
+        AgentState::Arrived => PyWorld::ARRIVED,
+        AgentState::NoPath(_) => PyWorld::NO_PATH,
+        AgentState::Stuck => PyWorld::STUCK,
+    }
+}
+
+/// A velocity or `None`: `None` in Python, or a pair of finite numbers.
+fn optional_vec2(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Option<Vec2>> {
+    if obj.is_none() {
+        Ok(None)
+    } else {
+        vec2(obj, what).map(Some)
+    }
+}
+
+/// An (n, 2) array of overrides: a finite row is `Some`, a row of two NaNs `None`;
+/// anything else (a wrong shape, one NaN, an infinity) is a `ValueError` naming
+/// `what`.
+fn overrides_in(
+    array: &PyArrayLike2<'_, f64, AllowTypeChange>,
+    what: &str,
+    n: usize,
+) -> PyResult<Vec<Option<Vec2>>> {
+    let view = array.as_array();
+    if view.shape() != [n, 2] {
+        return Err(PyValueError::new_err(format!(
+            "{what} must have shape ({n}, 2), got {:?}",
+            view.shape()
+        )));
+    }
+    let mut out = Vec::with_capacity(n);
+    for (i, r) in view.rows().into_iter().enumerate() {
+        if r[0].is_nan() && r[1].is_nan() {
+            out.push(None);
+            continue;
+        }
+        let v = Vec2::new(r[0] as f32, r[1] as f32);
+        if !v.is_finite() {
+            return Err(PyValueError::new_err(format!(
+                "{what}[{i}] must be finite, or (nan, nan) to hand the agent back to its \
+                 goal, got ({}, {})",
+                r[0], r[1]
+            )));
+        }
+        out.push(Some(v));
+    }
+    Ok(out)
 }
 
 /// An (N, 2) array of finite points, or `ValueError` naming `what`.
@@ -349,35 +406,113 @@ impl PyWorld {
         )
     }
 
-    // ---- Waiting for the world branch: see `world_pending` (TODO-for-merge). ----
-
-    /// Removes agent `agent`. Not available yet (needs `World::remove_agent`).
-    fn remove_agent(&mut self, agent: i64) -> PyResult<()> {
-        world_pending::remove_agent(self, agent)
+    /// Every agent's id, an (N,) int64 array: row `i` of the other arrays is agent
+    /// `ids[i]`. Rows are in the order the agents were added; a removal moves the
+    /// later rows up one, while ids never change.
+    #[getter]
+    fn ids<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let ids = self.world.agents().iter().map(|a| py_id(a.id)).collect();
+        PyArray1::from_vec(py, ids)
     }
 
-    /// Sets every agent's preferred velocity from an (N, 2) array, overriding path
-    /// following for the next step. Not available yet (needs
-    /// `World::set_preferred_velocity`).
+    /// The row of agent `agent` in the per-agent arrays (`IndexError` for an id that
+    /// names no agent).
+    fn index_of(&self, agent: i64) -> PyResult<usize> {
+        let id = self.check(agent)?;
+        self.world
+            .index_of(id)
+            .ok_or_else(|| PyIndexError::new_err(format!("agent {agent} is not in the world")))
+    }
+
+    /// Removes agent `agent` (`IndexError` when it names no agent). The others keep
+    /// their ids; their rows after its row move up one. An agent chasing it stops
+    /// where it is.
+    fn remove_agent(&mut self, agent: i64) -> PyResult<()> {
+        let id = self.check(agent)?;
+        self.world.remove_agent(id).map_err(errors::world)?;
+        self.ids.remove(&agent);
+        Ok(())
+    }
+
+    /// Drives agent `agent` at exactly `velocity` from the next step on: it is not
+    /// steered, not pushed by collisions, not limited by its `max_speed`, and the
+    /// others avoid it. `None` hands it back to its goal (it re-plans from where it
+    /// is).
+    fn set_velocity(&mut self, agent: i64, velocity: &Bound<'_, PyAny>) -> PyResult<()> {
+        let id = self.check(agent)?;
+        let v = optional_vec2(velocity, "velocity")?;
+        self.world.set_velocity(id, v).map_err(errors::world)
+    }
+
+    /// Sets the velocity agent `agent` heads for instead of following its path (it
+    /// still avoids the others and the walls, and does not arrive); `None` hands it
+    /// back to its goal.
+    fn set_preferred_velocity(&mut self, agent: i64, velocity: &Bound<'_, PyAny>) -> PyResult<()> {
+        let id = self.check(agent)?;
+        let v = optional_vec2(velocity, "velocity")?;
+        self.world
+            .set_preferred_velocity(id, v)
+            .map_err(errors::world)
+    }
+
+    /// [`set_preferred_velocity`](Self::set_preferred_velocity) for every agent from
+    /// one (N, 2) array in row order (`ids`): a row `(nan, nan)` hands that agent back
+    /// to its goal. Any other non-finite row, or a wrong shape, is a `ValueError` and
+    /// nothing changes.
     fn set_preferred_velocities(
         &mut self,
         velocities: PyArrayLike2<'_, f64, AllowTypeChange>,
     ) -> PyResult<()> {
-        let velocities = points_in(&velocities, "velocities")?;
-        world_pending::set_preferred_velocities(self, &velocities)
+        let n = self.world.agents().len();
+        let velocities = overrides_in(&velocities, "velocities", n)?;
+        let ids: Vec<AgentId> = self.world.agents().iter().map(|a| a.id).collect();
+        for (id, v) in ids.into_iter().zip(velocities) {
+            self.world
+                .set_preferred_velocity(id, v)
+                .map_err(errors::world)?;
+        }
+        Ok(())
     }
 
-    /// Drives agent `agent` at `velocity` (it no longer steers itself). Not available
-    /// yet (needs `World::set_velocity`).
-    fn set_velocity(&mut self, agent: i64, velocity: &Bound<'_, PyAny>) -> PyResult<()> {
-        let v = vec2(velocity, "velocity")?;
-        world_pending::set_velocity(self, agent, v)
-    }
-
-    /// Every agent's state as an (N,) int8 array. Not available yet (needs
-    /// `AgentState`).
+    /// Every agent's state as of the last step, an (N,) int8 array of the codes
+    /// `World.IDLE` (0), `MOVING` (1), `ARRIVED` (2), `NO_PATH` (3), `STUCK` (4);
+    /// `World.STATE_NAMES[code]` is the code's name.
     #[getter]
-    fn states<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i8>>> {
-        world_pending::states(self, py)
+    fn states<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        let codes = self
+            .world
+            .agents()
+            .iter()
+            .map(|a| state_code(a.state()))
+            .collect();
+        PyArray1::from_vec(py, codes)
+    }
+
+    /// The state code of an agent with no goal to go to (the agent it chased was
+    /// removed).
+    #[classattr]
+    const IDLE: i8 = 0;
+    /// The state code of an agent on its way (or driven, or heading for a preferred
+    /// velocity set from Python); every agent's state before its first step.
+    #[classattr]
+    const MOVING: i8 = 1;
+    /// The state code of an agent at its goal.
+    #[classattr]
+    const ARRIVED: i8 = 2;
+    /// The state code of an agent whose path could not be planned: it holds still and
+    /// tries again later.
+    #[classattr]
+    const NO_PATH: i8 = 3;
+    /// The state code of an agent on its way that has not got further than half its
+    /// radius for a while (pressed in a jam).
+    #[classattr]
+    const STUCK: i8 = 4;
+
+    /// The names of the state codes, indexed by code: `("idle", "moving", "arrived",
+    /// "no_path", "stuck")`.
+    #[classattr]
+    #[pyo3(name = "STATE_NAMES")]
+    fn state_names() -> [&'static str; 5] {
+        STATE_NAMES
     }
 }
