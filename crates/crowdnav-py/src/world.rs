@@ -15,6 +15,7 @@ use crowdnav::{AntiGravity, Method, OrcaPreset, Report, Swarm};
 use numpy::{AllowTypeChange, PyArray1, PyArray2, PyArrayLike2};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 use std::collections::BTreeMap;
 
 /// A crowd: agents that follow shortest paths on a mesh (or straight lines on open
@@ -512,7 +513,7 @@ impl PyWorld {
     /// "no_path", "stuck")`.
     #[classattr]
     #[pyo3(name = "STATE_NAMES")]
-    fn state_names() -> [&'static str; 5] {
-        STATE_NAMES
+    fn state_names(py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
+        PyTuple::new(py, STATE_NAMES)
     }
 }
