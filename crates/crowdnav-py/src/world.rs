@@ -20,6 +20,11 @@ use std::collections::BTreeMap;
 
 /// A crowd: agents that follow shortest paths on a mesh (or straight lines on open
 /// ground) and avoid each other.
+///
+/// Agents are named by int ids that stay valid until the agent is removed (an unknown
+/// or removed id raises `IndexError`); the per-agent arrays have one row per agent, in
+/// the order of `World.ids`. `states` holds the codes `World.IDLE`, `MOVING`,
+/// `ARRIVED`, `NO_PATH`, `STUCK`, named by `World.STATE_NAMES`.
 #[pyclass(name = "World", module = "crowdnav")]
 pub struct PyWorld {
     pub(crate) world: World,
