@@ -17,7 +17,6 @@ mod mesh;
 mod run;
 mod rvo2;
 mod world;
-mod world_pending;
 
 /// The native module, `crowdnav._native`. Its names are re-exported by the Python
 /// package; see `python/crowdnav/_native.pyi` for their documentation as Python sees it.

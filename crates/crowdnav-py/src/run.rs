@@ -1,10 +1,13 @@
 //! `run(scenario)`: a scenario file or dict in, the report and the trajectories out,
-//! as `crowdnav run --report --trajectories` writes them.
+//! as `crowdnav run --report --trajectories` writes them. The scenario's script (timed
+//! events, sources, sinks) runs as the CLI runs it, and the trajectories number the
+//! agents by their scenario numbers (the listed agents first, then the spawned ones in
+//! the order they appeared), so an agent keeps its number when others leave.
 
 use crate::convert::rows;
 use crate::errors;
 use crate::mesh::json_text;
-use crowdnav::scenario::{run as run_world, LineCounter, RunOptions, TrajectoryRecorder};
+use crowdnav::scenario::{run_script, LineCounter, RunOptions, Script, TrajectoryRecorder};
 use crowdnav::{Method, Scenario};
 use numpy::PyArray2;
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -68,24 +71,27 @@ fn run(
 ) -> PyResult<RunOutput> {
     let mut world = scenario.build(method).map_err(errors::scenario)?;
     let mut lines = LineCounter::new(scenario.lines.clone(), &world).map_err(errors::scenario)?;
+    let mut script = Script::new(scenario, &world);
     let io = |e: std::io::Error| PyOSError::new_err(format!("trajectories: {e}"));
     let mut recorder = TrajectoryRecorder::new(Vec::new(), every).map_err(io)?;
-    recorder.record(&world).map_err(io)?;
+    recorder
+        .record_numbered(&world, |_, id| script.scenario_index(id))
+        .map_err(io)?;
     let mut write_error = None;
     let options = RunOptions {
         dt: scenario.dt,
         max_steps: steps.unwrap_or(scenario.steps),
         stop_when_arrived: true,
     };
-    let mut report = run_world(&scenario.name, &mut world, options, |w| {
+    let mut report = run_script(&scenario.name, &mut world, &mut script, options, |w, s| {
         lines.observe(w);
         if write_error.is_none() {
-            if let Err(e) = recorder.record(w) {
+            if let Err(e) = recorder.record_numbered(w, |_, id| s.scenario_index(id)) {
                 write_error = Some(e);
             }
         }
     })
-    .map_err(errors::world)?;
+    .map_err(errors::scenario)?;
     if let Some(e) = write_error {
         return Err(io(e));
     }

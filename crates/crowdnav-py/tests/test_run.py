@@ -82,3 +82,47 @@ def test_errors_carry_the_librarys_message(tmp_path):
     missing_world = dict(SMALL, world=str(tmp_path / "gone.json"))
     with pytest.raises(FileNotFoundError):
         crowdnav.run(missing_world)
+
+
+#: A corridor fed by a source at its left end and drained by a sink at its right end,
+#: with one listed agent retargeted by a timed event.
+STREAM = {
+    "name": "stream",
+    "dt": 0.1,
+    "steps": 600,
+    "world": {"boundary": [[0, 0], [20, 0], [20, 4], [0, 4]]},
+    "agents": [{"pos": [10, 3.4], "goal": [10, 3.4], "radius": 0.3, "max_speed": 1.4}],
+    "sources": [
+        {"area": [[0.5, 0.5], [2.5, 2.5]], "rate": 2.0, "count": 4, "goal": [18, 1.5], "seed": 3}
+    ],
+    "sinks": [{"area": [[16, 0], [20, 4]]}],
+    "events": [{"at": 0.5, "retarget": 0, "goal": [12, 3.4]}],
+}
+
+
+def test_sources_sinks_and_events_run_with_agents_numbered_as_in_the_scenario():
+    result = crowdnav.run(STREAM)
+    report = result.report
+    assert report["spawned"] == 4 and report["removed"] == 4
+    assert report["completed"] and report["steps"] < 600
+    t = result.trajectories
+    ids = t[:, 0].astype(int)
+    frames = t[:, 1].astype(int)
+    # The listed agent is 0, the spawned ones 1..4 in the order they appeared.
+    assert set(ids) == {0, 1, 2, 3, 4}
+    assert list(ids[frames == 0]) == [0]
+    last = frames.max()
+    first_seen = []
+    for agent in range(1, 5):
+        mine = np.sort(frames[ids == agent])
+        # Rows from when it appeared to when the sink removed it, none missing: it kept
+        # its number while the ones before it left.
+        assert mine[0] > 0 and mine[-1] < last
+        np.testing.assert_array_equal(mine, np.arange(mine[0], mine[-1] + 1))
+        assert t[(ids == agent) & (frames == mine[-1]), 3][0] >= 16.0
+        first_seen.append(mine[0])
+    assert first_seen == sorted(first_seen)
+    # Only the listed agent stays to the end, where the event sent it.
+    final = t[frames == last]
+    assert list(final[:, 0]) == [0]
+    np.testing.assert_allclose(final[0, 3:5], [12, 3.4], atol=0.1)

@@ -28,7 +28,10 @@ from ._native import _run
 __all__ = ["NavMesh", "Path", "World", "RunResult", "run", "TRAJECTORY_COLUMNS", "__version__"]
 
 #: The columns of :attr:`RunResult.trajectories`, as ``crowdnav run --trajectories``
-#: writes them: agent index, frame, time (s), x, y (m), vx, vy (m/s).
+#: writes them: agent number, frame, time (s), x, y (m), vx, vy (m/s). An agent's
+#: number is its place in the scenario: the listed agents first (0, 1, ...), then the
+#: agents spawned by events and sources in the order they appeared; it keeps it when
+#: others are removed, and has rows only while it is in the world.
 TRAJECTORY_COLUMNS = ("agent", "frame", "time", "x", "y", "vx", "vy")
 
 
@@ -84,7 +87,12 @@ def run(
     method: Optional[str] = None,
 ) -> RunResult:
     """Runs a scenario (a file path, or a dict in the scenario-file format) until
-    every agent has arrived or ``steps`` (the scenario's own by default) have run.
+    every agent has arrived or ``steps`` (the scenario's own by default) have run, as
+    ``crowdnav run`` does: with its timed ``events``, its ``sources`` (agents spawned
+    at a rate) and ``sinks`` (arrived agents removed); a run that stops on arrival
+    also waits for every event and source. The report counts the agents ``spawned``
+    and ``removed``; the trajectories number agents by scenario number (see
+    :data:`TRAJECTORY_COLUMNS`).
 
     ``every`` records the trajectories every n-th step (frame 0 is the initial
     state); ``method`` (``"orca"``, ``"antigravity"``, ``"swarm"``) overrides the

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping, Optional, Sequence, Union, final
+from typing import Any, ClassVar, Mapping, Optional, Sequence, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -81,7 +81,42 @@ class NavMesh:
 
 @final
 class World:
-    """A crowd on a mesh or open ground, stepped in Rust."""
+    """A crowd on a mesh or open ground, stepped in Rust.
+
+    **Agent ids.** ``add_agent(s)`` returns ids: ints that name the same agent until it
+    is removed, whatever else is added or removed. An id packs the library's
+    generational handle into one int64, ``slot + generation * 2**32``: the agents of a
+    world without removals are 0, 1, 2, ...; a removed agent's slot is reused by a later
+    agent with the next generation, so the old id never names the new agent. Treat ids
+    as opaque. A method given an id that names no agent (never added, or removed)
+    raises ``IndexError``.
+
+    **Rows.** The per-agent arrays (``positions``, ``states``, ...) have one row per
+    agent, in the order the agents were added; ``ids[i]`` is the agent of row ``i``
+    and ``index_of(id)`` the row of an id. A removal moves the later rows up one, so
+    after removals an id is no longer its row.
+
+    **States.** ``states`` holds small int codes, the class attributes ``IDLE`` (0),
+    ``MOVING`` (1), ``ARRIVED`` (2), ``NO_PATH`` (3) and ``STUCK`` (4);
+    ``World.STATE_NAMES[code]`` is the code's name, and
+    ``np.asarray(World.STATE_NAMES)[world.states]`` the names of all.
+    """
+
+    #: State code: no goal to go to (the agent it chased was removed).
+    IDLE: ClassVar[int]
+    #: State code: on its way (or driven, or heading for a preferred velocity set
+    #: from Python); every agent's state before its first step.
+    MOVING: ClassVar[int]
+    #: State code: at its goal.
+    ARRIVED: ClassVar[int]
+    #: State code: its path could not be planned; it holds still and tries again later.
+    NO_PATH: ClassVar[int]
+    #: State code: on its way but it has not got further than half its radius for a
+    #: while (pressed in a jam).
+    STUCK: ClassVar[int]
+    #: The names of the state codes, by code:
+    #: ``("idle", "moving", "arrived", "no_path", "stuck")``.
+    STATE_NAMES: ClassVar[tuple[str, str, str, str, str]]
 
     def __new__(
         cls,
@@ -102,7 +137,8 @@ class World:
         pref_speed: float = 1.4,
         mass: float = 1.0,
     ) -> int:
-        """Adds an agent; returns its id. ValueError for bad numbers."""
+        """Adds an agent; returns its id (see the class doc). ValueError for bad
+        numbers."""
     def add_agents(
         self,
         positions: npt.ArrayLike,
@@ -113,11 +149,12 @@ class World:
         pref_speed: float = 1.4,
         mass: float = 1.0,
     ) -> npt.NDArray[np.int64]:
-        """Adds one agent per row of two (N, 2) arrays; returns their ids."""
+        """Adds one agent per row of two (N, 2) arrays; returns their ids (int64).
+        Nothing is added when any row is refused."""
     def set_goal(self, agent: int, goal: _Vec2) -> None:
         """Gives an agent a new point goal (IndexError for an unknown id)."""
     def set_goals(self, goals: npt.ArrayLike) -> None:
-        """Gives every agent a point goal from an (N, 2) array."""
+        """Gives every agent a point goal from an (N, 2) array, in row order."""
     def step(self, dt: float, steps: int = 1) -> None:
         """Advances by ``steps`` steps of ``dt`` seconds (GIL released)."""
     @property
@@ -149,16 +186,31 @@ class World:
     def report(self) -> dict[str, Any]:
         """The measurements so far (the report of ``crowdnav run``)."""
     def __len__(self) -> int: ...
-    # Not available yet (raise NotImplementedError until the world branch is merged):
+    @property
+    def ids(self) -> npt.NDArray[np.int64]:
+        """(N,) the id of each row's agent."""
+    def index_of(self, agent: int) -> int:
+        """The row of an agent in the per-agent arrays (IndexError for an unknown id)."""
     def remove_agent(self, agent: int) -> None:
-        """Removes an agent. Not available yet."""
+        """Removes an agent (IndexError for an unknown or already removed id). The
+        others keep their ids; the rows after its row move up one. An agent chasing
+        it stops where it is."""
+    def set_velocity(self, agent: int, velocity: Optional[_Vec2]) -> None:
+        """Drives an agent at exactly ``velocity`` from the next step on: it is not
+        steered, not pushed by collisions, not limited by its ``max_speed``, and the
+        others avoid it. ``None`` hands it back to its goal (it re-plans from where it
+        is). ValueError for a non-finite velocity."""
+    def set_preferred_velocity(self, agent: int, velocity: Optional[_Vec2]) -> None:
+        """Sets the velocity an agent heads for instead of following its path (as
+        RVO2's ``setAgentPrefVelocity``): it still avoids the others and the walls,
+        and does not arrive. ``None`` hands it back to its goal."""
     def set_preferred_velocities(self, velocities: npt.ArrayLike) -> None:
-        """Sets every agent's preferred velocity from an (N, 2) array. Not available yet."""
-    def set_velocity(self, agent: int, velocity: _Vec2) -> None:
-        """Drives an agent at a velocity. Not available yet."""
+        """``set_preferred_velocity`` for every agent from one (N, 2) array in row
+        order: a row ``(nan, nan)`` hands that agent back to its goal. Any other
+        non-finite row, or a wrong shape, raises ValueError and changes nothing."""
     @property
     def states(self) -> npt.NDArray[np.int8]:
-        """(N,) agent states. Not available yet."""
+        """(N,) each agent's state code as of the last step (see the class doc)."""
 
 @final
 class PyRVOSimulator:
