@@ -2,14 +2,11 @@
 //! set its preferred velocity, teleport it, change its body and its priority.
 
 use super::agent::{Agent, AgentBody, AgentId};
-use super::index::Walls;
 use super::params::{BadValue, Quantity, WorldError};
 use super::step::World;
-use crate::mesh::{Location, NavMesh};
+#[cfg(doc)]
+use crate::mesh::NavMesh;
 use glam::Vec2;
-
-/// How many pushes out of the walls [`snap_disc`] tries before it gives up.
-const SNAP_ROUNDS: usize = 16;
 
 impl World {
     /// The place of agent `id`, or [`WorldError::UnknownAgent`].
@@ -83,16 +80,16 @@ impl World {
         Ok(())
     }
 
-    /// Moves agent `id` to `position` at once (a teleport): onto the nearest place
-    /// near `position` where its disc fits on the mesh (pushed out of the walls it
-    /// would overlap; `position` itself when it fits, or without a mesh). It re-plans
-    /// at the next step. Returns where it was put.
+    /// Moves agent `id` to `position` at once (a teleport): onto the nearest place to
+    /// `position` where its disc fits on the mesh ([`NavMesh::nearest_point`]: exact;
+    /// `position` itself when it fits, or without a mesh). It re-plans at the next
+    /// step. Returns where it was put.
     ///
     /// # Errors
     /// [`WorldError::UnknownAgent`] when `id` names no agent of the world;
     /// [`WorldError::InvalidValue`] for a NaN or infinite position;
-    /// [`WorldError::NoRoom`] when no place near `position` fits the disc. The world is
-    /// left unchanged.
+    /// [`WorldError::NoRoom`] when the disc fits nowhere on the mesh. The world is left
+    /// unchanged.
     pub fn set_position(&mut self, id: AgentId, position: Vec2) -> Result<Vec2, WorldError> {
         let index = self.live(id)?;
         if !position.is_finite() {
@@ -103,12 +100,17 @@ impl World {
         }
         let radius = self.crowd.agents[index].radius;
         let at = match &self.mesh {
-            Some(mesh) => {
-                snap_disc(mesh, &self.walls, position, radius).ok_or(WorldError::NoRoom {
-                    agent: id,
-                    position,
-                })?
-            }
+            // (The position is finite and the radius positive: the query refuses
+            // neither.)
+            Some(mesh) => match mesh.nearest_point(position, radius) {
+                Ok(Some(near)) => near.point,
+                _ => {
+                    return Err(WorldError::NoRoom {
+                        agent: id,
+                        position,
+                    })
+                }
+            },
             None => position,
         };
         let a = &mut self.crowd.agents[index];
@@ -174,46 +176,4 @@ fn check_velocity(id: AgentId, v: Option<Vec2>, quantity: Quantity) -> Result<()
         }),
         _ => Ok(()),
     }
-}
-
-/// A place near `p` where a disc of radius `radius` lies on the walkable space of
-/// `mesh`: `p` when it does; else, from `p` (or, off the walkable space, from just
-/// inside the nearest wall), pushed out of every wall it overlaps, a few rounds.
-/// `None` when that finds no place (a gap narrower than the disc).
-fn snap_disc(mesh: &NavMesh, walls: &Walls, p: Vec2, radius: f32) -> Option<Vec2> {
-    let fits = |q: Vec2| {
-        mesh.clearance(q)
-            .is_some_and(|c| c >= radius * (1.0 - 1e-4))
-    };
-    if fits(p) {
-        return Some(p);
-    }
-    let mut ids = Vec::new();
-    let mut q = match mesh.locate(p) {
-        Location::Walkable(_) => p,
-        _ => {
-            super::keep_on_mesh::nearest_inside(p, radius, &walls.segments, &walls.grid, &mut ids)?
-        }
-    };
-    // A hair more than the radius, so that rounding leaves the disc clear.
-    let clear = radius * (1.0 + 1e-3) + 1e-5;
-    for _ in 0..SNAP_ROUNDS {
-        if fits(q) {
-            return Some(q);
-        }
-        walls.grid.walls_near(q, clear, &mut ids);
-        for &w in &ids {
-            let wall = walls.segments[w as usize];
-            let c = wall.closest_point(q);
-            let d = q.distance(c);
-            if d < clear {
-                // Away from the wall, to its walkable (left) side when on it.
-                let away = (q - c)
-                    .try_normalize()
-                    .unwrap_or_else(|| (wall.b - wall.a).perp().normalize_or_zero());
-                q = c + away * clear;
-            }
-        }
-    }
-    fits(q).then_some(q)
 }

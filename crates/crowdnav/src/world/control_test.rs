@@ -157,9 +157,13 @@ fn a_teleported_agent_lands_where_its_disc_fits_and_replans() {
         let at = world.set_position(id, Vec2::from(p)).expect("fits");
         let clear = mesh.clearance(at).expect("on the mesh");
         assert!(clear >= 0.5 * (1.0 - 1e-3), "{p:?} -> {at}: {clear}");
-        // Near the nearest such place (the pushes out of the walls need not find it
-        // exactly).
-        assert!(at.distance(Vec2::from(near)) < 0.2, "{p:?} -> {at}");
+        // The nearest such place, exactly (`NavMesh::nearest_point`).
+        assert!(at.distance(Vec2::from(near)) < 1e-4, "{p:?} -> {at}");
+        let exact = mesh
+            .nearest_point(Vec2::from(p), 0.5)
+            .expect("valid")
+            .expect("room");
+        assert_eq!(at, exact.point);
     }
     world.step(0.1).expect("valid step");
     assert!(world.agent_events().contains(&AgentEvent::Replanned(id)));
