@@ -189,10 +189,12 @@ impl QueryIndex {
     }
 }
 
-/// Scratch reused by one thread's queries: triangles seen, by generation stamp.
+/// Scratch reused by one thread's queries: triangles (and walls) seen, by generation
+/// stamp.
 #[derive(Default)]
 struct Scratch {
     stamp: Vec<u32>,
+    wall_stamp: Vec<u32>,
     generation: u32,
     stack: Vec<u32>,
 }
@@ -205,9 +207,26 @@ impl Scratch {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.stamp.fill(0);
+            self.wall_stamp.fill(0);
             self.generation = 1;
         }
         self.stack.clear();
+    }
+
+    /// Starts a search over walls `0..walls` (marks of earlier searches expire).
+    fn start_walls(&mut self, walls: usize) {
+        if self.wall_stamp.len() < walls {
+            self.wall_stamp.resize(walls, 0);
+        }
+        self.start(0);
+    }
+
+    /// Marks wall `w`; false when it was already marked in this generation.
+    fn enter_wall(&mut self, w: u32) -> bool {
+        let slot = &mut self.wall_stamp[w as usize];
+        let fresh = *slot != self.generation;
+        *slot = self.generation;
+        fresh
     }
 
     /// Marks `t`; false when it was already marked in this generation.
@@ -978,8 +997,8 @@ impl NavMesh {
     /// The disc touches a wall when it comes within `radius` of it while moving
     /// closer; a disc that starts nearer than `radius` to a wall is stopped at once
     /// only if it moves towards that wall, so a disc resting against a wall can slide
-    /// along it or leave it. The search visits only the triangles within `radius` of
-    /// the part of the segment travelled, and is exact.
+    /// along it or leave it. The search tests the walls on the query grid's cells along
+    /// the ray, nearest first, stopping past the first touch, and is exact.
     ///
     /// # Errors
     /// [`MeshQueryError::NotFinite`], [`MeshQueryError::BadRadius`] for bad input;
@@ -1010,50 +1029,60 @@ impl NavMesh {
         if from == to {
             return Err(MeshQueryError::ZeroLengthRay { from });
         }
-        let Location::Walkable(start) = self.locate(from) else {
+        let Location::Walkable(_) = self.locate(from) else {
             return Err(MeshQueryError::OffMesh { point: from });
         };
-        Ok(self.raycast_from(from.as_dvec2(), to.as_dvec2(), start, r))
+        Ok(self.raycast_from(from.as_dvec2(), to.as_dvec2(), r))
     }
 
-    fn raycast_from(&self, s: DVec2, to: DVec2, start: TriangleId, r: f64) -> Option<RayHit> {
+    /// The first touch of a disc of radius `r` moving from `s` to `to`, over every
+    /// wall: the walls come from the cells of the wall grid along the ray, a chunk of
+    /// the ray (about two cells long) at a time, each wall tested once by
+    /// [`capsule_entry`]. A wall touched at time `t` lies within `r` of the disc's
+    /// centre then, so in a cell of the box of `t`'s chunk grown by `r`: once a touch
+    /// is found no later than the end of the chunks searched, no later chunk can hold
+    /// an earlier one, and the search stops.
+    fn raycast_from(&self, s: DVec2, to: DVec2, r: f64) -> Option<RayHit> {
+        let index = self.query_index();
         let d = to - s;
-        let slack = 1e-9 * (1.0 + r + s.abs().max_element().max(to.abs().max_element()));
+        let scale = 1.0 + r + s.abs().max_element().max(to.abs().max_element());
+        let slack = 1e-9 * scale;
+        // Rounding the boxes to the grid's `f32`: a few ulps, as the grid pads its cells.
+        let cell = f64::from(index.grid.cell_side());
+        let pad = r + slack + 1e-4 * cell + 1e-6 * scale;
+        let chunks = (d.length() / (2.0 * cell).max(1e-9)).ceil().clamp(1.0, 4096.0);
         with_scratch(|sc| {
-            sc.start(self.triangles.len());
+            sc.start_walls(index.walls.len());
             let mut best: (f64, Option<(DVec2, DVec2)>) = (1.0, None);
-            sc.enter(start.0);
-            sc.stack.push(start.0);
-            while let Some(tri) = sc.stack.pop() {
-                let ids = self.triangles[tri as usize];
-                for e in 0..3 {
-                    let (a, b) = (
-                        self.vertices[ids[e] as usize].as_dvec2(),
-                        self.vertices[ids[(e + 1) % 3] as usize].as_dvec2(),
-                    );
-                    if self.is_wall(TriangleId(tri), e) {
+            let mut t0 = 0.0;
+            for k in 1..=chunks as u32 {
+                let t1 = (f64::from(k) / chunks).min(1.0);
+                let (u, v) = (s + d * t0, s + d * t1);
+                let (lo, hi) = ((u.min(v) - pad).as_vec2(), (u.max(v) + pad).as_vec2());
+                index.grid.for_each_row_in_box(lo, hi, |items| {
+                    for &w in items {
+                        if !sc.enter_wall(w) {
+                            continue;
+                        }
+                        let wall = index.walls[w as usize];
+                        let (a, b) = (wall.a.as_dvec2(), wall.b.as_dvec2());
+                        // The box of the ray up to the best touch, grown by r, first.
+                        let e = s + d * best.0;
+                        let (blo, bhi) = (s.min(e) - (r + slack), s.max(e) + (r + slack));
+                        if a.max(b).cmplt(blo).any() || a.min(b).cmpgt(bhi).any() {
+                            continue;
+                        }
                         if let Some(t) = capsule_entry(s, d, a, b, r, best.0) {
                             if t < best.0 || best.1.is_none() {
                                 best = (t, Some((a, b)));
                             }
                         }
-                        continue;
                     }
-                    let nb = self.neighbors[tri as usize][e];
-                    if nb == NONE || sc.stamp[nb as usize] == sc.generation {
-                        continue;
-                    }
-                    // The box of the ray so far, grown by r, first.
-                    let e = s + d * best.0;
-                    let (lo, hi) = (s.min(e) - (r + slack), s.max(e) + (r + slack));
-                    if a.max(b).cmplt(lo).any() || a.min(b).cmpgt(hi).any() {
-                        continue;
-                    }
-                    let near = (r + slack) * (r + slack);
-                    if segment_distance_squared(s, e, a, b) <= near && sc.enter(nb) {
-                        sc.stack.push(nb);
-                    }
+                });
+                if best.1.is_some() && best.0 <= t1 {
+                    break;
                 }
+                t0 = t1;
             }
             let (t, (a, b)) = (best.0, best.1?);
             let point = s + d * t;
@@ -1115,13 +1144,13 @@ impl NavMesh {
         finite("from", from)?;
         finite("to", to)?;
         let r = radius_ok("radius", radius)?;
-        let Location::Walkable(mut t) = self.locate(from) else {
+        let Location::Walkable(_) = self.locate(from) else {
             return Err(MeshQueryError::OffMesh { point: from });
         };
         let (mut pos, mut target) = (from.as_dvec2(), to.as_dvec2());
         let mut hits = 0;
         while pos != target {
-            let Some(hit) = self.raycast_from(pos, target, t, r) else {
+            let Some(hit) = self.raycast_from(pos, target, r) else {
                 pos = target;
                 break;
             };
@@ -1131,16 +1160,13 @@ impl NavMesh {
             // A hair off the wall, so that the slide starts clear of it; at the touch
             // itself if that is not walkable (a pinch).
             let pushed = touch + n * hair(touch, r);
-            let at = match (self.locate(pushed.as_vec2()), self.locate(hit.point)) {
-                (Location::Walkable(u), _) => {
-                    t = u;
-                    pushed
-                }
-                (_, Location::Walkable(u)) => {
-                    t = u;
-                    touch
-                }
-                _ => pos,
+            let walkable = |x: DVec2| matches!(self.locate(x.as_vec2()), Location::Walkable(_));
+            let at = if walkable(pushed) {
+                pushed
+            } else if walkable(touch) {
+                touch
+            } else {
+                pos
             };
             pos = at;
             if hits > MAX_SLIDES {
