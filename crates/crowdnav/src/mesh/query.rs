@@ -32,6 +32,8 @@ use crate::grid::{dense_side, WallGrid};
 use glam::{DVec2, Vec2};
 use rand::RngCore;
 use std::cell::RefCell;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::sync::OnceLock;
 
 /// Why a mesh query refused its input. The mesh is never changed by a query.
@@ -240,6 +242,32 @@ impl Scratch {
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+    static NEAR_SCRATCH: RefCell<NearScratch> = RefCell::new(NearScratch::default());
+}
+
+/// Buffers reused by one thread's nearest-point searches (apart from [`Scratch`], which
+/// the point locations and wall searches they make use).
+#[derive(Default)]
+struct NearScratch {
+    ids: Vec<u32>,
+    /// The walls near the query point: distance to it, index, ends; nearest first.
+    walls: Vec<(f64, u32, DVec2, DVec2)>,
+    /// Each wall's lower bound on the distance of its candidates, and its place in
+    /// `walls`; smallest first.
+    order: Vec<(f64, u32)>,
+    /// The places in `walls` of the walls whose candidates are made.
+    active: Vec<u32>,
+    made: Vec<DVec2>,
+    local: Vec<(DVec2, DVec2)>,
+    heap: BinaryHeap<Reverse<Candidate>>,
+}
+
+/// Runs `f` with this thread's nearest-point buffers (fresh ones if they are in use).
+fn with_near_scratch<T>(f: impl FnOnce(&mut NearScratch) -> T) -> T {
+    NEAR_SCRATCH.with(|s| match s.try_borrow_mut() {
+        Ok(mut s) => f(&mut s),
+        Err(_) => f(&mut NearScratch::default()),
+    })
 }
 
 /// Runs `f` with this thread's scratch (a fresh one if it is already in use).
@@ -374,6 +402,7 @@ pub(crate) fn capsule_entry(
 ///
 /// The pairs are found by a sweep along `x` over the walls' boxes, so that the cost
 /// is about linear in the walls rather than quadratic; `order` is scratch.
+#[cfg(test)]
 fn boundary_candidates(
     p: DVec2,
     r: f64,
@@ -382,19 +411,11 @@ fn boundary_candidates(
     out: &mut Vec<DVec2>,
 ) {
     out.clear();
-    if r == 0.0 {
-        out.extend(walls.iter().map(|&(a, b)| closest_point(p, a, b)));
-        return;
-    }
-    let towards = |c: DVec2| match (p - c).try_normalize() {
-        Some(u) => c + u * r,
-        None => c + DVec2::X * r,
-    };
     for &(a, b) in walls {
-        let n = left_normal(a, b);
-        out.push(closest_point(p, a + n * r, b + n * r));
-        out.push(towards(a));
-        out.push(towards(b));
+        wall_candidates(p, r, (a, b), out);
+    }
+    if r == 0.0 {
+        return;
     }
     // Sweep: walls by the low x of their boxes; a pair's boxes, grown by 2r, overlap.
     let reach = 2.0 * r * (1.0 + 1e-9);
@@ -421,6 +442,25 @@ fn boundary_candidates(
             }
         }
     }
+}
+
+/// The points of one wall's pieces nearest to `p`: the wall's own nearest point for
+/// `r = 0`; else the nearest point of its offset line at `r` (on its walkable side) and
+/// of the circles of radius `r` round its ends. No point of these pieces is nearer to
+/// `p`, so neither is any crossing of them with another wall's.
+fn wall_candidates(p: DVec2, r: f64, (a, b): (DVec2, DVec2), out: &mut Vec<DVec2>) {
+    if r == 0.0 {
+        out.push(closest_point(p, a, b));
+        return;
+    }
+    let towards = |c: DVec2| match (p - c).try_normalize() {
+        Some(u) => c + u * r,
+        None => c + DVec2::X * r,
+    };
+    let n = left_normal(a, b);
+    out.push(closest_point(p, a + n * r, b + n * r));
+    out.push(towards(a));
+    out.push(towards(b));
 }
 
 /// The crossings of the offset lines and end arcs of two walls, at radius `r`.
@@ -864,56 +904,128 @@ impl NavMesh {
         // Candidates nearer than the floor (less a rounding margin) are skipped.
         let margin = 1e-6 * (1.0 + r + p.abs().max_element());
         let floor = (floor - margin).max(0.0);
-        let mut step = (2.0 * r).max(0.25 * f64::from(index.grid_cell)).max(1e-3);
-        let mut reach = floor + step;
-        let (mut ids, mut local, mut order) = (Vec::new(), Vec::new(), Vec::new());
-        let mut walls: Vec<(DVec2, DVec2)> = Vec::new();
-        let mut candidates = Vec::new();
+        let step = (2.0 * r).max(0.25 * f64::from(index.grid_cell)).max(1e-3);
+        with_near_scratch(|sc| self.nearest_free_by_rounds(p, r, floor, step, bound, accept, sc))
+    }
+
+    /// The search of [`NavMesh::nearest_free`] once the floor is known: rounds of
+    /// growing reach (`floor + step`, `step` doubling up to `bound`), each trying the
+    /// candidates within reach nearest first.
+    ///
+    /// Within a round, the walls near `p` are taken in order of the nearest point of
+    /// their pieces (offset line, end arcs): a crossing of two walls' pieces is no
+    /// nearer than either wall's bound, so a wall's candidates (alone and with the
+    /// walls taken before it) are made only once the nearest candidate waiting is
+    /// farther than its bound. The first candidates tried usually settle the query,
+    /// and most of the walls' pairs are never looked at.
+    #[allow(clippy::too_many_arguments)]
+    fn nearest_free_by_rounds(
+        &self,
+        p: DVec2,
+        r: f64,
+        floor: f64,
+        mut step: f64,
+        bound: f64,
+        accept: &mut dyn FnMut(Vec2, TriangleId) -> bool,
+        sc: &mut NearScratch,
+    ) -> Option<NearestPoint> {
+        let index = self.query_index();
+        let point = p.as_vec2();
         let slack = 1e-9 * (1.0 + r + p.abs().max_element());
+        let pair_reach = 2.0 * r * (1.0 + 1e-9);
+        let mut reach = floor + step;
+        // Candidates at most this far were all tried in an earlier round.
+        let mut done = f64::NEG_INFINITY;
         loop {
             // Every candidate within `reach` of `p` is made by walls within
-            // `reach + r`.
+            // `reach + r`; `pad` more keeps every wall within `r` and a few hairs of
+            // such a candidate at hand for its checks.
             let range = reach + r;
-            index
-                .grid
-                .walls_near(point, (range * (1.0 + 1e-6)) as f32 + 1e-3, &mut ids);
-            walls.clear();
-            walls.extend(ids.iter().filter_map(|&i| {
+            let hair_max = 8.0 * f64::from(f32::EPSILON) * (p.abs().max_element() + range + 1.0);
+            let pad = 64.0 * hair_max + 1e-6 * (1.0 + r);
+            let eps = 1e-9 * (1.0 + range + p.abs().max_element());
+            index.grid.walls_near(
+                point,
+                ((range + pad) * (1.0 + 1e-6)) as f32 + 1e-3,
+                &mut sc.ids,
+            );
+            sc.walls.clear();
+            sc.walls.extend(sc.ids.iter().filter_map(|&i| {
                 let w = index.walls[i as usize];
                 let (a, b) = (w.a.as_dvec2(), w.b.as_dvec2());
-                (distance_to_segment(p, a, b) <= range * (1.0 + 1e-9)).then_some((a, b))
+                let d = distance_to_segment(p, a, b);
+                (d <= range * (1.0 + 1e-9) + pad).then_some((d, i, a, b))
             }));
-            boundary_candidates(p, r, &walls, &mut order, &mut candidates);
-            // Nearest first, lazily: most queries confirm one of the first few.
-            let mut near: std::collections::BinaryHeap<std::cmp::Reverse<Candidate>> = candidates
-                .iter()
-                .filter(|q| q.is_finite())
-                .map(|&q| Candidate(q.distance(p), q))
-                .filter(|c| c.0 <= reach && c.0 >= floor)
-                .map(std::cmp::Reverse)
-                .collect();
-            let mut last = None;
-            while let Some(std::cmp::Reverse(Candidate(_, q))) = near.pop() {
+            sc.walls
+                .sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+            sc.order.clear();
+            for (k, &(_, _, a, b)) in sc.walls.iter().enumerate() {
+                sc.made.clear();
+                wall_candidates(p, r, (a, b), &mut sc.made);
+                let lb = sc
+                    .made
+                    .iter()
+                    .map(|q| q.distance(p))
+                    .fold(f64::INFINITY, f64::min);
+                sc.order.push((lb, k as u32));
+            }
+            sc.order
+                .sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+            sc.heap.clear();
+            sc.active.clear();
+            let (mut next, mut last) = (0, None);
+            loop {
+                let next_bound = sc.order.get(next).map_or(f64::INFINITY, |o| o.0);
+                let top = sc.heap.peek().map_or(f64::INFINITY, |c| c.0 .0);
+                if next_bound.min(top) > reach {
+                    break;
+                }
+                if next_bound <= top + eps {
+                    // Make the next wall's candidates, alone and with the walls before.
+                    let k = sc.order[next].1;
+                    next += 1;
+                    let (_, _, a, b) = sc.walls[k as usize];
+                    sc.made.clear();
+                    wall_candidates(p, r, (a, b), &mut sc.made);
+                    if r > 0.0 {
+                        let (lo, hi) = (a.min(b) - pair_reach, a.max(b) + pair_reach);
+                        for &j in &sc.active {
+                            let (_, _, c, d) = sc.walls[j as usize];
+                            if c.max(d).cmplt(lo).any() || c.min(d).cmpgt(hi).any() {
+                                continue;
+                            }
+                            if segment_distance_squared(a, b, c, d) <= pair_reach * pair_reach {
+                                pair_candidates((a, b), (c, d), r, &mut sc.made);
+                            }
+                        }
+                    }
+                    sc.active.push(k);
+                    for &q in &sc.made {
+                        let dq = q.distance(p);
+                        if q.is_finite() && dq >= floor && dq > done && dq <= reach {
+                            sc.heap.push(Reverse(Candidate(dq, q)));
+                        }
+                    }
+                    continue;
+                }
+                let Some(Reverse(Candidate(dq, q))) = sc.heap.pop() else {
+                    break;
+                };
                 if last == Some(q) {
                     continue;
                 }
                 last = Some(q);
-                // Cheap refusal first: a wall on the grid nearer than r.
                 let qf = q.as_vec2();
                 if !qf.is_finite() {
                     continue;
                 }
-                index
-                    .grid
-                    .walls_near(qf, (r * (1.0 + 1e-6)) as f32 + 1e-3, &mut ids);
-                local.clear();
-                local.extend(ids.iter().map(|&i| {
-                    let w = index.walls[i as usize];
-                    (w.a.as_dvec2(), w.b.as_dvec2())
-                }));
-                if local
+                // Cheap refusal first: a wall nearer than r. Every wall within r of
+                // `q` (and a few hairs more) is among the nearest walls kept here.
+                let near = dq + r + pad;
+                let walls = &sc.walls[..sc.walls.partition_point(|w| w.0 <= near)];
+                if walls
                     .iter()
-                    .any(|&(a, b)| distance_to_segment(q, a, b) < r - slack)
+                    .any(|&(_, _, a, b)| distance_to_segment(q, a, b) < r - slack)
                 {
                     continue;
                 }
@@ -922,7 +1034,9 @@ impl NavMesh {
                 if r > 64.0 * hair(q, r) && !matches!(self.locate(qf), Location::Walkable(_)) {
                     continue;
                 }
-                if let Some(found) = self.confirm_free(q, r, &local, accept) {
+                sc.local.clear();
+                sc.local.extend(walls.iter().map(|&(_, _, a, b)| (a, b)));
+                if let Some(found) = self.confirm_free(q, r, &sc.local, accept) {
                     return Some(NearestPoint {
                         distance: (found.point.as_dvec2().distance(p) as f32).min(f32::MAX),
                         ..found
@@ -932,6 +1046,7 @@ impl NavMesh {
             if reach >= bound {
                 return None;
             }
+            done = reach;
             step *= 2.0;
             reach = floor + step;
         }
@@ -950,7 +1065,7 @@ impl NavMesh {
         // Away from the walls at about r: their normals there (walls that share the
         // touched corner once), then their sum, then each alone.
         let touch = r + 1e-6 * (1.0 + r);
-        let mut normals: Vec<DVec2> = Vec::new();
+        let mut normals: smallvec::SmallVec<[DVec2; 8]> = smallvec::SmallVec::new();
         for &(a, b) in walls {
             let c = closest_point(q, a, b);
             if q.distance(c) <= touch {
