@@ -24,7 +24,9 @@
 //! exact nearest point up to rounding (then moved a few `f32` ulps into the free space,
 //! so that [`NavMesh::clearance`] of the answer is at least `r`).
 
-use super::clearance::{closest_point, distance_squared_to_segment, distance_to_segment};
+use super::clearance::{closest_point, distance_to_segment};
+#[cfg(test)]
+use super::clearance::distance_squared_to_segment;
 use super::navmesh::{NavMesh, TriangleId, NONE};
 use super::Location;
 use crate::geom::Segment;
@@ -252,11 +254,10 @@ struct NearScratch {
     ids: Vec<u32>,
     /// The walls near the query point: distance to it, index, ends; nearest first.
     walls: Vec<(f64, u32, DVec2, DVec2)>,
-    /// Each wall's lower bound on the distance of its candidates, and its place in
-    /// `walls`; smallest first.
-    order: Vec<(f64, u32)>,
-    /// The places in `walls` of the walls whose candidates are made.
-    active: Vec<u32>,
+    /// The pieces of the walls' boundaries at `r`, nearest first.
+    pieces: Vec<Piece>,
+    /// The pieces whose candidates are made.
+    active: Vec<Piece>,
     made: Vec<DVec2>,
     local: Vec<(DVec2, DVec2)>,
     heap: BinaryHeap<Reverse<Candidate>>,
@@ -319,7 +320,8 @@ fn pick(rng: &mut (impl RngCore + ?Sized), sums: &[f64]) -> Option<usize> {
 }
 
 /// Squared distance between segments `a b` and `p q`, 0 when they cross.
-pub(crate) fn segment_distance_squared(a: DVec2, b: DVec2, p: DVec2, q: DVec2) -> f64 {
+#[cfg(test)]
+fn segment_distance_squared(a: DVec2, b: DVec2, p: DVec2, q: DVec2) -> f64 {
     let side = |u: DVec2, v: DVec2, w: DVec2| (v - u).perp_dot(w - u);
     let (d1, d2) = (side(p, q, a), side(p, q, b));
     let (d3, d4) = (side(a, b, p), side(a, b, q));
@@ -448,9 +450,20 @@ fn boundary_candidates(
 /// `r = 0`; else the nearest point of its offset line at `r` (on its walkable side) and
 /// of the circles of radius `r` round its ends. No point of these pieces is nearer to
 /// `p`, so neither is any crossing of them with another wall's.
-fn wall_candidates(p: DVec2, r: f64, (a, b): (DVec2, DVec2), out: &mut Vec<DVec2>) {
+#[cfg(test)]
+fn wall_candidates(p: DVec2, r: f64, wall: (DVec2, DVec2), out: &mut Vec<DVec2>) {
+    wall_candidates_into(p, r, wall, out);
+}
+
+/// [`wall_candidates`] into any list.
+fn wall_candidates_into(
+    p: DVec2,
+    r: f64,
+    (a, b): (DVec2, DVec2),
+    out: &mut impl Extend<DVec2>,
+) {
     if r == 0.0 {
-        out.push(closest_point(p, a, b));
+        out.extend([closest_point(p, a, b)]);
         return;
     }
     let towards = |c: DVec2| match (p - c).try_normalize() {
@@ -458,12 +471,15 @@ fn wall_candidates(p: DVec2, r: f64, (a, b): (DVec2, DVec2), out: &mut Vec<DVec2
         None => c + DVec2::X * r,
     };
     let n = left_normal(a, b);
-    out.push(closest_point(p, a + n * r, b + n * r));
-    out.push(towards(a));
-    out.push(towards(b));
+    out.extend([
+        closest_point(p, a + n * r, b + n * r),
+        towards(a),
+        towards(b),
+    ]);
 }
 
 /// The crossings of the offset lines and end arcs of two walls, at radius `r`.
+#[cfg(test)]
 fn pair_candidates((a, b): (DVec2, DVec2), (c, d): (DVec2, DVec2), r: f64, out: &mut Vec<DVec2>) {
     let (n, m) = (left_normal(a, b), left_normal(c, d));
     let (oa, ob, oc, od) = (a + n * r, b + n * r, c + m * r, d + m * r);
@@ -476,6 +492,71 @@ fn pair_candidates((a, b): (DVec2, DVec2), (c, d): (DVec2, DVec2), r: f64, out: 
         for f in [c, d] {
             circle_circle(e, f, r, out);
         }
+    }
+}
+
+/// One piece of the boundary of the free space at radius `r`: a wall's offset line
+/// at `r` (on its walkable side), a circle of radius `r` round one of its ends, or (for
+/// `r = 0`) the wall itself.
+#[derive(Clone, Copy, Debug)]
+enum Shape {
+    Line(DVec2, DVec2),
+    Arc(DVec2),
+    Wall,
+}
+
+impl Shape {
+    /// Appends the points where `self` and `other` cross (the pieces of two walls, as
+    /// [`pair_candidates`] makes them).
+    fn crossings(self, other: Shape, r: f64, out: &mut Vec<DVec2>) {
+        match (self, other) {
+            (Shape::Line(a, b), Shape::Line(c, d)) => segment_crossing(a, b, c, d, out),
+            (Shape::Line(a, b), Shape::Arc(c)) | (Shape::Arc(c), Shape::Line(a, b)) => {
+                segment_circle(a, b, c, r, out)
+            }
+            (Shape::Arc(a), Shape::Arc(c)) => circle_circle(a, c, r, out),
+            _ => {}
+        }
+    }
+}
+
+/// A [`Shape`] of a wall near the query point, with its box and its nearest point to
+/// the query point (`bound` away: no point of the piece is nearer).
+#[derive(Clone, Copy, Debug)]
+struct Piece {
+    shape: Shape,
+    wall: u32,
+    /// Its place among the wall's pieces (for a total order).
+    order: u8,
+    lo: DVec2,
+    hi: DVec2,
+    near: DVec2,
+    bound: f64,
+}
+
+/// The pieces of wall `wall` (`a b`) at radius `r`, with their nearest points to `p`
+/// (those of [`wall_candidates`]), into `out`.
+fn wall_pieces(p: DVec2, r: f64, wall: u32, (a, b): (DVec2, DVec2), out: &mut Vec<Piece>) {
+    let piece = |order: u8, shape: Shape, lo: DVec2, hi: DVec2, near: DVec2| Piece {
+        shape,
+        wall,
+        order,
+        lo,
+        hi,
+        near,
+        bound: near.distance(p),
+    };
+    if r == 0.0 {
+        out.push(piece(0, Shape::Wall, a.min(b), a.max(b), closest_point(p, a, b)));
+        return;
+    }
+    let mut near = smallvec::SmallVec::<[DVec2; 3]>::new();
+    wall_candidates_into(p, r, (a, b), &mut near);
+    let n = left_normal(a, b);
+    let (oa, ob) = (a + n * r, b + n * r);
+    out.push(piece(0, Shape::Line(oa, ob), oa.min(ob), oa.max(ob), near[0]));
+    for (k, c) in [(1, a), (2, b)] {
+        out.push(piece(k, Shape::Arc(c), c - r, c + r, near[k as usize]));
     }
 }
 
@@ -912,12 +993,12 @@ impl NavMesh {
     /// growing reach (`floor + step`, `step` doubling up to `bound`), each trying the
     /// candidates within reach nearest first.
     ///
-    /// Within a round, the walls near `p` are taken in order of the nearest point of
-    /// their pieces (offset line, end arcs): a crossing of two walls' pieces is no
-    /// nearer than either wall's bound, so a wall's candidates (alone and with the
-    /// walls taken before it) are made only once the nearest candidate waiting is
-    /// farther than its bound. The first candidates tried usually settle the query,
-    /// and most of the walls' pairs are never looked at.
+    /// Within a round, the pieces of the walls near `p` (offset lines, end arcs) are
+    /// taken in order of their nearest point to `p`: a crossing of two pieces is no
+    /// nearer than either piece's, so a piece's candidates (its nearest point, its
+    /// crossings with the pieces taken before it) are made only once the nearest
+    /// candidate waiting is farther than that. The first candidates tried usually
+    /// settle the query, and most pairs of pieces are never looked at.
     #[allow(clippy::too_many_arguments)]
     fn nearest_free_by_rounds(
         &self,
@@ -932,7 +1013,6 @@ impl NavMesh {
         let index = self.query_index();
         let point = p.as_vec2();
         let slack = 1e-9 * (1.0 + r + p.abs().max_element());
-        let pair_reach = 2.0 * r * (1.0 + 1e-9);
         let mut reach = floor + step;
         // Candidates at most this far were all tried in an earlier round.
         let mut done = f64::NEG_INFINITY;
@@ -958,48 +1038,40 @@ impl NavMesh {
             }));
             sc.walls
                 .sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
-            sc.order.clear();
-            for (k, &(_, _, a, b)) in sc.walls.iter().enumerate() {
-                sc.made.clear();
-                wall_candidates(p, r, (a, b), &mut sc.made);
-                let lb = sc
-                    .made
-                    .iter()
-                    .map(|q| q.distance(p))
-                    .fold(f64::INFINITY, f64::min);
-                sc.order.push((lb, k as u32));
+            sc.pieces.clear();
+            for &(_, i, a, b) in sc.walls.iter() {
+                wall_pieces(p, r, i, (a, b), &mut sc.pieces);
             }
-            sc.order
-                .sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+            sc.pieces.sort_unstable_by(|x, y| {
+                (x.bound.total_cmp(&y.bound))
+                    .then(x.wall.cmp(&y.wall))
+                    .then(x.order.cmp(&y.order))
+            });
             sc.heap.clear();
             sc.active.clear();
             let (mut next, mut last) = (0, None);
             loop {
-                let next_bound = sc.order.get(next).map_or(f64::INFINITY, |o| o.0);
+                let next_bound = sc.pieces.get(next).map_or(f64::INFINITY, |x| x.bound);
                 let top = sc.heap.peek().map_or(f64::INFINITY, |c| c.0 .0);
                 if next_bound.min(top) > reach {
                     break;
                 }
                 if next_bound <= top + eps {
-                    // Make the next wall's candidates, alone and with the walls before.
-                    let k = sc.order[next].1;
+                    // The next piece's nearest point, and its crossings with the
+                    // pieces of other walls taken before it.
+                    let x = sc.pieces[next];
                     next += 1;
-                    let (_, _, a, b) = sc.walls[k as usize];
                     sc.made.clear();
-                    wall_candidates(p, r, (a, b), &mut sc.made);
-                    if r > 0.0 {
-                        let (lo, hi) = (a.min(b) - pair_reach, a.max(b) + pair_reach);
-                        for &j in &sc.active {
-                            let (_, _, c, d) = sc.walls[j as usize];
-                            if c.max(d).cmplt(lo).any() || c.min(d).cmpgt(hi).any() {
-                                continue;
-                            }
-                            if segment_distance_squared(a, b, c, d) <= pair_reach * pair_reach {
-                                pair_candidates((a, b), (c, d), r, &mut sc.made);
-                            }
+                    sc.made.push(x.near);
+                    for y in &sc.active {
+                        if y.wall != x.wall
+                            && x.lo.cmple(y.hi + eps).all()
+                            && y.lo.cmple(x.hi + eps).all()
+                        {
+                            x.shape.crossings(y.shape, r, &mut sc.made);
                         }
                     }
-                    sc.active.push(k);
+                    sc.active.push(x);
                     for &q in &sc.made {
                         let dq = q.distance(p);
                         if q.is_finite() && dq >= floor && dq > done && dq <= reach {
