@@ -24,9 +24,7 @@
 //! exact nearest point up to rounding (then moved a few `f32` ulps into the free space,
 //! so that [`NavMesh::clearance`] of the answer is at least `r`).
 
-use super::clearance::{closest_point, distance_to_segment};
-#[cfg(test)]
-use super::clearance::distance_squared_to_segment;
+use super::clearance::{closest_point, distance_squared_to_segment, distance_to_segment};
 use super::navmesh::{NavMesh, TriangleId, NONE};
 use super::Location;
 use crate::geom::Segment;
@@ -1049,7 +1047,7 @@ impl NavMesh {
             });
             sc.heap.clear();
             sc.active.clear();
-            let (mut next, mut last) = (0, None);
+            let (mut next, mut last, mut refused) = (0, None, 0);
             loop {
                 let next_bound = sc.pieces.get(next).map_or(f64::INFINITY, |x| x.bound);
                 let top = sc.heap.peek().map_or(f64::INFINITY, |c| c.0 .0);
@@ -1095,10 +1093,15 @@ impl NavMesh {
                 // `q` (and a few hairs more) is among the nearest walls kept here.
                 let near = dq + r + pad;
                 let walls = &sc.walls[..sc.walls.partition_point(|w| w.0 <= near)];
-                if walls
-                    .iter()
-                    .any(|&(_, _, a, b)| distance_to_segment(q, a, b) < r - slack)
-                {
+                let too_near = |&(_, _, a, b): &(f64, u32, DVec2, DVec2)| {
+                    r > slack && distance_squared_to_segment(q, a, b) < (r - slack) * (r - slack)
+                };
+                // Neighbouring candidates are mostly refused by the same wall.
+                if walls.get(refused).is_some_and(too_near) {
+                    continue;
+                }
+                if let Some(k) = walls.iter().position(too_near) {
+                    refused = k;
                     continue;
                 }
                 // Clear of every wall by more than a push moves it: it must be walkable
