@@ -249,11 +249,15 @@ thread_local! {
 /// the point locations and wall searches they make use).
 #[derive(Default)]
 struct NearScratch {
-    ids: Vec<u32>,
+    /// Walls already gathered in this round: `seen[w] == generation`.
+    seen: Vec<u32>,
+    generation: u32,
     /// The walls near the query point: distance to it, index, ends; nearest first.
     walls: Vec<(f64, u32, DVec2, DVec2)>,
-    /// The pieces of the walls' boundaries at `r`, nearest first.
+    /// The pieces of the walls' boundaries at `r` made so far.
     pieces: Vec<Piece>,
+    /// Those whose candidates are not made yet, nearest first.
+    queued: BinaryHeap<Reverse<Queued>>,
     /// The pieces whose candidates are made.
     active: Vec<Piece>,
     made: Vec<DVec2>,
@@ -454,12 +458,7 @@ fn wall_candidates(p: DVec2, r: f64, wall: (DVec2, DVec2), out: &mut Vec<DVec2>)
 }
 
 /// [`wall_candidates`] into any list.
-fn wall_candidates_into(
-    p: DVec2,
-    r: f64,
-    (a, b): (DVec2, DVec2),
-    out: &mut impl Extend<DVec2>,
-) {
+fn wall_candidates_into(p: DVec2, r: f64, (a, b): (DVec2, DVec2), out: &mut impl Extend<DVec2>) {
     if r == 0.0 {
         out.extend([closest_point(p, a, b)]);
         return;
@@ -532,6 +531,33 @@ struct Piece {
     bound: f64,
 }
 
+/// A [`Piece`] waiting in the search, ordered by its bound, then wall and place (a
+/// total order, so that ties break the same way on every run).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Queued {
+    bound: f64,
+    wall: u32,
+    order: u8,
+    index: u32,
+}
+
+impl Eq for Queued {}
+
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Queued {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.bound
+            .total_cmp(&other.bound)
+            .then(self.wall.cmp(&other.wall))
+            .then(self.order.cmp(&other.order))
+    }
+}
+
 /// The pieces of wall `wall` (`a b`) at radius `r`, with their nearest points to `p`
 /// (those of [`wall_candidates`]), into `out`.
 fn wall_pieces(p: DVec2, r: f64, wall: u32, (a, b): (DVec2, DVec2), out: &mut Vec<Piece>) {
@@ -545,14 +571,26 @@ fn wall_pieces(p: DVec2, r: f64, wall: u32, (a, b): (DVec2, DVec2), out: &mut Ve
         bound: near.distance(p),
     };
     if r == 0.0 {
-        out.push(piece(0, Shape::Wall, a.min(b), a.max(b), closest_point(p, a, b)));
+        out.push(piece(
+            0,
+            Shape::Wall,
+            a.min(b),
+            a.max(b),
+            closest_point(p, a, b),
+        ));
         return;
     }
     let mut near = smallvec::SmallVec::<[DVec2; 3]>::new();
     wall_candidates_into(p, r, (a, b), &mut near);
     let n = left_normal(a, b);
     let (oa, ob) = (a + n * r, b + n * r);
-    out.push(piece(0, Shape::Line(oa, ob), oa.min(ob), oa.max(ob), near[0]));
+    out.push(piece(
+        0,
+        Shape::Line(oa, ob),
+        oa.min(ob),
+        oa.max(ob),
+        near[0],
+    ));
     for (k, c) in [(1, a), (2, b)] {
         out.push(piece(k, Shape::Arc(c), c - r, c + r, near[k as usize]));
     }
@@ -991,8 +1029,8 @@ impl NavMesh {
     /// growing reach (`floor + step`, `step` doubling up to `bound`), each trying the
     /// candidates within reach nearest first.
     ///
-    /// Within a round, the pieces of the walls near `p` (offset lines, end arcs) are
-    /// taken in order of their nearest point to `p`: a crossing of two pieces is no
+    /// Within a round, the walls near `p` are taken nearest first, and their pieces
+    /// (offset lines, end arcs) in order of their nearest point to `p`: a crossing of two pieces is no
     /// nearer than either piece's, so a piece's candidates (its nearest point, its
     /// crossings with the pieces taken before it) are made only once the nearest
     /// candidate waiting is farther than that. The first candidates tried usually
@@ -1022,43 +1060,70 @@ impl NavMesh {
             let hair_max = 8.0 * f64::from(f32::EPSILON) * (p.abs().max_element() + range + 1.0);
             let pad = 64.0 * hair_max + 1e-6 * (1.0 + r);
             let eps = 1e-9 * (1.0 + range + p.abs().max_element());
-            index.grid.walls_near(
-                point,
-                ((range + pad) * (1.0 + 1e-6)) as f32 + 1e-3,
-                &mut sc.ids,
-            );
-            sc.walls.clear();
-            sc.walls.extend(sc.ids.iter().filter_map(|&i| {
-                let w = index.walls[i as usize];
-                let (a, b) = (w.a.as_dvec2(), w.b.as_dvec2());
-                let d = distance_to_segment(p, a, b);
-                (d <= range * (1.0 + 1e-9) + pad).then_some((d, i, a, b))
-            }));
+            let half = Vec2::splat(((range + pad) * (1.0 + 1e-6)) as f32 + 1e-3);
+            sc.generation = sc.generation.wrapping_add(1);
+            if sc.generation == 0 {
+                sc.seen.fill(0);
+                sc.generation = 1;
+            }
+            if sc.seen.len() < index.walls.len() {
+                sc.seen.resize(index.walls.len(), 0);
+            }
+            let (seen, walls, generation) = (&mut sc.seen, &mut sc.walls, sc.generation);
+            walls.clear();
+            index
+                .grid
+                .for_each_row_in_box(point - half, point + half, |items| {
+                    for &i in items {
+                        if std::mem::replace(&mut seen[i as usize], generation) == generation {
+                            continue;
+                        }
+                        let w = index.walls[i as usize];
+                        let (a, b) = (w.a.as_dvec2(), w.b.as_dvec2());
+                        let d = distance_to_segment(p, a, b);
+                        if d <= range * (1.0 + 1e-9) + pad {
+                            walls.push((d, i, a, b));
+                        }
+                    }
+                });
             sc.walls
                 .sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
             sc.pieces.clear();
-            for &(_, i, a, b) in sc.walls.iter() {
-                wall_pieces(p, r, i, (a, b), &mut sc.pieces);
-            }
-            sc.pieces.sort_unstable_by(|x, y| {
-                (x.bound.total_cmp(&y.bound))
-                    .then(x.wall.cmp(&y.wall))
-                    .then(x.order.cmp(&y.order))
-            });
+            sc.queued.clear();
             sc.heap.clear();
             sc.active.clear();
-            let (mut next, mut last, mut refused) = (0, None, 0);
+            let (mut next_wall, mut last, mut refused) = (0, None, 0);
             loop {
-                let next_bound = sc.pieces.get(next).map_or(f64::INFINITY, |x| x.bound);
+                // No point of a wall's pieces is nearer than the wall less r: the walls
+                // (nearest first) become pieces only when that could be the nearest.
+                let wall_bound = sc.walls.get(next_wall).map_or(f64::INFINITY, |w| w.0 - r);
+                let next_bound = sc.queued.peek().map_or(f64::INFINITY, |x| x.0.bound);
                 let top = sc.heap.peek().map_or(f64::INFINITY, |c| c.0 .0);
+                if wall_bound <= next_bound.min(top) + eps && wall_bound <= reach {
+                    let (_, i, a, b) = sc.walls[next_wall];
+                    next_wall += 1;
+                    let first = sc.pieces.len();
+                    wall_pieces(p, r, i, (a, b), &mut sc.pieces);
+                    for (k, x) in sc.pieces.iter().enumerate().skip(first) {
+                        sc.queued.push(Reverse(Queued {
+                            bound: x.bound,
+                            wall: x.wall,
+                            order: x.order,
+                            index: k as u32,
+                        }));
+                    }
+                    continue;
+                }
                 if next_bound.min(top) > reach {
                     break;
                 }
                 if next_bound <= top + eps {
                     // The next piece's nearest point, and its crossings with the
                     // pieces of other walls taken before it.
-                    let x = sc.pieces[next];
-                    next += 1;
+                    let Some(Reverse(queued)) = sc.queued.pop() else {
+                        break;
+                    };
+                    let x = sc.pieces[queued.index as usize];
                     sc.made.clear();
                     sc.made.push(x.near);
                     for y in &sc.active {
@@ -1240,7 +1305,9 @@ impl NavMesh {
         // Rounding the boxes to the grid's `f32`: a few ulps, as the grid pads its cells.
         let cell = f64::from(index.grid.cell_side());
         let pad = r + slack + 1e-4 * cell + 1e-6 * scale;
-        let chunks = (d.length() / (2.0 * cell).max(1e-9)).ceil().clamp(1.0, 4096.0);
+        let chunks = (d.length() / (2.0 * cell).max(1e-9))
+            .ceil()
+            .clamp(1.0, 4096.0);
         with_scratch(|sc| {
             sc.start_walls(index.walls.len());
             let mut best: (f64, Option<(DVec2, DVec2)>) = (1.0, None);
