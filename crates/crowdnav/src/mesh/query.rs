@@ -531,6 +531,18 @@ struct Piece {
     bound: f64,
 }
 
+/// The reaches of [`NavMesh::nearest_free`]'s rounds: `floor + step`, `step` doubling
+/// until the reach passes `bound`.
+#[derive(Clone, Copy, Debug)]
+struct Rounds {
+    /// No free point is nearer (less a rounding margin).
+    floor: f64,
+    /// The first round's reach beyond the floor.
+    step: f64,
+    /// No free point is farther.
+    bound: f64,
+}
+
 /// A [`Piece`] waiting in the search, ordered by its bound, then wall and place (a
 /// total order, so that ties break the same way on every run).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -1021,8 +1033,12 @@ impl NavMesh {
         // Candidates nearer than the floor (less a rounding margin) are skipped.
         let margin = 1e-6 * (1.0 + r + p.abs().max_element());
         let floor = (floor - margin).max(0.0);
-        let step = (2.0 * r).max(0.25 * f64::from(index.grid_cell)).max(1e-3);
-        with_near_scratch(|sc| self.nearest_free_by_rounds(p, r, floor, step, bound, accept, sc))
+        let rounds = Rounds {
+            floor,
+            step: (2.0 * r).max(0.25 * f64::from(index.grid_cell)).max(1e-3),
+            bound,
+        };
+        with_near_scratch(|sc| self.nearest_free_by_rounds(p, r, rounds, accept, sc))
     }
 
     /// The search of [`NavMesh::nearest_free`] once the floor is known: rounds of
@@ -1035,14 +1051,15 @@ impl NavMesh {
     /// crossings with the pieces taken before it) are made only once the nearest
     /// candidate waiting is farther than that. The first candidates tried usually
     /// settle the query, and most pairs of pieces are never looked at.
-    #[allow(clippy::too_many_arguments)]
     fn nearest_free_by_rounds(
         &self,
         p: DVec2,
         r: f64,
-        floor: f64,
-        mut step: f64,
-        bound: f64,
+        Rounds {
+            floor,
+            mut step,
+            bound,
+        }: Rounds,
         accept: &mut dyn FnMut(Vec2, TriangleId) -> bool,
         sc: &mut NearScratch,
     ) -> Option<NearestPoint> {
