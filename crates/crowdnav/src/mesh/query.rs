@@ -22,7 +22,9 @@
 //! meet. [`NavMesh::nearest_point`] gathers the walls near the query point on a grid,
 //! widening the search until a candidate in reach is confirmed, so the answer is the
 //! exact nearest point up to rounding (then moved a few `f32` ulps into the free space,
-//! so that [`NavMesh::clearance`] of the answer is at least `r`).
+//! so that [`NavMesh::clearance`] of the answer is at least `r`). No point of a piece
+//! is nearer than the piece's own nearest point, so the pieces are taken nearest first
+//! and their crossings made only when they could be the answer.
 
 use super::clearance::{closest_point, distance_squared_to_segment, distance_to_segment};
 use super::navmesh::{NavMesh, TriangleId, NONE};
@@ -870,7 +872,8 @@ impl NavMesh {
     /// `f32` ulps into free space so that it passes [`NavMesh::clearance`] `>= radius`.
     /// Cost: a point location and a local wall search when the disc fits at `point`;
     /// otherwise a search of the walls around `point` on a grid, widening until the
-    /// nearest free point is confirmed.
+    /// nearest free point is confirmed, that makes the candidates of the nearest
+    /// pieces first and stops at the first that fits.
     ///
     /// # Errors
     /// [`MeshQueryError::NotFinite`] for a NaN or infinite point;
