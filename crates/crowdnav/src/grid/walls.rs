@@ -45,6 +45,24 @@ impl WallGrid {
         out.sort_unstable();
         out.dedup();
     }
+
+    /// Calls `f` with the wall indices of the cells overlapping the box `lo..=hi`,
+    /// one row of cells at a time (a wall in several cells comes once per cell).
+    pub(crate) fn for_each_row_in_box(&self, lo: Vec2, hi: Vec2, mut f: impl FnMut(&[u32])) {
+        let layout = self.cells.layout();
+        if layout.len() == 0 || !lo.is_finite() || !hi.is_finite() {
+            return;
+        }
+        let ((x0, y0), (x1, y1)) = (layout.coords(lo), layout.coords(hi));
+        for cy in y0..=y1 {
+            f(self.cells.row(cy, x0, x1));
+        }
+    }
+
+    /// The side of the grid's cells (0 for an empty grid).
+    pub(crate) fn cell_side(&self) -> f32 {
+        self.cells.layout().cell
+    }
 }
 
 /// Whether segment `s` meets the closed box `[lo, hi]` (slab test, slightly padded).

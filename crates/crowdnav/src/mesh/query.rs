@@ -22,7 +22,9 @@
 //! meet. [`NavMesh::nearest_point`] gathers the walls near the query point on a grid,
 //! widening the search until a candidate in reach is confirmed, so the answer is the
 //! exact nearest point up to rounding (then moved a few `f32` ulps into the free space,
-//! so that [`NavMesh::clearance`] of the answer is at least `r`).
+//! so that [`NavMesh::clearance`] of the answer is at least `r`). No point of a piece
+//! is nearer than the piece's own nearest point, so the pieces are taken nearest first
+//! and their crossings made only when they could be the answer.
 
 use super::clearance::{closest_point, distance_squared_to_segment, distance_to_segment};
 use super::navmesh::{NavMesh, TriangleId, NONE};
@@ -32,6 +34,8 @@ use crate::grid::{dense_side, WallGrid};
 use glam::{DVec2, Vec2};
 use rand::RngCore;
 use std::cell::RefCell;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::sync::OnceLock;
 
 /// Why a mesh query refused its input. The mesh is never changed by a query.
@@ -189,10 +193,12 @@ impl QueryIndex {
     }
 }
 
-/// Scratch reused by one thread's queries: triangles seen, by generation stamp.
+/// Scratch reused by one thread's queries: triangles (and walls) seen, by generation
+/// stamp.
 #[derive(Default)]
 struct Scratch {
     stamp: Vec<u32>,
+    wall_stamp: Vec<u32>,
     generation: u32,
     stack: Vec<u32>,
 }
@@ -205,9 +211,26 @@ impl Scratch {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.stamp.fill(0);
+            self.wall_stamp.fill(0);
             self.generation = 1;
         }
         self.stack.clear();
+    }
+
+    /// Starts a search over walls `0..walls` (marks of earlier searches expire).
+    fn start_walls(&mut self, walls: usize) {
+        if self.wall_stamp.len() < walls {
+            self.wall_stamp.resize(walls, 0);
+        }
+        self.start(0);
+    }
+
+    /// Marks wall `w`; false when it was already marked in this generation.
+    fn enter_wall(&mut self, w: u32) -> bool {
+        let slot = &mut self.wall_stamp[w as usize];
+        let fresh = *slot != self.generation;
+        *slot = self.generation;
+        fresh
     }
 
     /// Marks `t`; false when it was already marked in this generation.
@@ -221,6 +244,35 @@ impl Scratch {
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+    static NEAR_SCRATCH: RefCell<NearScratch> = RefCell::new(NearScratch::default());
+}
+
+/// Buffers reused by one thread's nearest-point searches (apart from [`Scratch`], which
+/// the point locations and wall searches they make use).
+#[derive(Default)]
+struct NearScratch {
+    /// Walls already gathered in this round: `seen[w] == generation`.
+    seen: Vec<u32>,
+    generation: u32,
+    /// The walls near the query point: distance to it, index, ends; nearest first.
+    walls: Vec<(f64, u32, DVec2, DVec2)>,
+    /// The pieces of the walls' boundaries at `r` made so far.
+    pieces: Vec<Piece>,
+    /// Those whose candidates are not made yet, nearest first.
+    queued: BinaryHeap<Reverse<Queued>>,
+    /// The pieces whose candidates are made.
+    active: Vec<Piece>,
+    made: Vec<DVec2>,
+    local: Vec<(DVec2, DVec2)>,
+    heap: BinaryHeap<Reverse<Candidate>>,
+}
+
+/// Runs `f` with this thread's nearest-point buffers (fresh ones if they are in use).
+fn with_near_scratch<T>(f: impl FnOnce(&mut NearScratch) -> T) -> T {
+    NEAR_SCRATCH.with(|s| match s.try_borrow_mut() {
+        Ok(mut s) => f(&mut s),
+        Err(_) => f(&mut NearScratch::default()),
+    })
 }
 
 /// Runs `f` with this thread's scratch (a fresh one if it is already in use).
@@ -272,7 +324,8 @@ fn pick(rng: &mut (impl RngCore + ?Sized), sums: &[f64]) -> Option<usize> {
 }
 
 /// Squared distance between segments `a b` and `p q`, 0 when they cross.
-pub(crate) fn segment_distance_squared(a: DVec2, b: DVec2, p: DVec2, q: DVec2) -> f64 {
+#[cfg(test)]
+fn segment_distance_squared(a: DVec2, b: DVec2, p: DVec2, q: DVec2) -> f64 {
     let side = |u: DVec2, v: DVec2, w: DVec2| (v - u).perp_dot(w - u);
     let (d1, d2) = (side(p, q, a), side(p, q, b));
     let (d3, d4) = (side(a, b, p), side(a, b, q));
@@ -355,6 +408,7 @@ pub(crate) fn capsule_entry(
 ///
 /// The pairs are found by a sweep along `x` over the walls' boxes, so that the cost
 /// is about linear in the walls rather than quadratic; `order` is scratch.
+#[cfg(test)]
 fn boundary_candidates(
     p: DVec2,
     r: f64,
@@ -363,19 +417,11 @@ fn boundary_candidates(
     out: &mut Vec<DVec2>,
 ) {
     out.clear();
-    if r == 0.0 {
-        out.extend(walls.iter().map(|&(a, b)| closest_point(p, a, b)));
-        return;
-    }
-    let towards = |c: DVec2| match (p - c).try_normalize() {
-        Some(u) => c + u * r,
-        None => c + DVec2::X * r,
-    };
     for &(a, b) in walls {
-        let n = left_normal(a, b);
-        out.push(closest_point(p, a + n * r, b + n * r));
-        out.push(towards(a));
-        out.push(towards(b));
+        wall_candidates(p, r, (a, b), out);
+    }
+    if r == 0.0 {
+        return;
     }
     // Sweep: walls by the low x of their boxes; a pair's boxes, grown by 2r, overlap.
     let reach = 2.0 * r * (1.0 + 1e-9);
@@ -404,7 +450,35 @@ fn boundary_candidates(
     }
 }
 
+/// The points of one wall's pieces nearest to `p`: the wall's own nearest point for
+/// `r = 0`; else the nearest point of its offset line at `r` (on its walkable side) and
+/// of the circles of radius `r` round its ends. No point of these pieces is nearer to
+/// `p`, so neither is any crossing of them with another wall's.
+#[cfg(test)]
+fn wall_candidates(p: DVec2, r: f64, wall: (DVec2, DVec2), out: &mut Vec<DVec2>) {
+    wall_candidates_into(p, r, wall, out);
+}
+
+/// [`wall_candidates`] into any list.
+fn wall_candidates_into(p: DVec2, r: f64, (a, b): (DVec2, DVec2), out: &mut impl Extend<DVec2>) {
+    if r == 0.0 {
+        out.extend([closest_point(p, a, b)]);
+        return;
+    }
+    let towards = |c: DVec2| match (p - c).try_normalize() {
+        Some(u) => c + u * r,
+        None => c + DVec2::X * r,
+    };
+    let n = left_normal(a, b);
+    out.extend([
+        closest_point(p, a + n * r, b + n * r),
+        towards(a),
+        towards(b),
+    ]);
+}
+
 /// The crossings of the offset lines and end arcs of two walls, at radius `r`.
+#[cfg(test)]
 fn pair_candidates((a, b): (DVec2, DVec2), (c, d): (DVec2, DVec2), r: f64, out: &mut Vec<DVec2>) {
     let (n, m) = (left_normal(a, b), left_normal(c, d));
     let (oa, ob, oc, od) = (a + n * r, b + n * r, c + m * r, d + m * r);
@@ -417,6 +491,122 @@ fn pair_candidates((a, b): (DVec2, DVec2), (c, d): (DVec2, DVec2), r: f64, out: 
         for f in [c, d] {
             circle_circle(e, f, r, out);
         }
+    }
+}
+
+/// One piece of the boundary of the free space at radius `r`: a wall's offset line
+/// at `r` (on its walkable side), a circle of radius `r` round one of its ends, or (for
+/// `r = 0`) the wall itself.
+#[derive(Clone, Copy, Debug)]
+enum Shape {
+    Line(DVec2, DVec2),
+    Arc(DVec2),
+    Wall,
+}
+
+impl Shape {
+    /// Appends the points where `self` and `other` cross (the pieces of two walls, as
+    /// [`pair_candidates`] makes them).
+    fn crossings(self, other: Shape, r: f64, out: &mut Vec<DVec2>) {
+        match (self, other) {
+            (Shape::Line(a, b), Shape::Line(c, d)) => segment_crossing(a, b, c, d, out),
+            (Shape::Line(a, b), Shape::Arc(c)) | (Shape::Arc(c), Shape::Line(a, b)) => {
+                segment_circle(a, b, c, r, out)
+            }
+            (Shape::Arc(a), Shape::Arc(c)) => circle_circle(a, c, r, out),
+            _ => {}
+        }
+    }
+}
+
+/// A [`Shape`] of a wall near the query point, with its box and its nearest point to
+/// the query point (`bound` away: no point of the piece is nearer).
+#[derive(Clone, Copy, Debug)]
+struct Piece {
+    shape: Shape,
+    wall: u32,
+    /// Its place among the wall's pieces (for a total order).
+    order: u8,
+    lo: DVec2,
+    hi: DVec2,
+    near: DVec2,
+    bound: f64,
+}
+
+/// The reaches of [`NavMesh::nearest_free`]'s rounds: `floor + step`, `step` doubling
+/// until the reach passes `bound`.
+#[derive(Clone, Copy, Debug)]
+struct Rounds {
+    /// No free point is nearer (less a rounding margin).
+    floor: f64,
+    /// The first round's reach beyond the floor.
+    step: f64,
+    /// No free point is farther.
+    bound: f64,
+}
+
+/// A [`Piece`] waiting in the search, ordered by its bound, then wall and place (a
+/// total order, so that ties break the same way on every run).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Queued {
+    bound: f64,
+    wall: u32,
+    order: u8,
+    index: u32,
+}
+
+impl Eq for Queued {}
+
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Queued {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.bound
+            .total_cmp(&other.bound)
+            .then(self.wall.cmp(&other.wall))
+            .then(self.order.cmp(&other.order))
+    }
+}
+
+/// The pieces of wall `wall` (`a b`) at radius `r`, with their nearest points to `p`
+/// (those of [`wall_candidates`]), into `out`.
+fn wall_pieces(p: DVec2, r: f64, wall: u32, (a, b): (DVec2, DVec2), out: &mut Vec<Piece>) {
+    let piece = |order: u8, shape: Shape, lo: DVec2, hi: DVec2, near: DVec2| Piece {
+        shape,
+        wall,
+        order,
+        lo,
+        hi,
+        near,
+        bound: near.distance(p),
+    };
+    if r == 0.0 {
+        out.push(piece(
+            0,
+            Shape::Wall,
+            a.min(b),
+            a.max(b),
+            closest_point(p, a, b),
+        ));
+        return;
+    }
+    let mut near = smallvec::SmallVec::<[DVec2; 3]>::new();
+    wall_candidates_into(p, r, (a, b), &mut near);
+    let n = left_normal(a, b);
+    let (oa, ob) = (a + n * r, b + n * r);
+    out.push(piece(
+        0,
+        Shape::Line(oa, ob),
+        oa.min(ob),
+        oa.max(ob),
+        near[0],
+    ));
+    for (k, c) in [(1, a), (2, b)] {
+        out.push(piece(k, Shape::Arc(c), c - r, c + r, near[k as usize]));
     }
 }
 
@@ -682,7 +872,8 @@ impl NavMesh {
     /// `f32` ulps into free space so that it passes [`NavMesh::clearance`] `>= radius`.
     /// Cost: a point location and a local wall search when the disc fits at `point`;
     /// otherwise a search of the walls around `point` on a grid, widening until the
-    /// nearest free point is confirmed.
+    /// nearest free point is confirmed, that makes the candidates of the nearest
+    /// pieces first and stops at the first that fits.
     ///
     /// # Errors
     /// [`MeshQueryError::NotFinite`] for a NaN or infinite point;
@@ -845,57 +1036,157 @@ impl NavMesh {
         // Candidates nearer than the floor (less a rounding margin) are skipped.
         let margin = 1e-6 * (1.0 + r + p.abs().max_element());
         let floor = (floor - margin).max(0.0);
-        let mut step = (2.0 * r).max(0.25 * f64::from(index.grid_cell)).max(1e-3);
-        let mut reach = floor + step;
-        let (mut ids, mut local, mut order) = (Vec::new(), Vec::new(), Vec::new());
-        let mut walls: Vec<(DVec2, DVec2)> = Vec::new();
-        let mut candidates = Vec::new();
+        let rounds = Rounds {
+            floor,
+            step: (2.0 * r).max(0.25 * f64::from(index.grid_cell)).max(1e-3),
+            bound,
+        };
+        with_near_scratch(|sc| self.nearest_free_by_rounds(p, r, rounds, accept, sc))
+    }
+
+    /// The search of [`NavMesh::nearest_free`] once the floor is known: rounds of
+    /// growing reach (`floor + step`, `step` doubling up to `bound`), each trying the
+    /// candidates within reach nearest first.
+    ///
+    /// Within a round, the walls near `p` are taken nearest first, and their pieces
+    /// (offset lines, end arcs) in order of their nearest point to `p`: a crossing of two pieces is no
+    /// nearer than either piece's, so a piece's candidates (its nearest point, its
+    /// crossings with the pieces taken before it) are made only once the nearest
+    /// candidate waiting is farther than that. The first candidates tried usually
+    /// settle the query, and most pairs of pieces are never looked at.
+    fn nearest_free_by_rounds(
+        &self,
+        p: DVec2,
+        r: f64,
+        Rounds {
+            floor,
+            mut step,
+            bound,
+        }: Rounds,
+        accept: &mut dyn FnMut(Vec2, TriangleId) -> bool,
+        sc: &mut NearScratch,
+    ) -> Option<NearestPoint> {
+        let index = self.query_index();
+        let point = p.as_vec2();
         let slack = 1e-9 * (1.0 + r + p.abs().max_element());
+        let mut reach = floor + step;
+        // Candidates at most this far were all tried in an earlier round.
+        let mut done = f64::NEG_INFINITY;
         loop {
             // Every candidate within `reach` of `p` is made by walls within
-            // `reach + r`.
+            // `reach + r`; `pad` more keeps every wall within `r` and a few hairs of
+            // such a candidate at hand for its checks.
             let range = reach + r;
+            let hair_max = 8.0 * f64::from(f32::EPSILON) * (p.abs().max_element() + range + 1.0);
+            let pad = 64.0 * hair_max + 1e-6 * (1.0 + r);
+            let eps = 1e-9 * (1.0 + range + p.abs().max_element());
+            let half = Vec2::splat(((range + pad) * (1.0 + 1e-6)) as f32 + 1e-3);
+            sc.generation = sc.generation.wrapping_add(1);
+            if sc.generation == 0 {
+                sc.seen.fill(0);
+                sc.generation = 1;
+            }
+            if sc.seen.len() < index.walls.len() {
+                sc.seen.resize(index.walls.len(), 0);
+            }
+            let (seen, walls, generation) = (&mut sc.seen, &mut sc.walls, sc.generation);
+            walls.clear();
             index
                 .grid
-                .walls_near(point, (range * (1.0 + 1e-6)) as f32 + 1e-3, &mut ids);
-            walls.clear();
-            walls.extend(ids.iter().filter_map(|&i| {
-                let w = index.walls[i as usize];
-                let (a, b) = (w.a.as_dvec2(), w.b.as_dvec2());
-                (distance_to_segment(p, a, b) <= range * (1.0 + 1e-9)).then_some((a, b))
-            }));
-            boundary_candidates(p, r, &walls, &mut order, &mut candidates);
-            // Nearest first, lazily: most queries confirm one of the first few.
-            let mut near: std::collections::BinaryHeap<std::cmp::Reverse<Candidate>> = candidates
-                .iter()
-                .filter(|q| q.is_finite())
-                .map(|&q| Candidate(q.distance(p), q))
-                .filter(|c| c.0 <= reach && c.0 >= floor)
-                .map(std::cmp::Reverse)
-                .collect();
-            let mut last = None;
-            while let Some(std::cmp::Reverse(Candidate(_, q))) = near.pop() {
+                .for_each_row_in_box(point - half, point + half, |items| {
+                    for &i in items {
+                        if std::mem::replace(&mut seen[i as usize], generation) == generation {
+                            continue;
+                        }
+                        let w = index.walls[i as usize];
+                        let (a, b) = (w.a.as_dvec2(), w.b.as_dvec2());
+                        let d = distance_to_segment(p, a, b);
+                        if d <= range * (1.0 + 1e-9) + pad {
+                            walls.push((d, i, a, b));
+                        }
+                    }
+                });
+            sc.walls
+                .sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+            sc.pieces.clear();
+            sc.queued.clear();
+            sc.heap.clear();
+            sc.active.clear();
+            let (mut next_wall, mut last, mut refused) = (0, None, 0);
+            loop {
+                // No point of a wall's pieces is nearer than the wall less r: the walls
+                // (nearest first) become pieces only when that could be the nearest.
+                let wall_bound = sc.walls.get(next_wall).map_or(f64::INFINITY, |w| w.0 - r);
+                let next_bound = sc.queued.peek().map_or(f64::INFINITY, |x| x.0.bound);
+                let top = sc.heap.peek().map_or(f64::INFINITY, |c| c.0 .0);
+                if wall_bound <= next_bound.min(top) + eps && wall_bound <= reach {
+                    let (_, i, a, b) = sc.walls[next_wall];
+                    next_wall += 1;
+                    let first = sc.pieces.len();
+                    wall_pieces(p, r, i, (a, b), &mut sc.pieces);
+                    for (k, x) in sc.pieces.iter().enumerate().skip(first) {
+                        sc.queued.push(Reverse(Queued {
+                            bound: x.bound,
+                            wall: x.wall,
+                            order: x.order,
+                            index: k as u32,
+                        }));
+                    }
+                    continue;
+                }
+                if next_bound.min(top) > reach {
+                    break;
+                }
+                if next_bound <= top + eps {
+                    // The next piece's nearest point, and its crossings with the
+                    // pieces of other walls taken before it.
+                    let Some(Reverse(queued)) = sc.queued.pop() else {
+                        break;
+                    };
+                    let x = sc.pieces[queued.index as usize];
+                    sc.made.clear();
+                    sc.made.push(x.near);
+                    for y in &sc.active {
+                        if y.wall != x.wall
+                            && x.lo.cmple(y.hi + eps).all()
+                            && y.lo.cmple(x.hi + eps).all()
+                        {
+                            x.shape.crossings(y.shape, r, &mut sc.made);
+                        }
+                    }
+                    sc.active.push(x);
+                    for &q in &sc.made {
+                        let dq = q.distance(p);
+                        if q.is_finite() && dq >= floor && dq > done && dq <= reach {
+                            sc.heap.push(Reverse(Candidate(dq, q)));
+                        }
+                    }
+                    continue;
+                }
+                let Some(Reverse(Candidate(dq, q))) = sc.heap.pop() else {
+                    break;
+                };
                 if last == Some(q) {
                     continue;
                 }
                 last = Some(q);
-                // Cheap refusal first: a wall on the grid nearer than r.
                 let qf = q.as_vec2();
                 if !qf.is_finite() {
                     continue;
                 }
-                index
-                    .grid
-                    .walls_near(qf, (r * (1.0 + 1e-6)) as f32 + 1e-3, &mut ids);
-                local.clear();
-                local.extend(ids.iter().map(|&i| {
-                    let w = index.walls[i as usize];
-                    (w.a.as_dvec2(), w.b.as_dvec2())
-                }));
-                if local
-                    .iter()
-                    .any(|&(a, b)| distance_to_segment(q, a, b) < r - slack)
-                {
+                // Cheap refusal first: a wall nearer than r. Every wall within r of
+                // `q` (and a few hairs more) is among the nearest walls kept here.
+                let near = dq + r + pad;
+                let walls = &sc.walls[..sc.walls.partition_point(|w| w.0 <= near)];
+                let too_near = |&(_, _, a, b): &(f64, u32, DVec2, DVec2)| {
+                    r > slack && distance_squared_to_segment(q, a, b) < (r - slack) * (r - slack)
+                };
+                // Neighbouring candidates are mostly refused by the same wall.
+                if walls.get(refused).is_some_and(too_near) {
+                    continue;
+                }
+                if let Some(k) = walls.iter().position(too_near) {
+                    refused = k;
                     continue;
                 }
                 // Clear of every wall by more than a push moves it: it must be walkable
@@ -903,7 +1194,9 @@ impl NavMesh {
                 if r > 64.0 * hair(q, r) && !matches!(self.locate(qf), Location::Walkable(_)) {
                     continue;
                 }
-                if let Some(found) = self.confirm_free(q, r, &local, accept) {
+                sc.local.clear();
+                sc.local.extend(walls.iter().map(|&(_, _, a, b)| (a, b)));
+                if let Some(found) = self.confirm_free(q, r, &sc.local, accept) {
                     return Some(NearestPoint {
                         distance: (found.point.as_dvec2().distance(p) as f32).min(f32::MAX),
                         ..found
@@ -913,6 +1206,7 @@ impl NavMesh {
             if reach >= bound {
                 return None;
             }
+            done = reach;
             step *= 2.0;
             reach = floor + step;
         }
@@ -931,7 +1225,7 @@ impl NavMesh {
         // Away from the walls at about r: their normals there (walls that share the
         // touched corner once), then their sum, then each alone.
         let touch = r + 1e-6 * (1.0 + r);
-        let mut normals: Vec<DVec2> = Vec::new();
+        let mut normals: smallvec::SmallVec<[DVec2; 8]> = smallvec::SmallVec::new();
         for &(a, b) in walls {
             let c = closest_point(q, a, b);
             if q.distance(c) <= touch {
@@ -978,8 +1272,8 @@ impl NavMesh {
     /// The disc touches a wall when it comes within `radius` of it while moving
     /// closer; a disc that starts nearer than `radius` to a wall is stopped at once
     /// only if it moves towards that wall, so a disc resting against a wall can slide
-    /// along it or leave it. The search visits only the triangles within `radius` of
-    /// the part of the segment travelled, and is exact.
+    /// along it or leave it. The search tests the walls on the query grid's cells along
+    /// the ray, nearest first, stopping past the first touch, and is exact.
     ///
     /// # Errors
     /// [`MeshQueryError::NotFinite`], [`MeshQueryError::BadRadius`] for bad input;
@@ -1010,50 +1304,62 @@ impl NavMesh {
         if from == to {
             return Err(MeshQueryError::ZeroLengthRay { from });
         }
-        let Location::Walkable(start) = self.locate(from) else {
+        let Location::Walkable(_) = self.locate(from) else {
             return Err(MeshQueryError::OffMesh { point: from });
         };
-        Ok(self.raycast_from(from.as_dvec2(), to.as_dvec2(), start, r))
+        Ok(self.raycast_from(from.as_dvec2(), to.as_dvec2(), r))
     }
 
-    fn raycast_from(&self, s: DVec2, to: DVec2, start: TriangleId, r: f64) -> Option<RayHit> {
+    /// The first touch of a disc of radius `r` moving from `s` to `to`, over every
+    /// wall: the walls come from the cells of the wall grid along the ray, a chunk of
+    /// the ray (about two cells long) at a time, each wall tested once by
+    /// [`capsule_entry`]. A wall touched at time `t` lies within `r` of the disc's
+    /// centre then, so in a cell of the box of `t`'s chunk grown by `r`: once a touch
+    /// is found no later than the end of the chunks searched, no later chunk can hold
+    /// an earlier one, and the search stops.
+    fn raycast_from(&self, s: DVec2, to: DVec2, r: f64) -> Option<RayHit> {
+        let index = self.query_index();
         let d = to - s;
-        let slack = 1e-9 * (1.0 + r + s.abs().max_element().max(to.abs().max_element()));
+        let scale = 1.0 + r + s.abs().max_element().max(to.abs().max_element());
+        let slack = 1e-9 * scale;
+        // Rounding the boxes to the grid's `f32`: a few ulps, as the grid pads its cells.
+        let cell = f64::from(index.grid.cell_side());
+        let pad = r + slack + 1e-4 * cell + 1e-6 * scale;
+        let chunks = (d.length() / (2.0 * cell).max(1e-9))
+            .ceil()
+            .clamp(1.0, 4096.0);
         with_scratch(|sc| {
-            sc.start(self.triangles.len());
+            sc.start_walls(index.walls.len());
             let mut best: (f64, Option<(DVec2, DVec2)>) = (1.0, None);
-            sc.enter(start.0);
-            sc.stack.push(start.0);
-            while let Some(tri) = sc.stack.pop() {
-                let ids = self.triangles[tri as usize];
-                for e in 0..3 {
-                    let (a, b) = (
-                        self.vertices[ids[e] as usize].as_dvec2(),
-                        self.vertices[ids[(e + 1) % 3] as usize].as_dvec2(),
-                    );
-                    if self.is_wall(TriangleId(tri), e) {
+            let mut t0 = 0.0;
+            for k in 1..=chunks as u32 {
+                let t1 = (f64::from(k) / chunks).min(1.0);
+                let (u, v) = (s + d * t0, s + d * t1);
+                let (lo, hi) = ((u.min(v) - pad).as_vec2(), (u.max(v) + pad).as_vec2());
+                index.grid.for_each_row_in_box(lo, hi, |items| {
+                    for &w in items {
+                        if !sc.enter_wall(w) {
+                            continue;
+                        }
+                        let wall = index.walls[w as usize];
+                        let (a, b) = (wall.a.as_dvec2(), wall.b.as_dvec2());
+                        // The box of the ray up to the best touch, grown by r, first.
+                        let e = s + d * best.0;
+                        let (blo, bhi) = (s.min(e) - (r + slack), s.max(e) + (r + slack));
+                        if a.max(b).cmplt(blo).any() || a.min(b).cmpgt(bhi).any() {
+                            continue;
+                        }
                         if let Some(t) = capsule_entry(s, d, a, b, r, best.0) {
                             if t < best.0 || best.1.is_none() {
                                 best = (t, Some((a, b)));
                             }
                         }
-                        continue;
                     }
-                    let nb = self.neighbors[tri as usize][e];
-                    if nb == NONE || sc.stamp[nb as usize] == sc.generation {
-                        continue;
-                    }
-                    // The box of the ray so far, grown by r, first.
-                    let e = s + d * best.0;
-                    let (lo, hi) = (s.min(e) - (r + slack), s.max(e) + (r + slack));
-                    if a.max(b).cmplt(lo).any() || a.min(b).cmpgt(hi).any() {
-                        continue;
-                    }
-                    let near = (r + slack) * (r + slack);
-                    if segment_distance_squared(s, e, a, b) <= near && sc.enter(nb) {
-                        sc.stack.push(nb);
-                    }
+                });
+                if best.1.is_some() && best.0 <= t1 {
+                    break;
                 }
+                t0 = t1;
             }
             let (t, (a, b)) = (best.0, best.1?);
             let point = s + d * t;
@@ -1115,13 +1421,13 @@ impl NavMesh {
         finite("from", from)?;
         finite("to", to)?;
         let r = radius_ok("radius", radius)?;
-        let Location::Walkable(mut t) = self.locate(from) else {
+        let Location::Walkable(_) = self.locate(from) else {
             return Err(MeshQueryError::OffMesh { point: from });
         };
         let (mut pos, mut target) = (from.as_dvec2(), to.as_dvec2());
         let mut hits = 0;
         while pos != target {
-            let Some(hit) = self.raycast_from(pos, target, t, r) else {
+            let Some(hit) = self.raycast_from(pos, target, r) else {
                 pos = target;
                 break;
             };
@@ -1131,16 +1437,13 @@ impl NavMesh {
             // A hair off the wall, so that the slide starts clear of it; at the touch
             // itself if that is not walkable (a pinch).
             let pushed = touch + n * hair(touch, r);
-            let at = match (self.locate(pushed.as_vec2()), self.locate(hit.point)) {
-                (Location::Walkable(u), _) => {
-                    t = u;
-                    pushed
-                }
-                (_, Location::Walkable(u)) => {
-                    t = u;
-                    touch
-                }
-                _ => pos,
+            let walkable = |x: DVec2| matches!(self.locate(x.as_vec2()), Location::Walkable(_));
+            let at = if walkable(pushed) {
+                pushed
+            } else if walkable(touch) {
+                touch
+            } else {
+                pos
             };
             pos = at;
             if hits > MAX_SLIDES {
