@@ -348,15 +348,15 @@ fn from_body(body: Body) -> Result<NavMesh, String> {
         }
     }
     mesh.corner_gap = corner_gaps(&mesh);
-    let (leaf, side) = mesh.number_portals();
+    let (portal, side) = mesh.number_portals();
     mesh.corridors = Corridors::from_tree(
-        leaf,
+        portal.clone(),
         side.len(),
         body.corridor_keys.into_owned(),
         body.corridor_parents.into_owned(),
     )?;
+    mesh.near_walls = super::clearance::NearWalls::with_portals(portal, side);
     mesh.pockets = crate::path::pockets::Pockets::new(&mesh);
-    mesh.near_walls = super::clearance::NearWalls::new(&mesh);
     mesh.locator = Locator::new(&mesh);
     Ok(mesh)
 }
