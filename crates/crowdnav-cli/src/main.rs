@@ -192,7 +192,7 @@ fn load_mesh(world: &std::path::Path) -> Result<(NavMesh, Made), Failure> {
             .with_context(|| format!("cannot read {}", world.display()))
             .map_err(Failure::BadInput)?;
         let start = Instant::now();
-        let mesh = NavMesh::load(std::io::BufReader::new(file))
+        let mesh = NavMesh::load(file)
             .with_context(|| format!("{}", world.display()))
             .map_err(Failure::BadInput)?;
         return Ok((mesh, Made::Loaded(start.elapsed().as_secs_f64() * 1e3)));
@@ -216,7 +216,7 @@ fn save_mesh(mesh: &NavMesh, path: &std::path::Path) -> Result<(u64, f64), Failu
     let file = std::fs::File::open(path)
         .with_context(|| format!("cannot read back {}", path.display()))
         .map_err(Failure::Other)?;
-    NavMesh::load(std::io::BufReader::new(file))
+    NavMesh::load(file)
         .with_context(|| format!("{} does not load back", path.display()))
         .map_err(Failure::Other)?;
     Ok((bytes.len() as u64, start.elapsed().as_secs_f64() * 1e3))
