@@ -204,6 +204,43 @@ impl NavMesh {
     }
 }
 
+/// A mesh serialises as the bytes of [`NavMesh::to_bytes`] (header, version and
+/// checksum included), so that it can be part of a larger serde document; compact in
+/// binary formats (postcard, bincode), an array of numbers in text ones.
+impl Serialize for NavMesh {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bytes(&self.to_bytes())
+    }
+}
+
+/// The bytes [`NavMesh`]'s `Serialize` writes, loaded with [`NavMesh::from_bytes`]: a
+/// [`LoadMeshError`] becomes the deserializer's error, with its message.
+impl<'de> Deserialize<'de> for NavMesh {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Bytes;
+        impl<'de> serde::de::Visitor<'de> for Bytes {
+            type Value = NavMesh;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("the bytes of a baked crowdnav mesh")
+            }
+            fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<NavMesh, E> {
+                NavMesh::from_bytes(bytes).map_err(E::custom)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<NavMesh, A::Error> {
+                let mut bytes = Vec::new();
+                while let Some(b) = seq.next_element::<u8>()? {
+                    bytes.push(b);
+                }
+                self.visit_bytes(&bytes)
+            }
+        }
+        deserializer.deserialize_bytes(Bytes)
+    }
+}
+
 /// Checks the header of `bytes` and returns the body it announces.
 fn read_header(bytes: &[u8]) -> Result<&[u8], LoadMeshError> {
     let truncated = |expected: usize| LoadMeshError::Truncated {

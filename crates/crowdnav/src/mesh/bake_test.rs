@@ -336,3 +336,31 @@ fn a_loaded_mesh_locates_like_the_built_one() {
         Location::Blocked(_)
     ));
 }
+
+/// Inside a larger serde document, a mesh is its baked bytes: postcard and JSON carry
+/// it whole, and damaged bytes give the deserializer's error, not a panic.
+#[test]
+fn a_mesh_inside_a_serde_document_round_trips() {
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct Save {
+        name: String,
+        mesh: NavMesh,
+    }
+    let built = small_mesh();
+    let save = Save {
+        name: "room".into(),
+        mesh: built.clone(),
+    };
+    let binary = postcard::to_stdvec(&save).expect("encodes");
+    let back: Save = postcard::from_bytes(&binary).expect("decodes");
+    assert_eq!(back.name, "room");
+    assert_eq!(back.mesh.to_bytes(), built.to_bytes());
+    let text = serde_json::to_string(&save).expect("encodes");
+    let back: Save = serde_json::from_str(&text).expect("decodes");
+    assert_eq!(back.mesh.to_bytes(), built.to_bytes());
+    let damaged = text.replacen("[137,", "[138,", 1);
+    let e = serde_json::from_str::<Save>(&damaged)
+        .err()
+        .expect("damaged magic");
+    assert!(e.to_string().contains("not a crowdnav mesh"), "{e}");
+}
