@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzz smoke test: runs every cargo-fuzz target in fuzz/ briefly.
 #
-#   .ci/fuzz-smoke.sh            # 25 s per target (7 targets, about 3 minutes)
+#   .ci/fuzz-smoke.sh            # 25 s per target (8 targets, about 4 minutes)
 #   FUZZ_SECONDS=10 .ci/fuzz-smoke.sh
 #
 # Needs a nightly toolchain (libFuzzer's sanitizer flags) and cargo-fuzz, which it

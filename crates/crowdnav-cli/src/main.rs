@@ -49,8 +49,14 @@ enum Command {
 
 #[derive(clap::Args)]
 struct MeshArgs {
-    /// Level file: world JSON (.json), Polyanya mesh (.mesh) or MovingAI map (.map).
+    /// Level file: world JSON (.json), Polyanya mesh (.mesh) or MovingAI map (.map), or
+    /// a baked mesh (.cnmesh, see --save).
     world: PathBuf,
+    /// Save the built mesh to this file (a baked mesh, conventionally `.cnmesh`), which
+    /// every command reading a level loads without building it again; the file is read
+    /// back once to check it and to time the load.
+    #[arg(long, value_name = "FILE.cnmesh")]
+    save: Option<PathBuf>,
     /// Draw the mesh (walkable triangles and walls) to this SVG file.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
@@ -153,22 +159,82 @@ struct MeshReport {
     walkable_triangles: usize,
     walls: usize,
     walkable_area: f64,
+    /// Building the mesh (0 for a baked mesh, which is loaded instead).
     build_ms: f64,
+    /// Loading the baked mesh: the input, or the file `--save` wrote, read back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    load_ms: Option<f64>,
+    /// The file `--save` wrote and its size.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    saved: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    saved_bytes: Option<u64>,
 }
 
-/// Reads a level file (by extension) and builds its mesh; returns it with the build
-/// time in milliseconds. Any failure is bad input.
-fn load_mesh(world: &std::path::Path) -> Result<(NavMesh, f64), Failure> {
+/// The extension of baked meshes ([`NavMesh::save`]).
+const BAKED_EXTENSION: &str = "cnmesh";
+
+/// How [`load_mesh`] got its mesh, with the time it took in milliseconds.
+#[derive(Clone, Copy)]
+enum Made {
+    Built(f64),
+    Loaded(f64),
+}
+
+/// Reads a level file (by extension) and builds its mesh, or loads a baked mesh
+/// (`.cnmesh`); returns it with how long that took. Any failure is bad input.
+fn load_mesh(world: &std::path::Path) -> Result<(NavMesh, Made), Failure> {
+    let baked = world
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case(BAKED_EXTENSION));
+    if baked {
+        let file = std::fs::File::open(world)
+            .with_context(|| format!("cannot read {}", world.display()))
+            .map_err(Failure::BadInput)?;
+        let start = Instant::now();
+        let mesh = NavMesh::load(file)
+            .with_context(|| format!("{}", world.display()))
+            .map_err(Failure::BadInput)?;
+        return Ok((mesh, Made::Loaded(start.elapsed().as_secs_f64() * 1e3)));
+    }
     let walls = read_walls(world).map_err(|e| Failure::BadInput(e.into()))?;
     let start = Instant::now();
     let mesh = NavMesh::from_walls(&walls)
         .with_context(|| format!("{}", world.display()))
         .map_err(Failure::BadInput)?;
-    Ok((mesh, start.elapsed().as_secs_f64() * 1e3))
+    Ok((mesh, Made::Built(start.elapsed().as_secs_f64() * 1e3)))
+}
+
+/// Writes `mesh` to `path` as a baked mesh; reads it back and returns the file's size
+/// and the time loading it took, in milliseconds.
+fn save_mesh(mesh: &NavMesh, path: &std::path::Path) -> Result<(u64, f64), Failure> {
+    let bytes = mesh.to_bytes();
+    std::fs::write(path, &bytes)
+        .with_context(|| format!("cannot write {}", path.display()))
+        .map_err(Failure::Other)?;
+    let start = Instant::now();
+    let file = std::fs::File::open(path)
+        .with_context(|| format!("cannot read back {}", path.display()))
+        .map_err(Failure::Other)?;
+    NavMesh::load(file)
+        .with_context(|| format!("{} does not load back", path.display()))
+        .map_err(Failure::Other)?;
+    Ok((bytes.len() as u64, start.elapsed().as_secs_f64() * 1e3))
 }
 
 fn mesh(args: &MeshArgs) -> Result<(), Failure> {
-    let (mesh, build_ms) = load_mesh(&args.world)?;
+    let (mesh, made) = load_mesh(&args.world)?;
+    let (build_ms, mut load_ms) = match made {
+        Made::Built(ms) => (ms, None),
+        Made::Loaded(ms) => (0.0, Some(ms)),
+    };
+    let (mut saved, mut saved_bytes) = (None, None);
+    if let Some(path) = &args.save {
+        let (size, ms) = save_mesh(&mesh, path)?;
+        saved = Some(path.display().to_string());
+        saved_bytes = Some(size);
+        load_ms = Some(ms);
+    }
     let report = MeshReport {
         world: args.world.display().to_string(),
         vertices: mesh.vertices().len(),
@@ -177,6 +243,9 @@ fn mesh(args: &MeshArgs) -> Result<(), Failure> {
         walls: mesh.walls().count(),
         walkable_area: mesh.walkable_area(),
         build_ms,
+        load_ms,
+        saved,
+        saved_bytes,
     };
     if args.json {
         let text = serde_json::to_string(&report).map_err(|e| Failure::Other(e.into()))?;
@@ -192,7 +261,15 @@ fn mesh(args: &MeshArgs) -> Result<(), Failure> {
         );
         println!("walls:          {}", report.walls);
         println!("walkable area:  {:.3} m²", report.walkable_area);
-        println!("build time:     {:.2} ms", report.build_ms);
+        if matches!(made, Made::Built(_)) {
+            println!("build time:     {:.2} ms", report.build_ms);
+        }
+        if let (Some(path), Some(size)) = (&report.saved, report.saved_bytes) {
+            println!("saved:          {path} ({size} bytes)");
+        }
+        if let Some(ms) = report.load_ms {
+            println!("load time:      {ms:.2} ms");
+        }
     }
     if let Some(path) = &args.svg {
         std::fs::write(path, svg::mesh_svg(&mesh))

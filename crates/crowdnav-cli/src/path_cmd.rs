@@ -9,7 +9,8 @@ use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct PathArgs {
-    /// Level file: world JSON (.json), Polyanya mesh (.mesh) or MovingAI map (.map).
+    /// Level file: world JSON (.json), Polyanya mesh (.mesh) or MovingAI map (.map), or
+    /// a baked mesh (.cnmesh, from `crowdnav mesh LEVEL --save FILE.cnmesh`).
     world: PathBuf,
     /// Start point, `X,Y`.
     #[arg(long, value_name = "X,Y", value_parser = parse_point, allow_hyphen_values = true,

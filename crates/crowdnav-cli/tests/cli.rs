@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{crowdnav, temp_file};
+use common::{crowdnav, temp_dir, temp_file};
 use std::path::Path;
 use std::process::Output;
 
@@ -296,4 +296,63 @@ fn path_with_bad_points_or_mixed_modes_is_bad_input() {
         let out = crowdnav(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
+}
+
+#[test]
+fn a_saved_mesh_loads_and_answers_as_its_level() {
+    let baked = temp_dir("cli", "baked").join("two-rooms.cnmesh");
+    let baked = baked.to_str().expect("utf-8");
+    let out = crowdnav(&["mesh", "worlds/two-rooms.json", "--save", baked, "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let size = std::fs::metadata(baked).expect("saved").len();
+    assert_eq!(v["saved_bytes"], size);
+    assert!(v["load_ms"].as_f64().expect("number") >= 0.0);
+    // The baked mesh, read as a level: same report, loaded instead of built.
+    let out = crowdnav(&["mesh", baked]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("walkable area:  686.500 m²"), "{text}");
+    assert!(
+        text.contains("load time:") && !text.contains("build time:"),
+        "{text}"
+    );
+    // Path queries on it answer as on the level, to the bit.
+    let csv = temp_file(
+        "cli",
+        "baked.csv",
+        "sx,sy,gx,gy,radius\n2,2,36,4,0\n2,2,36,4,0.5\n2,2,36,4,2\n36,4,2,2,1\n",
+    );
+    let csv = csv.to_str().expect("utf-8");
+    let level = crowdnav(&["path", "worlds/two-rooms.json", "--queries", csv, "--json"]);
+    let loaded = crowdnav(&["path", baked, "--queries", csv, "--json"]);
+    assert_eq!(loaded.status.code(), level.status.code());
+    assert_eq!(
+        String::from_utf8_lossy(&loaded.stdout),
+        String::from_utf8_lossy(&level.stdout)
+    );
+    assert!(!level.stdout.is_empty());
+}
+
+#[test]
+fn a_foreign_or_truncated_baked_mesh_is_bad_input() {
+    assert_bad_input(
+        &temp_file("cli", "text.cnmesh", "hello"),
+        "not a crowdnav mesh",
+    );
+    let baked = temp_dir("cli", "truncated").join("whole.cnmesh");
+    let out = crowdnav(&[
+        "mesh",
+        "worlds/two-rooms.json",
+        "--save",
+        baked.to_str().expect("utf-8"),
+    ]);
+    assert!(out.status.success());
+    let bytes = std::fs::read(&baked).expect("saved");
+    let cut = baked.with_file_name("cut.cnmesh");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).expect("written");
+    assert_bad_input(&cut, "truncated");
 }

@@ -1,4 +1,4 @@
-//! Mesh build and point location on real maps.
+//! Mesh build, baked-mesh save and load, and point location on real maps.
 //!
 //! Reads the Polyanya meshes from the shared data directory (`CROWDNAV_DATA`, default
 //! `../shared/data` beside the repository); skips with a message when absent.
@@ -50,6 +50,12 @@ fn bench_mesh(c: &mut Criterion) {
             b.iter(|| NavMesh::from_walls(&walls).expect("builds"))
         });
         let mesh = NavMesh::from_walls(&walls).expect("builds");
+        // A baked mesh: saving, and loading back (to compare with "build").
+        let bytes = mesh.to_bytes();
+        group.bench_function("to_bytes", |b| b.iter(|| mesh.to_bytes()));
+        group.bench_function("from_bytes", |b| {
+            b.iter(|| NavMesh::from_bytes(&bytes).expect("loads"))
+        });
         let (lo, hi) = mesh.vertices().iter().fold(
             (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
             |(lo, hi), &v| (lo.min(v), hi.max(v)),

@@ -103,6 +103,53 @@ impl Corridors {
             set[ra as usize] = node;
             set[rb as usize] = node;
         }
+        Corridors::with_jumps(leaf, key, parent)
+    }
+
+    /// The index from its tree, as [`Corridors::tree`] gives it, and the portals of
+    /// the mesh it was built for (`NavMesh::number_portals`: per triangle and edge,
+    /// the portal's number, and how many there are). Checks that it is a tree whose
+    /// keys never increase towards the root, so that no query on it can index out of
+    /// bounds or loop, whatever a file held; see `mesh::bake`.
+    ///
+    /// # Errors
+    /// What is wrong with the tree, for a corrupt or crafted file.
+    pub(crate) fn from_tree(
+        leaf: Vec<[u32; 3]>,
+        portals: usize,
+        key: Vec<f32>,
+        parent: Vec<u32>,
+    ) -> Result<Corridors, &'static str> {
+        if key.len() != parent.len() {
+            return Err("the corridor tree's keys and parents differ in number");
+        }
+        if key.len() < portals || key.len() >= NONE as usize {
+            return Err("the corridor tree does not match the mesh's portals");
+        }
+        if key.iter().any(|k| k.is_nan()) {
+            return Err("a corridor key is NaN");
+        }
+        for (x, &p) in parent.iter().enumerate() {
+            // Inner nodes are made after their children: a parent's number is larger,
+            // so following parents always ends.
+            if p != NONE && (p as usize <= x || p as usize >= key.len()) {
+                return Err("a corridor tree node's parent is out of order");
+            }
+            if p != NONE && key[p as usize] > key[x] {
+                return Err("a corridor tree key increases towards the root");
+            }
+        }
+        Ok(Corridors::with_jumps(leaf, key, parent))
+    }
+
+    /// The tree of merges: per node, its key and its parent (`NONE` at a root); the
+    /// first nodes are the leaves, one per portal in `NavMesh::number_portals`' order.
+    pub(crate) fn tree(&self) -> (&[f32], &[u32]) {
+        (&self.key, &self.parent)
+    }
+
+    /// The index from its leaves and tree, with the jump pointers worked out.
+    fn with_jumps(leaf: Vec<[u32; 3]>, key: Vec<f32>, parent: Vec<u32>) -> Corridors {
         // Jump pointers, parents before children: inner nodes were made after their
         // children, so the reverse order of making has every parent first.
         let total = key.len();

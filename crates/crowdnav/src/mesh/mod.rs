@@ -7,6 +7,7 @@
 //! .map (MovingAI) ────┘        CDT (spade) ► classify by winding ► walls, widths, locator
 //! ```
 
+mod bake;
 mod build;
 mod clearance;
 mod corner_grid;
@@ -21,6 +22,7 @@ mod query;
 mod reachable;
 mod refine;
 
+pub use bake::LoadMeshError;
 pub use build::BuildError;
 pub(crate) use clearance::{closest_point, distance_to_segment, FreeSpan};
 pub use import::{
