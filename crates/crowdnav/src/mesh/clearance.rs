@@ -43,17 +43,20 @@ pub(crate) fn measure(mesh: &NavMesh, triangles: &[u32]) -> (Vec<[f32; 3]>, Vec<
     (per_triangle.into_iter().map(|(w, _)| w).collect(), splits)
 }
 
-/// Triangles entered by one corner's search, by generation stamp (no clearing).
+/// Items (triangles, walls) entered by one search, by generation stamp: starting a
+/// search clears nothing but bumps the generation. Shared by the clearance searches
+/// and the mesh queries.
 #[derive(Default)]
-struct Visited {
+pub(super) struct Visited {
     stamp: Vec<u32>,
     generation: u32,
 }
 
 impl Visited {
-    fn start(&mut self, triangles: usize) {
-        if self.stamp.len() < triangles {
-            self.stamp.resize(triangles, 0);
+    /// Starts a search over items `0..items`; marks of earlier searches expire.
+    pub(super) fn start(&mut self, items: usize) {
+        if self.stamp.len() < items {
+            self.stamp.resize(items, 0);
         }
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
@@ -63,11 +66,16 @@ impl Visited {
     }
 
     /// Marks `t`; false when it was already marked in this generation.
-    fn enter(&mut self, t: u32) -> bool {
+    pub(super) fn enter(&mut self, t: u32) -> bool {
         let slot = &mut self.stamp[t as usize];
         let fresh = *slot != self.generation;
         *slot = self.generation;
         fresh
+    }
+
+    /// Whether `t` is marked in this generation.
+    pub(super) fn is_marked(&self, t: u32) -> bool {
+        self.stamp[t as usize] == self.generation
     }
 }
 

@@ -26,7 +26,7 @@
 //! is nearer than the piece's own nearest point, so the pieces are taken nearest first
 //! and their crossings made only when they could be the answer.
 
-use super::clearance::{closest_point, distance_squared_to_segment, distance_to_segment};
+use super::clearance::{closest_point, distance_squared_to_segment, distance_to_segment, Visited};
 use super::navmesh::{NavMesh, TriangleId, NONE};
 use super::Location;
 use crate::geom::Segment;
@@ -193,52 +193,35 @@ impl QueryIndex {
     }
 }
 
-/// Scratch reused by one thread's queries: triangles (and walls) seen, by generation
-/// stamp.
+/// Scratch reused by one thread's queries: triangles and walls seen, and a stack.
 #[derive(Default)]
 struct Scratch {
-    stamp: Vec<u32>,
-    wall_stamp: Vec<u32>,
-    generation: u32,
+    triangles: Visited,
+    walls: Visited,
     stack: Vec<u32>,
 }
 
 impl Scratch {
+    /// Starts a search over triangles `0..triangles`.
     fn start(&mut self, triangles: usize) {
-        if self.stamp.len() < triangles {
-            self.stamp.resize(triangles, 0);
-        }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamp.fill(0);
-            self.wall_stamp.fill(0);
-            self.generation = 1;
-        }
+        self.triangles.start(triangles);
         self.stack.clear();
     }
 
     /// Starts a search over walls `0..walls` (marks of earlier searches expire).
     fn start_walls(&mut self, walls: usize) {
-        if self.wall_stamp.len() < walls {
-            self.wall_stamp.resize(walls, 0);
-        }
-        self.start(0);
+        self.walls.start(walls);
+        self.stack.clear();
     }
 
-    /// Marks wall `w`; false when it was already marked in this generation.
+    /// Marks wall `w`; false when it was already marked in this search.
     fn enter_wall(&mut self, w: u32) -> bool {
-        let slot = &mut self.wall_stamp[w as usize];
-        let fresh = *slot != self.generation;
-        *slot = self.generation;
-        fresh
+        self.walls.enter(w)
     }
 
-    /// Marks `t`; false when it was already marked in this generation.
+    /// Marks `t`; false when it was already marked in this search.
     fn enter(&mut self, t: u32) -> bool {
-        let slot = &mut self.stamp[t as usize];
-        let fresh = *slot != self.generation;
-        *slot = self.generation;
-        fresh
+        self.triangles.enter(t)
     }
 }
 
@@ -846,7 +829,7 @@ impl NavMesh {
                 let ids = self.triangles[t as usize];
                 for e in 0..3 {
                     let nb = self.neighbors[t as usize][e];
-                    if nb == NONE || s.stamp[nb as usize] == s.generation {
+                    if nb == NONE || s.triangles.is_marked(nb) {
                         continue;
                     }
                     let (a, b) = (
