@@ -4,7 +4,7 @@
 use super::reference;
 use super::*;
 use crate::mesh::test_worlds::quad_room;
-use crate::mesh::{Level, NavMesh};
+use crate::mesh::NavMesh;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -19,16 +19,7 @@ fn random_mesh(rng: &mut ChaCha8Rng) -> NavMesh {
     })
 }
 
-fn mesh(json: &str) -> NavMesh {
-    NavMesh::from_level(&Level::from_json(json).expect("level")).expect("mesh")
-}
-
-fn room_with_pillar() -> NavMesh {
-    mesh(
-        r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]],
-            "obstacles": [[[4,4],[6,4],[6,6],[4,6]]]}"#,
-    )
-}
+use crate::mesh::test_worlds::{mesh, room_with_pillar};
 
 fn anywhere(rng: &mut ChaCha8Rng) -> Vec2 {
     Vec2::new(rng.gen_range(-3.0..33.0), rng.gen_range(-3.0..33.0))

@@ -188,19 +188,9 @@ fn key(p: Vec2) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use crate::mesh::{Level, NavMesh};
     use glam::Vec2;
 
-    fn mesh(json: &str) -> NavMesh {
-        NavMesh::from_level(&Level::from_json(json).expect("level")).expect("mesh")
-    }
-
-    fn room_with_pillar() -> NavMesh {
-        mesh(
-            r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]],
-                "obstacles": [[[4,4],[6,4],[6,6],[4,6]]]}"#,
-        )
-    }
+    use crate::mesh::test_worlds::{mesh, room_with_pillar};
 
     fn close(a: Vec2, b: Vec2) -> bool {
         a.distance(b) < 1e-3

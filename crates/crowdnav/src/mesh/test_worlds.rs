@@ -39,3 +39,16 @@ pub(crate) fn quad_room(
     };
     NavMesh::from_level(&level).expect("random room builds")
 }
+
+/// The mesh of a world file's JSON.
+pub(crate) fn mesh(json: &str) -> NavMesh {
+    NavMesh::from_level(&Level::from_json(json).expect("level")).expect("mesh")
+}
+
+/// A 10 × 10 m room with a 2 × 2 m pillar in its middle.
+pub(crate) fn room_with_pillar() -> NavMesh {
+    mesh(
+        r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]],
+            "obstacles": [[[4,4],[6,4],[6,6],[4,6]]]}"#,
+    )
+}
