@@ -8,7 +8,7 @@ use anyhow::Context;
 use crowdnav::mesh::Location;
 use crowdnav::scenario::{
     demo, formation_goals, formation_starts, run as run_world, run_script, FormationKind,
-    LineCounter, Method, Report, RunOptions, Scenario, Script, TrajectoryRecorder,
+    LaneMeter, LineCounter, Method, Report, RunOptions, Scenario, Script, TrajectoryRecorder,
 };
 use crowdnav::world::{AgentId, Goal, World};
 use glam::Vec2;
@@ -181,6 +181,8 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     warn_off_the_map(&world);
     let mut lines = LineCounter::new(scenario.lines.clone(), &world)
         .map_err(|e| Failure::BadInput(e.into()))?;
+    // Lane order is measured where the scenario measures flow (it has lines).
+    let mut lanes = (!scenario.lines.is_empty()).then(LaneMeter::default);
     let mut script = Script::new(&scenario, &world);
     let mut trajectories = match &args.trajectories {
         Some(path) => Some(Trajectories::create(
@@ -215,6 +217,9 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
         bar.inc(1);
         trails.record(w, s);
         lines.observe(w);
+        if let Some(meter) = lanes.as_mut() {
+            meter.observe(w);
+        }
         if let Some(t) = trajectories.as_mut() {
             t.record(w, s);
         }
@@ -229,6 +234,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     .map_err(|e| Failure::BadInput(e.into()))?;
     bar.finish_and_clear();
     report.lines = lines.reports();
+    report.lane_order = lanes.and_then(|meter| meter.lane_order());
     if let Some(e) = gif_error {
         return Err(other(e));
     }

@@ -7,7 +7,9 @@
 use crate::convert::rows;
 use crate::errors;
 use crate::mesh::json_text;
-use crowdnav::scenario::{run_script, LineCounter, RunOptions, Script, TrajectoryRecorder};
+use crowdnav::scenario::{
+    run_script, LaneMeter, LineCounter, RunOptions, Script, TrajectoryRecorder,
+};
 use crowdnav::{Method, Scenario};
 use numpy::PyArray2;
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -71,6 +73,8 @@ fn run(
 ) -> PyResult<RunOutput> {
     let mut world = scenario.build(method).map_err(errors::scenario)?;
     let mut lines = LineCounter::new(scenario.lines.clone(), &world).map_err(errors::scenario)?;
+    // Lane order is measured where the scenario measures flow (it has lines).
+    let mut lanes = (!scenario.lines.is_empty()).then(LaneMeter::default);
     let mut script = Script::new(scenario, &world);
     let io = |e: std::io::Error| PyOSError::new_err(format!("trajectories: {e}"));
     let mut recorder = TrajectoryRecorder::new(Vec::new(), every).map_err(io)?;
@@ -85,6 +89,9 @@ fn run(
     };
     let mut report = run_script(&scenario.name, &mut world, &mut script, options, |w, s| {
         lines.observe(w);
+        if let Some(meter) = lanes.as_mut() {
+            meter.observe(w);
+        }
         if write_error.is_none() {
             if let Err(e) = recorder.record_numbered(w, |_, id| s.scenario_index(id)) {
                 write_error = Some(e);
@@ -96,6 +103,7 @@ fn run(
         return Err(io(e));
     }
     report.lines = lines.reports();
+    report.lane_order = lanes.and_then(|meter| meter.lane_order());
     let frame_rate = recorder.frame_rate(scenario.dt);
     let csv = recorder.finish().map_err(io)?;
     Ok(RunOutput {

@@ -25,6 +25,9 @@ def test_a_dict_scenario_runs_to_the_end_with_report_and_trajectories():
     assert result.report["name"] == "two-way"
     assert result.report["arrived"] == 2 and result.report["completed"]
     assert result.report["lines"][0]["crossings"] == 2
+    # Two people meeting face to face in one lane, then stepping aside: a lane order
+    # between 0 (one lane, one each way) and 1.
+    assert 0.0 <= result.report["lane_order"] <= 1.0
     t = result.trajectories
     assert t.dtype == np.float64 and t.shape[1] == 7
     frames = result.report["steps"] + 1  # frame 0 is the initial state

@@ -524,11 +524,14 @@ impl Scenario {
     pub fn steering(&self, method: Method) -> Box<dyn Steering> {
         match method {
             Method::Orca => {
-                // ORCA owns its neighbourhood; `world_params` may set it too.
+                // ORCA owns its neighbourhood; `world_params` may set it too (how many
+                // neighbours the world hands over: the half-planes and the vision alike).
                 let mut o = self.orca.unwrap_or_default();
                 if let Some(s) = self.world_params {
                     o.neighbor_dist = s.neighbor_dist.unwrap_or(o.neighbor_dist);
-                    o.max_neighbors = s.max_neighbors.unwrap_or(o.max_neighbors);
+                    if let Some(n) = s.max_neighbors {
+                        (o.max_neighbors, o.vision_neighbors) = (n, n);
+                    }
                 }
                 Box::new(Orca::new(o))
             }
@@ -711,13 +714,24 @@ mod tests {
 
     #[test]
     fn orca_s_neighbourhood_is_the_world_s_and_world_params_may_set_it() {
-        let world = scenario(r#", "orca": {"neighbor_dist": 7, "max_neighbors": 5}"#)
-            .build(None)
-            .expect("builds");
+        let world = scenario(
+            r#", "orca": {"neighbor_dist": 7, "max_neighbors": 5, "vision_neighbors": 0}"#,
+        )
+        .build(None)
+        .expect("builds");
         assert_eq!(
             (world.params().neighbor_dist, world.params().max_neighbors),
             (7.0, 5)
         );
+        // The people's vision looks over more than the half-planes take.
+        let world = scenario(r#", "orca": {"max_neighbors": 5, "vision_neighbors": 24}"#)
+            .build(None)
+            .expect("builds");
+        assert_eq!(world.params().max_neighbors, 24);
+        let world = scenario(r#", "orca": {"preset": "rvo2", "vision_neighbors": 24}"#)
+            .build(None)
+            .expect("builds");
+        assert_eq!(world.params().max_neighbors, 10, "rvo2 has no vision");
         let world = scenario(
             r#", "orca": {"neighbor_dist": 7}, "world_params": {"neighbor_dist": 4, "max_neighbors": 3}"#,
         )

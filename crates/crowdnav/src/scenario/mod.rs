@@ -7,13 +7,16 @@
 //!
 //! Measurements are fed the world after each step, outside the step itself, so a run
 //! that asks for none pays nothing: a [`LineCounter`] counts agents crossing the
-//! scenario's measurement lines (the report's `lines`), and a [`TrajectoryRecorder`]
+//! scenario's measurement lines (the report's `lines`), a [`LaneMeter`] how far
+//! people walking against each other keep to lanes (the report's `lane_order`), and a
+//! [`TrajectoryRecorder`]
 //! writes trajectories as CSV for pedestrian-analysis tools.
 
 pub mod demo;
 mod file;
 mod floor;
 mod formation;
+mod lanes;
 pub mod layouts;
 mod lines;
 mod report;
@@ -26,6 +29,7 @@ pub use file::{
 };
 pub use floor::SLOT_GAP;
 pub use formation::{formation_goals, formation_starts, FormationArea, FormationKind};
+pub use lanes::LaneMeter;
 pub use lines::{percentile_flow, Crossing, Direction, LineCounter, LineReport, MeasurementLine};
 pub use report::{run, run_script, Report, RunOptions};
 pub use script::{Action, Area, EventSpec, Script, SinkSpec, SourceSpec};

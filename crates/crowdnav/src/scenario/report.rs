@@ -55,6 +55,12 @@ pub struct Report {
     /// leave it empty; whoever counts sets it.
     #[serde(default)]
     pub lines: Vec<LineReport>,
+    /// How far people walking against each other kept to lanes: the mean lane order
+    /// parameter Φ while streams met, 0 (mixed) to 1 (lanes); see
+    /// [`LaneMeter`](super::LaneMeter). Measured where the scenario has measurement
+    /// lines; `null` when it has none or no two streams ever met.
+    #[serde(default)]
+    pub lane_order: Option<f64>,
     /// Agents spawned during the run by the scenario's events and sources.
     #[serde(default)]
     pub spawned: u64,
@@ -110,6 +116,7 @@ impl Report {
             sim_time: world.time() - world.metrics_start_time(),
             completed: world.all_arrived(),
             lines: Vec::new(),
+            lane_order: None,
             spawned: 0,
             removed: 0,
         }
@@ -158,6 +165,9 @@ impl Report {
             "\n  {:.3} ms/step after a first step of {:.3} ms",
             self.ms_per_step, self.first_step_ms
         ));
+        if let Some(order) = self.lane_order {
+            text.push_str(&format!("\n  lane order {order:.2} (0 mixed, 1 lanes)"));
+        }
         for line in &self.lines {
             text.push_str(&format!(
                 "\n  line {name}: {lr} left to right, {rl} right to left",

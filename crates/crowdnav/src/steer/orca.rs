@@ -31,6 +31,10 @@ pub const RVO2_SYMMETRY_BIAS: f32 = 0.25;
 /// [`OrcaParams::vision`] in the people preset, radians (45°).
 pub const PEOPLE_VISION: f32 = std::f32::consts::FRAC_PI_4;
 
+/// [`OrcaParams::vision_neighbors`] in the people preset: the 40 nearest within the
+/// neighbour range, which in a crowd of walking density reach about 3 m.
+pub const PEOPLE_VISION_NEIGHBORS: usize = 40;
+
 /// The largest [`OrcaParams::symmetry_bias`] used, radians: larger values are lowered
 /// to it.
 pub const MAX_SYMMETRY_BIAS: f32 = std::f32::consts::FRAC_PI_4;
@@ -91,6 +95,14 @@ pub struct OrcaParams {
     /// walking its way are left to the half-planes, so a crowd at a door is unchanged.
     /// 0 turns it off. \[Limit: 0 to π/2\]
     pub vision: f32,
+    /// How many of its nearest neighbours within `neighbor_dist` an agent looks over
+    /// for people coming its way ([`OrcaParams::vision`]). In a dense stream the
+    /// `max_neighbors` nearest are mostly people walking its own way, so an agent
+    /// seeing no further would meet the oncoming stream only at arm's length, too late
+    /// to fall into a lane. The half-planes and the time gap still take only the
+    /// `max_neighbors` nearest. A world hands each agent
+    /// `max(max_neighbors, vision_neighbors)` neighbours when the vision is on.
+    pub vision_neighbors: usize,
     /// How far, radians, a cut-off normal lying this near the axis between two agents
     /// (nearly head-on) is turned to the agent's right when it binds, so that two agents
     /// meeting head-on choose opposite sides and pass (see [`Orca`]).
@@ -137,6 +149,7 @@ impl OrcaParams {
             time_gap: 0.3,
             yield_to_flow: 0.0,
             vision: PEOPLE_VISION,
+            vision_neighbors: PEOPLE_VISION_NEIGHBORS,
             symmetry_bias: SYMMETRY_BIAS,
         }
     }
@@ -154,7 +167,20 @@ impl OrcaParams {
             time_gap: 0.0,
             yield_to_flow: 0.0,
             vision: 0.0,
+            vision_neighbors: 0,
             symmetry_bias: RVO2_SYMMETRY_BIAS,
+        }
+    }
+}
+
+impl OrcaParams {
+    /// How many neighbours an agent is handed: `max_neighbors`, or
+    /// `vision_neighbors` when more and the vision is on.
+    pub fn seen_neighbors(&self) -> usize {
+        if self.vision > 0.0 {
+            self.max_neighbors.max(self.vision_neighbors)
+        } else {
+            self.max_neighbors
         }
     }
 }
@@ -173,6 +199,7 @@ struct OrcaParamsSpec {
     preset: OrcaPreset,
     neighbor_dist: Option<f32>,
     max_neighbors: Option<usize>,
+    vision_neighbors: Option<usize>,
     time_horizon: Option<f32>,
     time_horizon_obst: Option<f32>,
     priority: Option<f32>,
@@ -195,6 +222,7 @@ impl<'de> Deserialize<'de> for OrcaParams {
             time_gap: spec.time_gap.unwrap_or(base.time_gap),
             yield_to_flow: spec.yield_to_flow.unwrap_or(base.yield_to_flow),
             vision: spec.vision.unwrap_or(base.vision),
+            vision_neighbors: spec.vision_neighbors.unwrap_or(base.vision_neighbors),
             symmetry_bias: spec.symmetry_bias.unwrap_or(base.symmetry_bias),
         })
     }
@@ -343,11 +371,28 @@ impl Orca {
             0.0
         };
         let mut preferred = clamp_speed(agent.preferred_velocity, max_speed);
+        // The nearest `max_neighbors`, picked out of all the agent sees when the people's
+        // rules need them or when it sees more (for its vision).
+        let selected = self.people()
+            || (self.params.time_gap > 0.0 && ctx.neighbors.len() > self.params.max_neighbors);
+        if selected {
+            select_neighbors(
+                ctx,
+                self.params.neighbor_dist,
+                self.params.max_neighbors,
+                &mut scratch.nearest,
+            );
+        }
         if self.params.vision > 0.0 {
             preferred = heading::look_for_a_way(ctx, preferred, &self.params);
         }
         if self.params.time_gap > 0.0 {
-            preferred = self.keep_time_gap(ctx, preferred);
+            preferred = if selected {
+                let nearest = scratch.nearest.iter().map(|&(_, i)| &ctx.neighbors[i]);
+                self.keep_time_gap(ctx, nearest, preferred)
+            } else {
+                self.keep_time_gap(ctx, ctx.neighbors.iter(), preferred)
+            };
         }
         scratch.planes.clear();
 
@@ -379,12 +424,14 @@ impl Orca {
                 Some(neighbors_admit) => admitted &= neighbors_admit,
                 None => {
                     scratch.planes.truncate(hard_count);
-                    select_neighbors(
-                        ctx,
-                        self.params.neighbor_dist,
-                        self.params.max_neighbors,
-                        &mut scratch.nearest,
-                    );
+                    if !selected {
+                        select_neighbors(
+                            ctx,
+                            self.params.neighbor_dist,
+                            self.params.max_neighbors,
+                            &mut scratch.nearest,
+                        );
+                    }
                     if self.people() {
                         admitted &= self.prioritised_half_planes(
                             ctx,
@@ -536,13 +583,23 @@ impl Orca {
 
     /// `preferred` slowed down so that the agent keeps [`OrcaParams::time_gap`] behind
     /// the one it queues behind: it walks no faster than the free space ahead of it
-    /// over the time gap (see [`free_distance`]).
-    fn keep_time_gap(&self, ctx: &SteerContext<'_>, preferred: Vec2) -> Vec2 {
+    /// over the time gap (see [`free_distance`]), of `neighbors` (its nearest).
+    fn keep_time_gap<'n>(
+        &self,
+        ctx: &SteerContext<'_>,
+        neighbors: impl Iterator<Item = &'n Neighbor>,
+        preferred: Vec2,
+    ) -> Vec2 {
         let speed = preferred.length();
         let Some(way) = preferred.try_normalize() else {
             return preferred;
         };
-        let free = free_distance(ctx, way, self.params.neighbor_dist.max(0.0));
+        let free = free_distance(
+            ctx.agent,
+            neighbors,
+            way,
+            self.params.neighbor_dist.max(0.0),
+        );
         way * (free / self.params.time_gap).min(speed)
     }
 
@@ -661,7 +718,7 @@ impl Steering for Orca {
     fn neighborhood(&self) -> Option<super::Neighborhood> {
         Some(super::Neighborhood {
             neighbor_dist: self.params.neighbor_dist,
-            max_neighbors: self.params.max_neighbors,
+            max_neighbors: self.params.seen_neighbors(),
         })
     }
 
@@ -1252,12 +1309,17 @@ fn priority_share(agent: &SteerAgent, heading: Vec2, neighbor: &Neighbor, priori
     (0.5 + 0.5 * priority * ahead).clamp(0.0, 1.0)
 }
 
-/// How far an agent can walk straight on along the unit `way` (at most `range`,
-/// metres) before its disc touches someone it queues behind ([`queues_behind`]).
-fn free_distance(ctx: &SteerContext<'_>, way: Vec2, range: f32) -> f32 {
-    let agent = &ctx.agent;
+/// How far `agent` can walk straight on along the unit `way` (at most `range`,
+/// metres) before its disc touches one of `neighbors` it queues behind
+/// ([`queues_behind`]).
+fn free_distance<'n>(
+    agent: SteerAgent,
+    neighbors: impl Iterator<Item = &'n Neighbor>,
+    way: Vec2,
+    range: f32,
+) -> f32 {
     let mut free = range;
-    for neighbor in ctx.neighbors {
+    for neighbor in neighbors {
         let offset = neighbor.position - agent.position;
         let along = offset.dot(way);
         let contact = agent.radius + neighbor.radius;

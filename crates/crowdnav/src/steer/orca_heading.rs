@@ -45,7 +45,14 @@ const STOPPED_VISION: f32 = std::f32::consts::FRAC_PI_2;
 /// positive angle. Its length (the speed) never changes.
 pub(super) fn look_for_a_way(ctx: &SteerContext<'_>, preferred: Vec2, params: &OrcaParams) -> Vec2 {
     let vision = params.vision;
-    let horizon = params.neighbor_dist;
+    // Moussaïd's horizon: the neighbour range, or the distance to where the agent is
+    // heading when that is nearer (people beyond it are no concern of this leg).
+    let to_target = ctx.agent.target.distance(ctx.agent.position);
+    let horizon = if to_target < params.neighbor_dist {
+        to_target
+    } else {
+        params.neighbor_dist
+    };
     if !(vision > 0.0 && horizon > 0.0 && horizon.is_finite()) {
         return preferred;
     }
@@ -62,7 +69,7 @@ pub(super) fn look_for_a_way(ctx: &SteerContext<'_>, preferred: Vec2, params: &O
     let mut seen = ctx
         .neighbors
         .iter()
-        .take(params.max_neighbors)
+        .take(params.seen_neighbors())
         .filter(|n| n.position.distance_squared(agent.position) < range_squared)
         .filter(looked_out_for)
         .peekable();
@@ -90,7 +97,7 @@ pub(super) fn look_for_a_way(ctx: &SteerContext<'_>, preferred: Vec2, params: &O
         for neighbor in ctx
             .neighbors
             .iter()
-            .take(params.max_neighbors)
+            .take(params.seen_neighbors())
             .filter(looked_out_for)
         {
             let offset = neighbor.position - agent.position;

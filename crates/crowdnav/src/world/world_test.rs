@@ -456,6 +456,7 @@ fn a_steering_method_that_chooses_its_neighbours_owns_the_world_s_neighbourhood(
         Box::new(Orca::new(OrcaParams {
             neighbor_dist,
             max_neighbors,
+            vision_neighbors: 0,
             ..OrcaParams::people()
         }))
     };
@@ -465,6 +466,15 @@ fn a_steering_method_that_chooses_its_neighbours_owns_the_world_s_neighbourhood(
         (world.params().neighbor_dist, world.params().max_neighbors),
         (3.0, 4)
     );
+    // ORCA looking over more neighbours for a way around than it takes half-planes
+    // of gets them all handed over.
+    let seeing = Box::new(Orca::new(OrcaParams {
+        max_neighbors: 4,
+        vision_neighbors: 30,
+        ..OrcaParams::people()
+    }));
+    let far_sighted = World::new(None, seeing, WorldParams::default());
+    assert_eq!(far_sighted.params().max_neighbors, 30);
     // A new method brings its own; a method without one leaves them as they are.
     world.set_steering(orca(6.0, 12));
     assert_eq!(
