@@ -38,6 +38,9 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::sync::OnceLock;
 
+#[path = "query_radius.rs"]
+mod radius;
+
 /// Why a mesh query refused its input. The mesh is never changed by a query.
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 pub enum MeshQueryError {
@@ -151,6 +154,8 @@ pub(crate) struct QueryIndex {
     /// The walkable triangles, and after each the sum of the areas up to it.
     area_triangles: Vec<u32>,
     area_sums: Vec<f64>,
+    /// What the raycast and nearest-point queries build per radius, on first use.
+    radii: radius::RadiusSlots,
 }
 
 impl QueryIndex {
@@ -189,6 +194,7 @@ impl QueryIndex {
             hi: hi.as_dvec2(),
             area_triangles,
             area_sums,
+            radii: radius::RadiusSlots::default(),
         }
     }
 }
@@ -247,6 +253,8 @@ struct NearScratch {
     active: Vec<Piece>,
     made: Vec<DVec2>,
     local: Vec<(DVec2, DVec2)>,
+    /// Wall indices gathered around a candidate.
+    made_walls: Vec<u32>,
     heap: BinaryHeap<Reverse<Candidate>>,
 }
 
@@ -460,6 +468,30 @@ fn wall_candidates_into(p: DVec2, r: f64, (a, b): (DVec2, DVec2), out: &mut impl
     ]);
 }
 
+/// The hit of a disc of radius `r` swept from `s` along `d` that touches wall `a b`
+/// at time `t`.
+fn ray_hit(s: DVec2, d: DVec2, t: f64, (a, b): (DVec2, DVec2), r: f64) -> RayHit {
+    let point = s + d * t;
+    let contact = closest_point(point, a, b);
+    let normal = match (point - contact).try_normalize() {
+        Some(n) if r > 0.0 => n,
+        _ => {
+            let n = left_normal(a, b);
+            if n.dot(d) > 0.0 {
+                -n
+            } else {
+                n
+            }
+        }
+    };
+    RayHit {
+        fraction: t as f32,
+        point: point.as_vec2(),
+        contact: contact.as_vec2(),
+        normal: normal.as_vec2(),
+    }
+}
+
 /// The crossings of the offset lines and end arcs of two walls, at radius `r`.
 #[cfg(test)]
 fn pair_candidates((a, b): (DVec2, DVec2), (c, d): (DVec2, DVec2), r: f64, out: &mut Vec<DVec2>) {
@@ -660,6 +692,23 @@ impl NavMesh {
     /// The query index, built on first use.
     fn query_index(&self) -> &QueryIndex {
         self.query_index.0.get_or_init(|| QueryIndex::new(self))
+    }
+
+    /// The per-radius data for `r`, built on first use; `None` when the mesh already
+    /// keeps the data of [`radius::MAX_RADII`] other radii.
+    fn radius_index(&self, r: f64) -> Option<&radius::RadiusIndex> {
+        let index = self.query_index();
+        index.radii.get(r, || {
+            let walls: Vec<(DVec2, DVec2)> = index
+                .walls
+                .iter()
+                .map(|w| (w.a.as_dvec2(), w.b.as_dvec2()))
+                .collect();
+            let near = |x: DVec2, range: f64, out: &mut Vec<u32>| {
+                radius::walls_near(&index.grid, x, range, out)
+            };
+            radius::RadiusIndex::new(self, r, &walls, index.lo, index.hi, &near)
+        })
     }
 
     /// The nearest wall point to `x`, which lies in triangle `t`, among walls nearer
@@ -888,7 +937,46 @@ impl NavMesh {
     ) -> Result<Option<NearestPoint>, MeshQueryError> {
         finite("point", point)?;
         let r = radius_ok("radius", radius)?;
+        if let Some(found) = self.nearest_on_boundary(point, r) {
+            return Ok(found);
+        }
         Ok(self.nearest_free(point, r, &mut |_, _| true))
+    }
+
+    /// [`NavMesh::nearest_point`] by the free space's boundary kept for radius `r`:
+    /// `point` itself when the disc fits there, else the nearest point of the kept
+    /// boundary once confirmed free. `None` when that cannot settle the query (no data
+    /// kept for `r`, or the nearest kept point is not free): the caller searches.
+    fn nearest_on_boundary(&self, point: Vec2, r: f64) -> Option<Option<NearestPoint>> {
+        let p = point.as_dvec2();
+        if let Location::Walkable(t) = self.locate(point) {
+            if self.has_room(p, t, r) {
+                return Some(Some(NearestPoint {
+                    point,
+                    triangle: t,
+                    distance: 0.0,
+                }));
+            }
+        }
+        let q = self.radius_index(r)?.nearest_boundary(p)?;
+        let index = self.query_index();
+        // The walls within r and a few hairs of `q`, as the search keeps at hand.
+        let reach = r + 1e-3 * (1.0 + r) + 64.0 * hair(q, r);
+        with_near_scratch(|sc| {
+            let mut found = std::mem::take(&mut sc.made_walls);
+            radius::walls_near(&index.grid, q, reach, &mut found);
+            sc.local.clear();
+            sc.local.extend(found.iter().map(|&i| {
+                let w = index.walls[i as usize];
+                (w.a.as_dvec2(), w.b.as_dvec2())
+            }));
+            sc.made_walls = found;
+            let found = self.confirm_free(q, r, &sc.local, &mut |_, _| true)?;
+            Some(Some(NearestPoint {
+                distance: (found.point.as_dvec2().distance(p) as f32).min(f32::MAX),
+                ..found
+            }))
+        })
     }
 
     /// The nearest place to `point` where a disc of `radius` fits and that the disc can
@@ -1294,13 +1382,22 @@ impl NavMesh {
     }
 
     /// The first touch of a disc of radius `r` moving from `s` to `to`, over every
-    /// wall: the walls come from the cells of the wall grid along the ray, a chunk of
-    /// the ray (about two cells long) at a time, each wall tested once by
-    /// [`capsule_entry`]. A wall touched at time `t` lies within `r` of the disc's
-    /// centre then, so in a cell of the box of `t`'s chunk grown by `r`: once a touch
-    /// is found no later than the end of the chunks searched, no later chunk can hold
-    /// an earlier one, and the search stops.
+    /// wall, each wall tested once by [`capsule_entry`]: on the walls binned by their
+    /// capsules at `r` when the mesh keeps them, else on the query grid.
     fn raycast_from(&self, s: DVec2, to: DVec2, r: f64) -> Option<RayHit> {
+        match self.radius_index(r) {
+            Some(ri) => self.sweep_capsules(&ri.capsules, s, to, r),
+            None => self.raycast_by_chunks(s, to, r),
+        }
+    }
+
+    /// [`NavMesh::raycast_from`] on the query grid alone (for a radius whose data the
+    /// mesh does not keep): the walls come from the cells of the wall grid along the
+    /// ray, a chunk of the ray (about two cells long) at a time. A wall touched at time
+    /// `t` lies within `r` of the disc's centre then, so in a cell of the box of `t`'s
+    /// chunk grown by `r`: once a touch is found no later than the end of the chunks
+    /// searched, no later chunk can hold an earlier one, and the search stops.
+    fn raycast_by_chunks(&self, s: DVec2, to: DVec2, r: f64) -> Option<RayHit> {
         let index = self.query_index();
         let d = to - s;
         let scale = 1.0 + r + s.abs().max_element().max(to.abs().max_element());
@@ -1344,26 +1441,72 @@ impl NavMesh {
                 }
                 t0 = t1;
             }
-            let (t, (a, b)) = (best.0, best.1?);
-            let point = s + d * t;
-            let contact = closest_point(point, a, b);
-            let normal = match (point - contact).try_normalize() {
-                Some(n) if r > 0.0 => n,
-                _ => {
-                    let n = left_normal(a, b);
-                    if n.dot(d) > 0.0 {
-                        -n
-                    } else {
-                        n
+            let (t, wall) = (best.0, best.1?);
+            Some(ray_hit(s, d, t, wall, r))
+        })
+    }
+
+    /// [`NavMesh::raycast_from`] over the walls binned by their capsules of radius `r`
+    /// (`capsules`): the cells met by the ray, a chunk about one cell long at a time,
+    /// each cell and each wall once. A wall touched at time `t` has the disc's centre
+    /// then within `r` of it, so it is in that centre's cell: once a touch is found no
+    /// later than the end of the chunks searched, no later chunk holds an earlier one.
+    fn sweep_capsules(
+        &self,
+        capsules: &crate::grid::Cells,
+        s: DVec2,
+        to: DVec2,
+        r: f64,
+    ) -> Option<RayHit> {
+        let index = self.query_index();
+        let layout = *capsules.layout();
+        let d = to - s;
+        let scale = 1.0 + r + s.abs().max_element().max(to.abs().max_element());
+        let cell = f64::from(layout.cell);
+        // Rounding of the cells to `f32`: a few ulps, as the binning pads them.
+        let pad = 1e-4 * cell + 1e-6 * scale;
+        let chunks = (d.length() / cell.max(1e-9)).ceil().clamp(1.0, 4096.0);
+        with_scratch(|sc| {
+            sc.start_walls(index.walls.len());
+            let mut best: (f64, Option<(DVec2, DVec2)>) = (1.0, None);
+            let mut t0 = 0.0;
+            // The cells of the previous chunk (the ray is monotone along each axis,
+            // so no earlier chunk's cell comes back).
+            let mut previous: Option<((usize, usize), (usize, usize))> = None;
+            for k in 1..=chunks as u32 {
+                let t1 = (f64::from(k) / chunks).min(1.0);
+                let (u, v) = (s + d * t0, s + d * t1);
+                let (x0, y0) = layout.coords((u.min(v) - pad).as_vec2());
+                let (x1, y1) = layout.coords((u.max(v) + pad).as_vec2());
+                for y in y0..=y1 {
+                    for x in x0..=x1 {
+                        if let Some(((px0, py0), (px1, py1))) = previous {
+                            if (px0..=px1).contains(&x) && (py0..=py1).contains(&y) {
+                                continue;
+                            }
+                        }
+                        for &w in capsules.row(y, x, x) {
+                            if !sc.enter_wall(w) {
+                                continue;
+                            }
+                            let wall = index.walls[w as usize];
+                            let (a, b) = (wall.a.as_dvec2(), wall.b.as_dvec2());
+                            if let Some(t) = capsule_entry(s, d, a, b, r, best.0) {
+                                if t < best.0 || best.1.is_none() {
+                                    best = (t, Some((a, b)));
+                                }
+                            }
+                        }
                     }
                 }
-            };
-            Some(RayHit {
-                fraction: t as f32,
-                point: point.as_vec2(),
-                contact: contact.as_vec2(),
-                normal: normal.as_vec2(),
-            })
+                if best.1.is_some() && best.0 <= t1 {
+                    break;
+                }
+                previous = Some(((x0, y0), (x1, y1)));
+                t0 = t1;
+            }
+            let (t, wall) = (best.0, best.1?);
+            Some(ray_hit(s, d, t, wall, r))
         })
     }
 
