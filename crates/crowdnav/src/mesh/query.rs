@@ -154,7 +154,7 @@ pub(crate) struct QueryIndex {
     /// The walkable triangles, and after each the sum of the areas up to it.
     area_triangles: Vec<u32>,
     area_sums: Vec<f64>,
-    /// What the raycast and nearest-point queries build per radius, on first use.
+    /// What the nearest-point queries build per radius, on first use.
     radii: radius::RadiusSlots,
 }
 
@@ -1381,23 +1381,55 @@ impl NavMesh {
         Ok(self.raycast_from(from.as_dvec2(), to.as_dvec2(), r))
     }
 
-    /// The first touch of a disc of radius `r` moving from `s` to `to`, over every
-    /// wall, each wall tested once by [`capsule_entry`]: on the walls binned by their
-    /// capsules at `r` when the mesh keeps them, else on the query grid.
-    fn raycast_from(&self, s: DVec2, to: DVec2, r: f64) -> Option<RayHit> {
-        match self.radius_index(r) {
-            Some(ri) => self.sweep_capsules(&ri.capsules, s, to, r),
-            None => self.raycast_by_chunks(s, to, r),
+    /// [`NavMesh::raycast`] from a point whose triangle the caller already has, as
+    /// Detour's `raycast` takes its start polygon: `start` is where the point location
+    /// of `from` begins (the triangle of a [`NearestPoint`], of an earlier
+    /// [`Location::Walkable`], or an agent's last one), so that a right one costs three
+    /// orientation tests instead of a grid look-up and a walk. A wrong or stale
+    /// `start` only costs a longer walk: the answer is [`NavMesh::raycast`]'s.
+    ///
+    /// # Errors
+    /// As [`NavMesh::raycast`].
+    ///
+    /// # Example
+    /// ```
+    /// use crowdnav::mesh::{Level, Location, NavMesh};
+    /// use glam::Vec2;
+    /// let level = Level::from_json(r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]]}"#)?;
+    /// let mesh = NavMesh::from_level(&level)?;
+    /// let from = Vec2::new(2.0, 5.0);
+    /// let Location::Walkable(start) = mesh.locate(from) else { panic!("walkable") };
+    /// let hit = mesh.raycast_in(start, from, Vec2::new(12.0, 5.0), 1.0)?.expect("a wall");
+    /// assert_eq!(Some(hit), mesh.raycast(from, Vec2::new(12.0, 5.0), 1.0)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn raycast_in(
+        &self,
+        start: TriangleId,
+        from: Vec2,
+        to: Vec2,
+        radius: f32,
+    ) -> Result<Option<RayHit>, MeshQueryError> {
+        finite("from", from)?;
+        finite("to", to)?;
+        let r = radius_ok("radius", radius)?;
+        if from == to {
+            return Err(MeshQueryError::ZeroLengthRay { from });
         }
+        let Location::Walkable(_) = self.locate_from(from, start) else {
+            return Err(MeshQueryError::OffMesh { point: from });
+        };
+        Ok(self.raycast_from(from.as_dvec2(), to.as_dvec2(), r))
     }
 
-    /// [`NavMesh::raycast_from`] on the query grid alone (for a radius whose data the
-    /// mesh does not keep): the walls come from the cells of the wall grid along the
-    /// ray, a chunk of the ray (about two cells long) at a time. A wall touched at time
-    /// `t` lies within `r` of the disc's centre then, so in a cell of the box of `t`'s
-    /// chunk grown by `r`: once a touch is found no later than the end of the chunks
-    /// searched, no later chunk can hold an earlier one, and the search stops.
-    fn raycast_by_chunks(&self, s: DVec2, to: DVec2, r: f64) -> Option<RayHit> {
+    /// The first touch of a disc of radius `r` moving from `s` to `to`, over every
+    /// wall: the walls come from the cells of the wall grid along the ray, a chunk of
+    /// the ray (about two cells long) at a time, each wall tested once by
+    /// [`capsule_entry`]. A wall touched at time `t` lies within `r` of the disc's
+    /// centre then, so in a cell of the box of `t`'s chunk grown by `r`: once a touch
+    /// is found no later than the end of the chunks searched, no later chunk can hold
+    /// an earlier one, and the search stops.
+    fn raycast_from(&self, s: DVec2, to: DVec2, r: f64) -> Option<RayHit> {
         let index = self.query_index();
         let d = to - s;
         let scale = 1.0 + r + s.abs().max_element().max(to.abs().max_element());
@@ -1439,70 +1471,6 @@ impl NavMesh {
                 if best.1.is_some() && best.0 <= t1 {
                     break;
                 }
-                t0 = t1;
-            }
-            let (t, wall) = (best.0, best.1?);
-            Some(ray_hit(s, d, t, wall, r))
-        })
-    }
-
-    /// [`NavMesh::raycast_from`] over the walls binned by their capsules of radius `r`
-    /// (`capsules`): the cells met by the ray, a chunk about one cell long at a time,
-    /// each cell and each wall once. A wall touched at time `t` has the disc's centre
-    /// then within `r` of it, so it is in that centre's cell: once a touch is found no
-    /// later than the end of the chunks searched, no later chunk holds an earlier one.
-    fn sweep_capsules(
-        &self,
-        capsules: &crate::grid::Cells,
-        s: DVec2,
-        to: DVec2,
-        r: f64,
-    ) -> Option<RayHit> {
-        let index = self.query_index();
-        let layout = *capsules.layout();
-        let d = to - s;
-        let scale = 1.0 + r + s.abs().max_element().max(to.abs().max_element());
-        let cell = f64::from(layout.cell);
-        // Rounding of the cells to `f32`: a few ulps, as the binning pads them.
-        let pad = 1e-4 * cell + 1e-6 * scale;
-        let chunks = (d.length() / cell.max(1e-9)).ceil().clamp(1.0, 4096.0);
-        with_scratch(|sc| {
-            sc.start_walls(index.walls.len());
-            let mut best: (f64, Option<(DVec2, DVec2)>) = (1.0, None);
-            let mut t0 = 0.0;
-            // The cells of the previous chunk (the ray is monotone along each axis,
-            // so no earlier chunk's cell comes back).
-            let mut previous: Option<((usize, usize), (usize, usize))> = None;
-            for k in 1..=chunks as u32 {
-                let t1 = (f64::from(k) / chunks).min(1.0);
-                let (u, v) = (s + d * t0, s + d * t1);
-                let (x0, y0) = layout.coords((u.min(v) - pad).as_vec2());
-                let (x1, y1) = layout.coords((u.max(v) + pad).as_vec2());
-                for y in y0..=y1 {
-                    for x in x0..=x1 {
-                        if let Some(((px0, py0), (px1, py1))) = previous {
-                            if (px0..=px1).contains(&x) && (py0..=py1).contains(&y) {
-                                continue;
-                            }
-                        }
-                        for &w in capsules.row(y, x, x) {
-                            if !sc.enter_wall(w) {
-                                continue;
-                            }
-                            let wall = index.walls[w as usize];
-                            let (a, b) = (wall.a.as_dvec2(), wall.b.as_dvec2());
-                            if let Some(t) = capsule_entry(s, d, a, b, r, best.0) {
-                                if t < best.0 || best.1.is_none() {
-                                    best = (t, Some((a, b)));
-                                }
-                            }
-                        }
-                    }
-                }
-                if best.1.is_some() && best.0 <= t1 {
-                    break;
-                }
-                previous = Some(((x0, y0), (x1, y1)));
                 t0 = t1;
             }
             let (t, wall) = (best.0, best.1?);

@@ -1,24 +1,23 @@
-//! What the queries build once per disc radius, on first use at that radius, and keep
-//! with the mesh's query index (for [`MAX_RADII`] radii):
-//!
-//! - the walls binned into every grid cell their capsule of radius `r` meets, so that a
-//!   swept disc tests only the walls of the cells its centre passes through;
-//! - the boundary of the free space at `r` (where the disc fits): each wall's offset
-//!   line and end arcs, split where they cross the capsules of the walls nearby, the
-//!   pieces that lie on the boundary kept (with the crossings that do), binned on a grid.
-//!   The nearest free point to a point outside the free space is the nearest point of
-//!   that boundary, so a ring search over the grid finds it.
+//! What [`NavMesh::nearest_point`] builds once per disc radius, on first use at that
+//! radius, and keeps with the mesh's query index (for [`MAX_RADII`] radii): the
+//! boundary of the free space at `r` (where the disc fits). Each wall's offset line and
+//! end arcs are split where they cross the capsules of radius `r` of the walls nearby,
+//! and the pieces that lie on the boundary are kept (with the crossings that do), binned
+//! on a grid. The nearest free point to a point outside the free space is the nearest
+//! point of that boundary, so a ring search over the grid finds it.
 //!
 //! The kept pieces are a superset of the boundary (a piece between two crossings is all
-//! on it or all off it; it is kept when its midpoint is on it, to a tolerance), so the
+//! on it or all off it; it is kept when its midpoint is on it, to a tolerance, and a
+//! crossing is kept alone when it is on it and neither piece beside it is), so the
 //! nearest kept point is never farther than the answer; the caller confirms it is free
 //! and falls back on the general search when it is not.
 
+use crate::grid::{dense_side, Cells, Layout, MAX_CELLS};
 use crate::mesh::clearance::closest_point;
 use crate::mesh::navmesh::NavMesh;
 use crate::mesh::Location;
-use crate::grid::{dense_side, Cells, Layout, MAX_CELLS};
 use glam::{DVec2, Vec2};
+use std::f64::consts::TAU;
 use std::sync::OnceLock;
 
 /// Most radii whose data a mesh keeps; queries at other radii take the general path.
@@ -31,11 +30,7 @@ pub(crate) struct RadiusSlots([OnceLock<RadiusIndex>; MAX_RADII]);
 impl RadiusSlots {
     /// The data for radius `r`, built by `build` in the first free slot if no slot holds
     /// it yet; `None` when every slot holds another radius.
-    pub(crate) fn get(
-        &self,
-        r: f64,
-        build: impl Fn() -> RadiusIndex,
-    ) -> Option<&RadiusIndex> {
+    pub(crate) fn get(&self, r: f64, build: impl Fn() -> RadiusIndex) -> Option<&RadiusIndex> {
         for slot in &self.0 {
             // A slot another thread fills with another radius is passed over.
             let index = match slot.get() {
@@ -55,10 +50,10 @@ impl RadiusSlots {
 pub(crate) struct RadiusIndex {
     /// The disc radius.
     pub(crate) radius: f64,
-    /// Walls (indices into the query index's walls) binned by their capsules.
-    pub(crate) capsules: Cells,
     /// The kept pieces of the free space's boundary.
     pieces: Vec<Piece>,
+    /// Their boxes.
+    piece_boxes: Vec<(DVec2, DVec2)>,
     /// The pieces binned by their boxes.
     piece_cells: Cells,
 }
@@ -128,41 +123,9 @@ impl Piece {
     }
 }
 
-/// Whether segment `a b` meets the closed box `lo..=hi` (slab test).
-fn segment_meets_box(a: DVec2, b: DVec2, lo: DVec2, hi: DVec2) -> bool {
-    let d = b - a;
-    let (mut t0, mut t1) = (0.0f64, 1.0f64);
-    for axis in 0..2 {
-        let (o, dv, l, h) = (a[axis], d[axis], lo[axis], hi[axis]);
-        if dv == 0.0 {
-            if o < l || o > h {
-                return false;
-            }
-        } else {
-            let (mut ta, mut tb) = ((l - o) / dv, (h - o) / dv);
-            if ta > tb {
-                std::mem::swap(&mut ta, &mut tb);
-            }
-            t0 = t0.max(ta);
-            t1 = t1.min(tb);
-            if t0 > t1 {
-                return false;
-            }
-        }
-    }
-    true
-}
-
 /// Items binned by boxes (`f64`, grown by `pad`) on cells of side about `cell` over the
-/// box `lo..hi`; `keep` may refuse a cell of an item's box.
-fn bin(
-    lo: DVec2,
-    hi: DVec2,
-    cell: f64,
-    boxes: &[(DVec2, DVec2)],
-    pad: f64,
-    keep: impl Fn(usize, DVec2, DVec2) -> bool,
-) -> Cells {
+/// box `lo..hi`.
+fn bin(lo: DVec2, hi: DVec2, cell: f64, boxes: &[(DVec2, DVec2)], pad: f64) -> Cells {
     let layout = Layout::fit(lo.as_vec2(), hi.as_vec2(), cell as f32, MAX_CELLS);
     let mut cells = Cells::default();
     let span = |i: usize| {
@@ -172,11 +135,7 @@ fn bin(
             layout.coords((b + pad).as_vec2()),
         )
     };
-    let keep = |i: usize, cx: usize, cy: usize| {
-        let (l, h) = layout.cell_box(cx, cy);
-        keep(i, l.as_dvec2() - pad, h.as_dvec2() + pad)
-    };
-    cells.rebuild(layout, boxes.len(), span, keep);
+    cells.rebuild(layout, boxes.len(), span, |_, _, _| true);
     cells
 }
 
@@ -225,16 +184,6 @@ impl RadiusIndex {
         let scale = 1.0 + r + lo.abs().max_element().max(hi.abs().max_element());
         let pad = 1e-4 * scale.sqrt() + 1e-6 * scale;
         let (glo, ghi) = (lo - (r + 1.0), hi + (r + 1.0));
-        let side = f64::from(dense_side(lo.as_vec2(), hi.as_vec2(), walls.len().max(1), 2.0));
-        // Walls by capsule.
-        let boxes: Vec<(DVec2, DVec2)> = walls
-            .iter()
-            .map(|&(a, b)| (a.min(b) - r, a.max(b) + r))
-            .collect();
-        let capsules = bin(glo, ghi, side, &boxes, pad, |i, l, h| {
-            let (a, b) = walls[i];
-            segment_meets_box(a, b, l - r, h + r)
-        });
         let pieces = boundary(mesh, r, walls, near, scale);
         let piece_boxes: Vec<(DVec2, DVec2)> = pieces.iter().map(|p| p.bounds(r)).collect();
         let piece_side = f64::from(dense_side(
@@ -243,11 +192,11 @@ impl RadiusIndex {
             pieces.len().max(1),
             2.0,
         ));
-        let piece_cells = bin(glo, ghi, piece_side, &piece_boxes, pad, |_, _, _| true);
+        let piece_cells = bin(glo, ghi, piece_side, &piece_boxes, pad);
         RadiusIndex {
             radius: r,
-            capsules,
             pieces,
+            piece_boxes,
             piece_cells,
         }
     }
@@ -272,6 +221,11 @@ impl RadiusIndex {
                 return;
             }
             for &i in self.piece_cells.row(y as usize, x as usize, x as usize) {
+                let (lo, hi) = self.piece_boxes[i as usize];
+                let gap = (lo - p).max(p - hi).max(DVec2::ZERO).length_squared();
+                if best.is_some_and(|(e, _)| gap > e) {
+                    continue;
+                }
                 let q = self.pieces[i as usize].nearest(p, r);
                 let d = q.distance_squared(p);
                 let better = match *best {
@@ -315,8 +269,13 @@ impl RadiusIndex {
                 };
                 below.min(above)
             };
-            let bound = side(cx - k, cx + k, origin.x, p.x, cols)
-                .min(side(cy - k, cy + k, origin.y, p.y, rows));
+            let bound = side(cx - k, cx + k, origin.x, p.x, cols).min(side(
+                cy - k,
+                cy + k,
+                origin.y,
+                p.y,
+                rows,
+            ));
             if let Some((d, q)) = best {
                 if bound.is_infinite() || d.sqrt() <= bound - margin {
                     return Some(q);
@@ -368,7 +327,11 @@ fn boundary(
         let (oa, ob) = (a + n * r, b + n * r);
         ts.clear();
         ts.extend([0.0, 1.0]);
-        near((a + b) * 0.5, 0.5 * a.distance(b) + 2.0 * r + tol, &mut found);
+        near(
+            (a + b) * 0.5,
+            0.5 * a.distance(b) + 2.0 * r + tol,
+            &mut found,
+        );
         for &j in &found {
             if j as usize == i {
                 continue;
@@ -387,16 +350,21 @@ fn boundary(
             1.0 => ob,
             _ => oa + (ob - oa) * t,
         };
+        // A crossing is kept alone only when neither piece beside it is (a kept
+        // piece's ends are its own).
+        let mut kept_before = false;
         for k in 0..ts.len() {
             let x = at(ts[k]);
-            if free(x, &mut found) {
+            let kept_after = ts
+                .get(k + 1)
+                .is_some_and(|&t1| free(at(0.5 * (ts[k] + t1)), &mut found));
+            if !kept_before && !kept_after && free(x, &mut found) {
                 out.push(Piece::Point(x));
             }
-            if let Some(&t1) = ts.get(k + 1) {
-                if free(at(0.5 * (ts[k] + t1)), &mut found) {
-                    out.push(Piece::Segment(x, at(t1)));
-                }
+            if kept_after {
+                out.push(Piece::Segment(x, at(ts[k + 1])));
             }
+            kept_before = kept_after;
         }
     }
     // End arcs, once per wall end.
@@ -444,22 +412,31 @@ fn boundary(
             }
             continue;
         }
+        // Whether the arc from each crossing to the next is kept.
+        let kept: Vec<bool> = (0..points.len())
+            .map(|k| {
+                let angle = points[k].0;
+                let next = points.get(k + 1).map_or(points[0].0 + TAU, |x| x.0);
+                let span = next - angle;
+                span > 0.0 && free(on(angle + 0.5 * span), &mut found)
+            })
+            .collect();
         for k in 0..points.len() {
             let (angle, x) = points[k];
-            if free(x, &mut found) {
+            let before = kept[(k + points.len() - 1) % points.len()];
+            if !before && !kept[k] && free(x, &mut found) {
                 out.push(Piece::Point(x));
             }
-            let (next, y) = match points.get(k + 1) {
-                Some(&next) => next,
-                None => (points[0].0 + std::f64::consts::TAU, points[0].1),
-            };
-            let span = next - angle;
-            if span > 0.0 && free(on(angle + 0.5 * span), &mut found) {
+            if kept[k] {
+                let (next, y) = points
+                    .get(k + 1)
+                    .copied()
+                    .unwrap_or((points[0].0 + TAU, points[0].1));
                 out.push(Piece::Arc {
                     center: c,
                     from: x,
                     to: y,
-                    small: span <= std::f64::consts::PI,
+                    small: next - angle <= std::f64::consts::PI,
                     full: false,
                 });
             }
@@ -469,12 +446,7 @@ fn boundary(
 }
 
 /// The walls of `index`'s grid near `x` as `near` for [`RadiusIndex::new`].
-pub(crate) fn walls_near(
-    grid: &crate::grid::WallGrid,
-    x: DVec2,
-    range: f64,
-    out: &mut Vec<u32>,
-) {
+pub(crate) fn walls_near(grid: &crate::grid::WallGrid, x: DVec2, range: f64, out: &mut Vec<u32>) {
     out.clear();
     let half = Vec2::splat((range * (1.0 + 1e-6)) as f32 + 1e-3);
     let p = x.as_vec2();
