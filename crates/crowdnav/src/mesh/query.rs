@@ -695,9 +695,14 @@ impl NavMesh {
     }
 
     /// The per-radius data for `r`, built on first use; `None` when the mesh already
-    /// keeps the data of [`radius::MAX_RADII`] other radii.
+    /// keeps the data of [`radius::MAX_RADII`] other radii, or for a radius wider than
+    /// [`radius::MAX_CELLS_WIDE`] cells of the query grid (whose build, which crosses
+    /// the pieces of every two walls within `2r`, would grow with the square of it).
     fn radius_index(&self, r: f64) -> Option<&radius::RadiusIndex> {
         let index = self.query_index();
+        if r > radius::MAX_CELLS_WIDE * f64::from(index.grid_cell) {
+            return None;
+        }
         index.radii.get(r, || {
             let walls: Vec<(DVec2, DVec2)> = index
                 .walls

@@ -23,6 +23,10 @@ use std::sync::OnceLock;
 /// Most radii whose data a mesh keeps; queries at other radii take the general path.
 pub(crate) const MAX_RADII: usize = 8;
 
+/// Widest radius, in cells of the query grid (about two walls each), whose data is
+/// built: wider discs take the general path.
+pub(crate) const MAX_CELLS_WIDE: f64 = 2.0;
+
 /// Slots for the data of up to [`MAX_RADII`] radii, each filled once.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RadiusSlots([OnceLock<RadiusIndex>; MAX_RADII]);
