@@ -5,10 +5,15 @@
 //!
 //! **What is timed.** Each side answers the same seeded queries in a batch; the batch
 //! is run once to warm up, then `reps` times, and the fastest run kept (the machine may
-//! be shared); time per query = batch time / count.
+//! be shared); time per query = batch time / count. Our first query at the radius,
+//! which builds the mesh's query data for it, is timed apart
+//! ([`Queries::first_query_ms`]), as Detour's navmesh build is not timed.
 //! - raycast: from a random point where the disc fits (and that lies on Detour's
 //!   navmesh) to a point 2–40 m away in a random direction. Detour is handed the start
-//!   polygon (found beforehand, untimed); ours locates the start itself.
+//!   polygon (found beforehand, untimed); ours locates the start itself (`raycast`), or
+//!   is handed its start triangle (`raycast_in`, found beforehand, untimed: the like of
+//!   Detour's). Detour's raycast is a point's on its eroded navmesh at every radius;
+//!   ours sweeps the disc. Point location alone on the same starts is a row of its own.
 //! - nearest point: a point uniform over the map's box (many inside obstacles). Detour
 //!   searches a box of half-width [`NEAREST_REACH`] and may find nothing; ours searches
 //!   the whole mesh.
@@ -122,7 +127,8 @@ struct Inputs {
 }
 
 /// Runs the part on aurora: `count` queries of each kind at radius `radius`, `reps`
-/// timed batches per side.
+/// timed batches per side. Rows: `raycast`, `raycast from its triangle`, `point
+/// location` (ours alone), `nearest point`, `random point`.
 ///
 /// # Errors
 /// The map does not load or build, Detour does not build (feature `detour`), or one of
@@ -154,11 +160,23 @@ pub fn run_queries(data: &Path, radius: f32, count: usize, reps: usize) -> Resul
     })?;
     // The first query builds the mesh's query data for this radius: timed apart.
     let t0 = std::time::Instant::now();
+    // (A raycast, then nearest points up to the first that moves: that one builds the
+    // free space's boundary at the radius.)
     let first = inputs
         .rays
         .first()
         .map(|&(a, b)| mesh.raycast(a, b, radius));
     std::hint::black_box(first);
+    for &p in &inputs.points {
+        if mesh
+            .nearest_point(p, radius)
+            .ok()
+            .flatten()
+            .is_some_and(|n| n.distance > 0.0)
+        {
+            break;
+        }
+    }
     let mut out = Queries {
         radius,
         triangles: mesh.triangle_count(),

@@ -7,7 +7,8 @@ use crate::grid::Layout;
 use glam::Vec2;
 
 /// Grid of starting triangles over the mesh's bounding box, laid by the crate's one
-/// [`Layout`] with about two triangles per cell.
+/// [`Layout`] with a cell for about every half triangle, each cell's start holding the
+/// cell's centre.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Locator {
     layout: Layout,
