@@ -5,10 +5,15 @@
 //!
 //! **What is timed.** Each side answers the same seeded queries in a batch; the batch
 //! is run once to warm up, then `reps` times, and the fastest run kept (the machine may
-//! be shared); time per query = batch time / count.
+//! be shared); time per query = batch time / count. Our first query at the radius,
+//! which builds the mesh's query data for it, is timed apart
+//! ([`Queries::first_query_ms`]), as Detour's navmesh build is not timed.
 //! - raycast: from a random point where the disc fits (and that lies on Detour's
 //!   navmesh) to a point 2–40 m away in a random direction. Detour is handed the start
-//!   polygon (found beforehand, untimed); ours locates the start itself.
+//!   polygon (found beforehand, untimed); ours locates the start itself (`raycast`), or
+//!   is handed its start triangle (`raycast_in`, found beforehand, untimed: the like of
+//!   Detour's). Detour's raycast is a point's on its eroded navmesh at every radius;
+//!   ours sweeps the disc. Point location alone on the same starts is a row of its own.
 //! - nearest point: a point uniform over the map's box (many inside obstacles). Detour
 //!   searches a box of half-width [`NEAREST_REACH`] and may find nothing; ours searches
 //!   the whole mesh.
@@ -22,7 +27,7 @@
 //! (the disc fits where we say), and the share of rays both sides call clear or blocked
 //! alike is reported.
 
-use crowdnav::mesh::{read_walls, Location, NavMesh};
+use crowdnav::mesh::{read_walls, Location, NavMesh, TriangleId};
 use glam::Vec2;
 use rand::RngCore;
 use std::path::Path;
@@ -108,6 +113,9 @@ pub struct Queries {
     pub radius: f32,
     /// Our triangles.
     pub triangles: usize,
+    /// Our first query at this radius, which builds the mesh's query data (the
+    /// per-radius part included), milliseconds; not in the rows.
+    pub first_query_ms: f64,
     /// (name, figures) in order.
     pub rows: Vec<(&'static str, QueryTimes)>,
 }
@@ -119,7 +127,8 @@ struct Inputs {
 }
 
 /// Runs the part on aurora: `count` queries of each kind at radius `radius`, `reps`
-/// timed batches per side.
+/// timed batches per side. Rows: `raycast`, `raycast from its triangle`, `point
+/// location` (ours alone), `nearest point`, `random point`.
 ///
 /// # Errors
 /// The map does not load or build, Detour does not build (feature `detour`), or one of
@@ -149,9 +158,29 @@ pub fn run_queries(data: &Path, radius: f32, count: usize, reps: usize) -> Resul
             true
         }
     })?;
+    // The first query builds the mesh's query data for this radius: timed apart.
+    let t0 = std::time::Instant::now();
+    // (A raycast, then nearest points up to the first that moves: that one builds the
+    // free space's boundary at the radius.)
+    let first = inputs
+        .rays
+        .first()
+        .map(|&(a, b)| mesh.raycast(a, b, radius));
+    std::hint::black_box(first);
+    for &p in &inputs.points {
+        if mesh
+            .nearest_point(p, radius)
+            .ok()
+            .flatten()
+            .is_some_and(|n| n.distance > 0.0)
+        {
+            break;
+        }
+    }
     let mut out = Queries {
         radius,
         triangles: mesh.triangle_count(),
+        first_query_ms: 1e3 * t0.elapsed().as_secs_f64(),
         rows: Vec::new(),
     };
 
@@ -169,7 +198,9 @@ pub fn run_queries(data: &Path, radius: f32, count: usize, reps: usize) -> Resul
             .collect::<Vec<_>>()
     });
     for (&(a, b), h) in inputs.rays.iter().zip(&hits) {
-        let end = h.map_or(b, |t| a.lerp(b, t));
+        // Just short of the touch (for r = 0 the touch itself is on the wall, and may
+        // round to its far side).
+        let end = h.map_or(b, |t| a.lerp(b, (t - 1e-4).max(0.0)));
         if mesh.clearance(end).is_none_or(|c| c < radius - 1e-3) {
             return Err(format!(
                 "queries: raycast {a} -> {b} ends where the disc does not fit"
@@ -213,6 +244,59 @@ pub fn run_queries(data: &Path, radius: f32, count: usize, reps: usize) -> Resul
         ray
     };
     out.rows.push(("raycast", ray));
+
+    // Raycasts from a known triangle, as Detour's from its start polygon: the start
+    // triangles found beforehand, untimed, as Detour's start polygons are.
+    let starts: Vec<TriangleId> = inputs
+        .rays
+        .iter()
+        .map(|&(a, _)| match mesh.locate(a) {
+            Location::Walkable(t) | Location::Blocked(t) => t,
+            Location::Outside => TriangleId(0),
+        })
+        .collect();
+    let (ours_s, hits_in) = fastest(reps, || {
+        inputs
+            .rays
+            .iter()
+            .zip(&starts)
+            .map(|(&(a, b), &t)| {
+                mesh.raycast_in(t, a, b, radius)
+                    .ok()
+                    .flatten()
+                    .map(|h| h.fraction)
+            })
+            .collect::<Vec<_>>()
+    });
+    if hits_in != hits {
+        return Err("queries: raycast_in and raycast disagree".into());
+    }
+    let row = |detour_us| QueryTimes {
+        count: inputs.rays.len(),
+        ours_us: 1e6 * ours_s / inputs.rays.len() as f64,
+        detour_us,
+        note: "the same answers as `raycast`; Detour's is the same run as above".into(),
+    };
+    let ray_in = row(out.rows[0].1.detour_us.clone());
+    out.rows.push(("raycast from its triangle", ray_in));
+
+    // Point location alone, on the rays' starts: what `raycast` adds to `raycast_in`.
+    let (ours_s, located) = fastest(reps, || {
+        inputs
+            .rays
+            .iter()
+            .map(|&(a, _)| mesh.locate(a))
+            .collect::<Vec<_>>()
+    });
+    out.rows.push((
+        "point location",
+        QueryTimes {
+            count: located.len(),
+            ours_us: 1e6 * ours_s / located.len().max(1) as f64,
+            detour_us: Err("no counterpart".into()),
+            note: "`locate` on the rays' starts".into(),
+        },
+    ));
 
     // Nearest points.
     let (ours_s, near) = fastest(reps, || {

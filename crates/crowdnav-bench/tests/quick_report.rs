@@ -49,7 +49,7 @@ fn tiny() -> Options {
         }),
         flow: None,
         queries: Some(QueryOptions {
-            radius: 1.0,
+            radii: vec![0.0, 1.0],
             count: 50,
             reps: 1,
         }),
@@ -121,19 +121,33 @@ fn tiny_run_reports_finite_top_level_figures() {
                 .as_f64()
                 .is_some_and(f64::is_finite));
             assert_eq!(report.plots.len(), 2);
-            // The mesh queries: our time per query of each kind; Detour's and the
-            // ratio with the `detour` feature, else why not.
-            for kind in ["raycast", "nearest_point", "random_point"] {
-                let q = &json["queries"][kind];
-                assert!(q["ours_us"].as_f64().is_some_and(|us| us > 0.0), "{q}");
-                if cfg!(feature = "detour") {
-                    assert!(
-                        q["ratio_vs_detour"].as_f64().is_some_and(|x| x > 0.0),
-                        "{q}"
-                    );
-                } else {
-                    assert!(q["detour_note"].is_string(), "{q}");
+            // The mesh queries, one run per radius: our time per query of each kind;
+            // Detour's and the ratio with the `detour` feature, else why not.
+            let runs = json["queries"]["runs"].as_array().expect("runs");
+            assert_eq!(runs.len(), 2);
+            for (run, radius) in runs.iter().zip([0.0, 1.0]) {
+                assert_eq!(run["radius"].as_f64(), Some(radius));
+                assert!(run["first_query_ms"].as_f64().is_some_and(|ms| ms > 0.0));
+                for kind in [
+                    "raycast",
+                    "raycast_from_its_triangle",
+                    "nearest_point",
+                    "random_point",
+                ] {
+                    let q = &run[kind];
+                    assert!(q["ours_us"].as_f64().is_some_and(|us| us > 0.0), "{q}");
+                    if cfg!(feature = "detour") {
+                        assert!(
+                            q["ratio_vs_detour"].as_f64().is_some_and(|x| x > 0.0),
+                            "{q}"
+                        );
+                    } else {
+                        assert!(q["detour_note"].is_string(), "{q}");
+                    }
                 }
+                assert!(run["point_location"]["ours_us"]
+                    .as_f64()
+                    .is_some_and(|us| us > 0.0));
             }
             assert!(report.markdown.contains("### Mesh queries"));
         }

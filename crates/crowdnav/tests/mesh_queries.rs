@@ -276,3 +276,33 @@ fn aurora_triangles_in_a_circle_are_every_one_it_meets() {
         assert_eq!(out, brute, "{c}, {big}");
     }
 }
+
+#[test]
+fn aurora_raycast_in_from_the_nearest_points_triangle_is_raycast() {
+    // The game loop's pairing, as Detour's findNearestPoly then raycast: the triangle of
+    // a snapped point starts the ray; any other start gives the same answer too.
+    let Some(m) = map() else { return };
+    let mut rng = ChaCha8Rng::seed_from_u64(26);
+    let triangles = m.mesh.triangle_count() as u32;
+    let mut hits = 0;
+    for k in 0..300 {
+        let r = RADII[k % RADII.len()];
+        let p = m.anywhere(&mut rng);
+        let near = m
+            .mesh
+            .nearest_point(p, r)
+            .expect("a valid query")
+            .expect("aurora has room for every radius tried");
+        let to = near.point + Vec2::from_angle(rng.gen_range(0.0..6.3)) * rng.gen_range(1.0..60.0);
+        let plain = m.mesh.raycast(near.point, to, r).expect("a valid ray");
+        hits += usize::from(plain.is_some());
+        for start in [near.triangle, TriangleId(rng.gen_range(0..triangles))] {
+            assert_eq!(
+                m.mesh.raycast_in(start, near.point, to, r),
+                Ok(plain),
+                "{p}, r = {r}: from {near:?} to {to}"
+            );
+        }
+    }
+    assert!(hits >= 50, "{hits}");
+}

@@ -7,7 +7,8 @@ use crate::grid::Layout;
 use glam::Vec2;
 
 /// Grid of starting triangles over the mesh's bounding box, laid by the crate's one
-/// [`Layout`] with about two triangles per cell.
+/// [`Layout`] with a cell for about every half triangle, each cell's start holding the
+/// cell's centre.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Locator {
     layout: Layout,
@@ -20,7 +21,7 @@ enum Walk {
 }
 
 /// Triangles per cell the hints aim for: a walk from the hint crosses about one.
-const TRIANGLES_PER_CELL: f32 = 2.0;
+const TRIANGLES_PER_CELL: f32 = 0.5;
 
 /// Most cells the hints get (4 bytes each), as many as the old 1 024 × 1 024 grid.
 const MAX_HINT_CELLS: usize = 1 << 20;
@@ -40,26 +41,23 @@ impl Locator {
             TRIANGLES_PER_CELL,
             MAX_HINT_CELLS,
         );
-        // Each cell's hint: a triangle whose centroid falls in it (the first, for
-        // determinism), else the nearest earlier hint in scan order — any triangle
-        // works as a start, a near one makes the walk short.
+        // Each cell's hint: the triangle that holds the cell's centre (or, beyond the
+        // hull, the last one a walk towards it visits), found by a walk from the hint
+        // of the cell before it (above it, for the first of a row). A walk from the hint
+        // to a point of the cell then crosses only triangles that meet the cell.
         let mut hints = vec![NONE; layout.len()];
-        for (t, tri) in mesh.triangles.iter().enumerate() {
-            let centroid = tri
-                .iter()
-                .fold(Vec2::ZERO, |acc, &v| acc + mesh.vertices[v as usize])
-                / 3.0;
-            let cell = layout.index(centroid);
-            if hints[cell] == NONE {
-                hints[cell] = t as u32;
-            }
-        }
-        let mut last = 0;
-        for h in &mut hints {
-            if *h == NONE {
-                *h = last;
-            } else {
-                last = *h;
+        if !mesh.triangles.is_empty() {
+            for cy in 0..layout.rows {
+                for cx in 0..layout.cols {
+                    let index = cy * layout.cols + cx;
+                    let start = match (cx, cy) {
+                        (0, 0) => 0,
+                        (0, _) => hints[index - layout.cols],
+                        _ => hints[index - 1],
+                    };
+                    let (lo, hi) = layout.cell_box(cx, cy);
+                    hints[index] = walk_from(mesh, start, (lo + hi) * 0.5).1;
+                }
             }
         }
         Locator { layout, hints }

@@ -25,6 +25,14 @@
 //! so that [`NavMesh::clearance`] of the answer is at least `r`). No point of a piece
 //! is nearer than the piece's own nearest point, so the pieces are taken nearest first
 //! and their crossings made only when they could be the answer.
+//!
+//! **Per-radius data.** The first [`NavMesh::nearest_point`] at a radius builds that
+//! radius's free-space boundary once (the pieces split where they cross, those on the
+//! boundary kept, on a grid; a few hundred milliseconds on a 35 000-wall map) and keeps
+//! it with the mesh for up to eight radii, each at most two query-grid cells wide; a
+//! query then takes the nearest kept point, confirms it, and falls back on the search
+//! above in the rare case it cannot. Other radii take the search directly: the answers
+//! are the same either way.
 
 use super::clearance::{closest_point, distance_squared_to_segment, distance_to_segment, Visited};
 use super::navmesh::{NavMesh, TriangleId, NONE};
@@ -37,6 +45,9 @@ use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::sync::OnceLock;
+
+#[path = "query_radius.rs"]
+mod radius;
 
 /// Why a mesh query refused its input. The mesh is never changed by a query.
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
@@ -151,6 +162,8 @@ pub(crate) struct QueryIndex {
     /// The walkable triangles, and after each the sum of the areas up to it.
     area_triangles: Vec<u32>,
     area_sums: Vec<f64>,
+    /// What the nearest-point queries build per radius, on first use.
+    radii: radius::RadiusSlots,
 }
 
 impl QueryIndex {
@@ -189,6 +202,7 @@ impl QueryIndex {
             hi: hi.as_dvec2(),
             area_triangles,
             area_sums,
+            radii: radius::RadiusSlots::default(),
         }
     }
 }
@@ -247,6 +261,8 @@ struct NearScratch {
     active: Vec<Piece>,
     made: Vec<DVec2>,
     local: Vec<(DVec2, DVec2)>,
+    /// Wall indices gathered around a candidate.
+    made_walls: Vec<u32>,
     heap: BinaryHeap<Reverse<Candidate>>,
 }
 
@@ -460,6 +476,30 @@ fn wall_candidates_into(p: DVec2, r: f64, (a, b): (DVec2, DVec2), out: &mut impl
     ]);
 }
 
+/// The hit of a disc of radius `r` swept from `s` along `d` that touches wall `a b`
+/// at time `t`.
+fn ray_hit(s: DVec2, d: DVec2, t: f64, (a, b): (DVec2, DVec2), r: f64) -> RayHit {
+    let point = s + d * t;
+    let contact = closest_point(point, a, b);
+    let normal = match (point - contact).try_normalize() {
+        Some(n) if r > 0.0 => n,
+        _ => {
+            let n = left_normal(a, b);
+            if n.dot(d) > 0.0 {
+                -n
+            } else {
+                n
+            }
+        }
+    };
+    RayHit {
+        fraction: t as f32,
+        point: point.as_vec2(),
+        contact: contact.as_vec2(),
+        normal: normal.as_vec2(),
+    }
+}
+
 /// The crossings of the offset lines and end arcs of two walls, at radius `r`.
 #[cfg(test)]
 fn pair_candidates((a, b): (DVec2, DVec2), (c, d): (DVec2, DVec2), r: f64, out: &mut Vec<DVec2>) {
@@ -662,6 +702,28 @@ impl NavMesh {
         self.query_index.0.get_or_init(|| QueryIndex::new(self))
     }
 
+    /// The per-radius data for `r`, built on first use; `None` when the mesh already
+    /// keeps the data of [`radius::MAX_RADII`] other radii, or for a radius wider than
+    /// [`radius::MAX_CELLS_WIDE`] cells of the query grid (whose build, which crosses
+    /// the pieces of every two walls within `2r`, would grow with the square of it).
+    fn radius_index(&self, r: f64) -> Option<&radius::RadiusIndex> {
+        let index = self.query_index();
+        if r > radius::MAX_CELLS_WIDE * f64::from(index.grid_cell) {
+            return None;
+        }
+        index.radii.get(r, || {
+            let walls: Vec<(DVec2, DVec2)> = index
+                .walls
+                .iter()
+                .map(|w| (w.a.as_dvec2(), w.b.as_dvec2()))
+                .collect();
+            let near = |x: DVec2, range: f64, out: &mut Vec<u32>| {
+                radius::walls_near(&index.grid, x, range, out)
+            };
+            radius::RadiusIndex::new(self, r, &walls, index.lo, index.hi, &near)
+        })
+    }
+
     /// The nearest wall point to `x`, which lies in triangle `t`, among walls nearer
     /// than `limit`: searches outward from `t`, crossing only non-wall edges nearer
     /// than the best wall found so far, so the answer is exact and local. Stops as soon
@@ -854,9 +916,11 @@ impl NavMesh {
     /// Exact (see the [module](self)'s notes), up to rounding: the answer is moved a few
     /// `f32` ulps into free space so that it passes [`NavMesh::clearance`] `>= radius`.
     /// Cost: a point location and a local wall search when the disc fits at `point`;
-    /// otherwise a search of the walls around `point` on a grid, widening until the
-    /// nearest free point is confirmed, that makes the candidates of the nearest
-    /// pieces first and stops at the first that fits.
+    /// otherwise a ring search of the free space's boundary kept for this radius (built
+    /// on the first query at the radius: see the module's notes on per-radius data) and
+    /// a confirmation of its nearest point, or, for a radius whose boundary is not
+    /// kept, a search of the walls around `point` on a grid, widening until the nearest
+    /// free point is confirmed.
     ///
     /// # Errors
     /// [`MeshQueryError::NotFinite`] for a NaN or infinite point;
@@ -888,7 +952,46 @@ impl NavMesh {
     ) -> Result<Option<NearestPoint>, MeshQueryError> {
         finite("point", point)?;
         let r = radius_ok("radius", radius)?;
+        if let Some(found) = self.nearest_on_boundary(point, r) {
+            return Ok(found);
+        }
         Ok(self.nearest_free(point, r, &mut |_, _| true))
+    }
+
+    /// [`NavMesh::nearest_point`] by the free space's boundary kept for radius `r`:
+    /// `point` itself when the disc fits there, else the nearest point of the kept
+    /// boundary once confirmed free. `None` when that cannot settle the query (no data
+    /// kept for `r`, or the nearest kept point is not free): the caller searches.
+    fn nearest_on_boundary(&self, point: Vec2, r: f64) -> Option<Option<NearestPoint>> {
+        let p = point.as_dvec2();
+        if let Location::Walkable(t) = self.locate(point) {
+            if self.has_room(p, t, r) {
+                return Some(Some(NearestPoint {
+                    point,
+                    triangle: t,
+                    distance: 0.0,
+                }));
+            }
+        }
+        let q = self.radius_index(r)?.nearest_boundary(p)?;
+        let index = self.query_index();
+        // The walls within r and a few hairs of `q`, as the search keeps at hand.
+        let reach = r + 1e-3 * (1.0 + r) + 64.0 * hair(q, r);
+        with_near_scratch(|sc| {
+            let mut found = std::mem::take(&mut sc.made_walls);
+            radius::walls_near(&index.grid, q, reach, &mut found);
+            sc.local.clear();
+            sc.local.extend(found.iter().map(|&i| {
+                let w = index.walls[i as usize];
+                (w.a.as_dvec2(), w.b.as_dvec2())
+            }));
+            sc.made_walls = found;
+            let found = self.confirm_free(q, r, &sc.local, &mut |_, _| true)?;
+            Some(Some(NearestPoint {
+                distance: (found.point.as_dvec2().distance(p) as f32).min(f32::MAX),
+                ..found
+            }))
+        })
     }
 
     /// The nearest place to `point` where a disc of `radius` fits and that the disc can
@@ -1256,7 +1359,9 @@ impl NavMesh {
     /// closer; a disc that starts nearer than `radius` to a wall is stopped at once
     /// only if it moves towards that wall, so a disc resting against a wall can slide
     /// along it or leave it. The search tests the walls on the query grid's cells along
-    /// the ray, nearest first, stopping past the first touch, and is exact.
+    /// the ray, nearest first, stopping past the first touch, and is exact. The start's
+    /// point location is part of the cost: [`NavMesh::raycast_in`] skips most of it when
+    /// the caller knows `from`'s triangle.
     ///
     /// # Errors
     /// [`MeshQueryError::NotFinite`], [`MeshQueryError::BadRadius`] for bad input;
@@ -1288,6 +1393,47 @@ impl NavMesh {
             return Err(MeshQueryError::ZeroLengthRay { from });
         }
         let Location::Walkable(_) = self.locate(from) else {
+            return Err(MeshQueryError::OffMesh { point: from });
+        };
+        Ok(self.raycast_from(from.as_dvec2(), to.as_dvec2(), r))
+    }
+
+    /// [`NavMesh::raycast`] from a point whose triangle the caller already has, as
+    /// Detour's `raycast` takes its start polygon: `start` is where the point location
+    /// of `from` begins (the triangle of a [`NearestPoint`], of an earlier
+    /// [`Location::Walkable`], or an agent's last one), so that a right one costs three
+    /// orientation tests instead of a grid look-up and a walk. A wrong or stale
+    /// `start` only costs a longer walk: the answer is [`NavMesh::raycast`]'s.
+    ///
+    /// # Errors
+    /// As [`NavMesh::raycast`].
+    ///
+    /// # Example
+    /// ```
+    /// use crowdnav::mesh::{Level, Location, NavMesh};
+    /// use glam::Vec2;
+    /// let level = Level::from_json(r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]]}"#)?;
+    /// let mesh = NavMesh::from_level(&level)?;
+    /// let from = Vec2::new(2.0, 5.0);
+    /// let Location::Walkable(start) = mesh.locate(from) else { panic!("walkable") };
+    /// let hit = mesh.raycast_in(start, from, Vec2::new(12.0, 5.0), 1.0)?.expect("a wall");
+    /// assert_eq!(Some(hit), mesh.raycast(from, Vec2::new(12.0, 5.0), 1.0)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn raycast_in(
+        &self,
+        start: TriangleId,
+        from: Vec2,
+        to: Vec2,
+        radius: f32,
+    ) -> Result<Option<RayHit>, MeshQueryError> {
+        finite("from", from)?;
+        finite("to", to)?;
+        let r = radius_ok("radius", radius)?;
+        if from == to {
+            return Err(MeshQueryError::ZeroLengthRay { from });
+        }
+        let Location::Walkable(_) = self.locate_from(from, start) else {
             return Err(MeshQueryError::OffMesh { point: from });
         };
         Ok(self.raycast_from(from.as_dvec2(), to.as_dvec2(), r))
@@ -1344,26 +1490,8 @@ impl NavMesh {
                 }
                 t0 = t1;
             }
-            let (t, (a, b)) = (best.0, best.1?);
-            let point = s + d * t;
-            let contact = closest_point(point, a, b);
-            let normal = match (point - contact).try_normalize() {
-                Some(n) if r > 0.0 => n,
-                _ => {
-                    let n = left_normal(a, b);
-                    if n.dot(d) > 0.0 {
-                        -n
-                    } else {
-                        n
-                    }
-                }
-            };
-            Some(RayHit {
-                fraction: t as f32,
-                point: point.as_vec2(),
-                contact: contact.as_vec2(),
-                normal: normal.as_vec2(),
-            })
+            let (t, wall) = (best.0, best.1?);
+            Some(ray_hit(s, d, t, wall, r))
         })
     }
 

@@ -523,6 +523,8 @@ fn arbitrary_input_never_panics() {
                 h.point.is_finite() && h.normal.is_finite() && (0.0..=1.0).contains(&h.fraction)
             );
         }
+        let hint = TriangleId(rng.gen());
+        assert_eq!(m.raycast_in(hint, p, q, r), m.raycast(p, q, r));
         if let Ok(s) = m.move_along_surface(p, q, r) {
             assert!(s.position.is_finite());
         }
@@ -535,5 +537,132 @@ fn arbitrary_input_never_panics() {
                 assert!(x.is_finite());
             }
         }
+    }
+}
+
+#[test]
+fn the_kept_boundary_settles_nearly_every_nearest_point_exactly() {
+    // The boundary of the free space kept per radius answers on its own (no general
+    // search) for nearly every query, and its answers are the exhaustive reference's.
+    let mut rng = ChaCha8Rng::seed_from_u64(0xb0da);
+    let (mut settled, mut moved, mut total) = (0, 0, 0);
+    for _ in 0..6 {
+        let mesh = random_mesh(&mut rng);
+        for _ in 0..30 {
+            let p = anywhere(&mut rng);
+            for r in RADII {
+                let theirs = reference::nearest_point(&mesh, p, f64::from(r));
+                if theirs.is_none() {
+                    continue;
+                }
+                total += 1;
+                let Some(fast) = mesh.nearest_on_boundary(p, f64::from(r)) else {
+                    continue;
+                };
+                settled += 1;
+                let (Some(o), Some(t)) = (fast, theirs) else {
+                    panic!("{p} r = {r}: ours {fast:?}, reference {theirs:?}");
+                };
+                let (d, e) = (f64::from(o.distance), t.distance(p.as_dvec2()));
+                assert!((d - e).abs() < 1e-4, "{p} r = {r}: {o:?} vs {t} ({e})");
+                assert!(reference::fits(&mesh, o.point, f64::from(r)), "{o:?}");
+                assert_eq!(mesh.locate(o.point), Location::Walkable(o.triangle));
+                if d > 0.0 {
+                    moved += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        settled * 100 >= total * 97 && moved >= 400,
+        "{settled} of {total} settled, {moved} moved"
+    );
+}
+
+#[test]
+fn radii_beyond_those_the_mesh_keeps_take_the_general_search() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x5107);
+    let mesh = random_mesh(&mut rng);
+    let radii: Vec<f32> = (0..radius::MAX_RADII + 4)
+        .map(|k| 0.05 + 0.1 * k as f32)
+        .collect();
+    for (k, &r) in radii.iter().enumerate() {
+        assert_eq!(
+            mesh.radius_index(f64::from(r)).is_some(),
+            k < radius::MAX_RADII,
+            "r = {r}"
+        );
+    }
+    for _ in 0..40 {
+        let p = anywhere(&mut rng);
+        for &r in &radii {
+            let ours = mesh.nearest_point(p, r).expect("valid query");
+            let theirs = reference::nearest_point(&mesh, p, f64::from(r));
+            match (ours, theirs) {
+                (Some(o), Some(t)) => {
+                    let (d, e) = (f64::from(o.distance), t.distance(p.as_dvec2()));
+                    assert!((d - e).abs() < 1e-4, "{p} r = {r}: {o:?} vs {t} ({e})");
+                }
+                (None, None) => {}
+                (o, t) => panic!("{p} r = {r}: ours {o:?}, reference {t:?}"),
+            }
+        }
+    }
+    // A disc wider than the mesh keeps data for is answered by the general search.
+    let wide = 1.0 + radius::MAX_CELLS_WIDE as f32 * mesh.query_index().grid_cell;
+    assert!(mesh.radius_index(f64::from(wide)).is_none());
+    assert_eq!(mesh.nearest_point(Vec2::new(15.0, 15.0), wide), Ok(None));
+}
+
+#[test]
+fn raycast_in_is_raycast_from_any_start_triangle() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x1a7);
+    let mut checked = 0;
+    for _ in 0..4 {
+        let mesh = random_mesh(&mut rng);
+        let triangles = mesh.triangle_count() as u32;
+        for _ in 0..40 {
+            let r = RADII[rng.gen_range(0..RADII.len())];
+            let Some(from) = free_point(&mut rng, &mesh, r) else {
+                continue;
+            };
+            let to = from + Vec2::from_angle(rng.gen_range(0.0..6.3)) * rng.gen_range(0.1..25.0);
+            let plain = mesh.raycast(from, to, r).expect("valid ray");
+            let Location::Walkable(start) = mesh.locate(from) else {
+                panic!("{from} is free");
+            };
+            let theirs = reference::raycast(&mesh, from, to, f64::from(r));
+            assert_eq!(plain.map(|h| h.fraction).is_some(), theirs.is_some());
+            // Its own triangle, any other, one that does not exist: the same answer.
+            for hint in [
+                start,
+                TriangleId(rng.gen_range(0..triangles)),
+                TriangleId(u32::MAX),
+            ] {
+                assert_eq!(mesh.raycast_in(hint, from, to, r), Ok(plain), "{hint:?}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 100, "{checked}");
+    let m = room_with_pillar();
+    let (inside, p) = (Vec2::new(5.0, 5.0), Vec2::new(1.0, 1.0));
+    for hint in [TriangleId(0), TriangleId(u32::MAX)] {
+        assert_eq!(
+            m.raycast_in(hint, inside, p, 0.5),
+            Err(MeshQueryError::OffMesh { point: inside })
+        );
+        assert_eq!(
+            m.raycast_in(hint, p, p, 0.5),
+            Err(MeshQueryError::ZeroLengthRay { from: p })
+        );
+        assert_eq!(
+            m.raycast_in(hint, Vec2::NAN, p, 0.5),
+            Err(MeshQueryError::NotFinite { argument: "from" })
+        );
+        assert!(matches!(
+            m.raycast_in(hint, p, inside, -1.0),
+            Err(MeshQueryError::BadRadius { .. })
+        ));
     }
 }
