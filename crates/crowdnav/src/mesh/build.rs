@@ -406,6 +406,7 @@ fn assemble(
         query_index: Default::default(),
         locator: Locator::default(),
         walkable_area,
+        obstacles: Default::default(),
         id: super::navmesh::fresh_mesh_id(),
     })
 }
