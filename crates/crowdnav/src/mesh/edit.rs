@@ -169,9 +169,8 @@ impl NavMesh {
     /// let (a, b) = (Vec2::new(1.0, 5.0), Vec2::new(9.0, 5.0));
     /// assert!((mesh.find_path(a, b, 0.0)?.length() - 8.0).abs() < 1e-6);
     ///
-    /// // A wall across the room, with a 1 m gap at the top.
-    /// let wall = [Vec2::new(4.0, -1.0), Vec2::new(6.0, -1.0), Vec2::new(6.0, 9.0), Vec2::new(4.0, 9.0)];
-    /// # let wall = [Vec2::new(4.0, 0.5), Vec2::new(6.0, 0.5), Vec2::new(6.0, 9.0), Vec2::new(4.0, 9.0)];
+    /// // A wall across the room, leaving gaps of 0.5 m and 1 m at its ends.
+    /// let wall = [[4.0, 0.5], [6.0, 0.5], [6.0, 9.0], [4.0, 9.0]].map(Vec2::from);
     /// let id = mesh.add_obstacle(&wall)?;
     /// assert!(mesh.find_path(a, b, 0.0)?.length() > 8.0);
     /// assert!(mesh.find_path(a, b, 0.6).is_err()); // a 1.2 m body does not fit
@@ -280,7 +279,7 @@ impl NavMesh {
                 return Err(outside);
             }
             // The hull is convex: corners inside it put the whole polygon inside.
-            if matches!(self.locate_any(p), None) {
+            if self.locate_any(p).is_none() {
                 return Err(outside);
             }
             lo = lo.min(p);

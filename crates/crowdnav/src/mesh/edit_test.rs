@@ -248,6 +248,22 @@ fn an_edit_changes_the_identity_and_counts() {
     assert_eq!(mesh.obstacle_ids().collect::<Vec<_>>(), vec![id]);
 }
 
+/// An edited mesh saves as the edited level: loaded back, it answers the same, with
+/// no obstacles of its own.
+#[test]
+fn an_edited_mesh_saves_and_loads_as_the_edited_level() {
+    let mut mesh = NavMesh::from_level(&room(Vec::new())).expect("room");
+    let a = [[10.0, 10.0], [20.0, 10.0], [20.0, 20.0], [10.0, 20.0]].map(Vec2::from);
+    let b = [[15.0, 15.0], [25.0, 15.0], [25.0, 25.0], [15.0, 25.0]].map(Vec2::from);
+    mesh.add_obstacle(&a).expect("a");
+    mesh.add_obstacle(&b).expect("b");
+    let loaded = NavMesh::from_bytes(&mesh.to_bytes()).expect("loads");
+    assert_eq!(loaded.obstacle_ids().count(), 0);
+    assert_eq!(loaded.to_bytes(), mesh.to_bytes());
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    assert_eq!(assert_same(&loaded, &mesh, &mut rng, "loaded"), 0);
+}
+
 /// Part 5: bad edits give an error and leave the mesh exactly as it was.
 #[test]
 fn bad_edits_leave_the_mesh_unchanged() {
