@@ -712,9 +712,10 @@ impl NavMesh {
             .collect();
         remeasure_and_refine(self, dirty);
         self.corner_gap = corner_gaps(self);
-        self.corridors = super::corridors::Corridors::new(self);
+        let (portal, side) = self.number_portals();
+        self.corridors = super::corridors::Corridors::with_portals(self, portal.clone(), &side);
         self.pockets = crate::path::pockets::Pockets::new(self);
-        self.near_walls = super::clearance::NearWalls::new(self);
+        self.near_walls = super::clearance::NearWalls::with_portals(portal, side);
         self.corner_grid = Default::default();
         self.query_index = Default::default();
         self.locator = Locator::new(self);
