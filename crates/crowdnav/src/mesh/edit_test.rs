@@ -248,6 +248,49 @@ fn an_edit_changes_the_identity_and_counts() {
     assert_eq!(mesh.obstacle_ids().collect::<Vec<_>>(), vec![id]);
 }
 
+/// Obstacles on top of each other and of the level's own, sharing edges and corners.
+#[test]
+fn coincident_and_edge_sharing_obstacles_answer_as_a_full_build() {
+    let pillar = [[10.0, 10.0], [14.0, 10.0], [14.0, 14.0], [10.0, 14.0]].map(Vec2::from);
+    let base = vec![pillar.to_vec()];
+    let mut mesh = NavMesh::from_level(&room(base.clone())).expect("room");
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let boxes: Vec<Vec<Vec2>> = vec![
+        pillar.to_vec(), // the pillar itself
+        pillar.to_vec(), // twice
+        [[14.0, 10.0], [18.0, 10.0], [18.0, 14.0], [14.0, 14.0]]
+            .map(Vec2::from)
+            .to_vec(), // beside it
+        [[12.0, 12.0], [16.0, 12.0], [16.0, 16.0], [12.0, 16.0]]
+            .map(Vec2::from)
+            .to_vec(), // over a corner
+        [[10.0, 14.0], [14.0, 14.0], [12.0, 20.0]]
+            .map(Vec2::from)
+            .to_vec(), // on an edge
+        [[5.0, 5.0], [25.0, 5.0], [25.0, 6.0], [5.0, 6.0]]
+            .map(Vec2::from)
+            .to_vec(),
+        [[5.0, 5.0], [6.0, 5.0], [6.0, 25.0], [5.0, 25.0]]
+            .map(Vec2::from)
+            .to_vec(), // crossing
+    ];
+    let mut ids = Vec::new();
+    for (i, b) in boxes.iter().enumerate() {
+        ids.push(mesh.add_obstacle(b).expect("add"));
+        let built = NavMesh::from_level(&edited_level(&base, false, &mesh)).expect("build");
+        assert_eq!(assert_same(&mesh, &built, &mut rng, &format!("add {i}")), 0);
+    }
+    for (i, id) in ids.into_iter().enumerate() {
+        mesh.remove_obstacle(id).expect("remove");
+        let built = NavMesh::from_level(&edited_level(&base, false, &mesh)).expect("build");
+        assert_eq!(
+            assert_same(&mesh, &built, &mut rng, &format!("remove {i}")),
+            0
+        );
+    }
+    assert_eq!(mesh.obstacle_ids().count(), 0);
+}
+
 /// An edited mesh saves as the edited level: loaded back, it answers the same, with
 /// no obstacles of its own.
 #[test]
