@@ -31,7 +31,7 @@ use crate::geom::{incircle_value, orient2d, orient2d_value, Segment, MAX_COORDIN
 use glam::Vec2;
 use spade::handles::FixedVertexHandle;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
 
 /// Names an obstacle added to a [`NavMesh`] with [`NavMesh::add_obstacle`]. Ids are
@@ -329,8 +329,6 @@ impl NavMesh {
                 tl.cmple(hi).all() && lo.cmple(th).all()
             })
             .collect();
-        let mut in_region = HashSet::with_capacity(region.len());
-        in_region.extend(region.iter().copied());
         let (mut rlo, mut rhi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
         for &t in &region {
             for p in self.triangle_points(TriangleId(t)) {
