@@ -9,6 +9,7 @@
 //! - `detour` (feature `detour`, opt-in): DetourCrowd, the crowd part's third
 //!   side, through `recastnavigation-sys`; the crate's only unsafe code.
 //! - [`meshes`]: mesh building, crowdnav against polyanya's triangulation.
+//! - [`edits`]: run-time obstacle edits on aurora against a full build.
 //! - [`queries`]: the game-loop mesh queries (raycast, nearest point, random point),
 //!   crowdnav against Detour's `dtNavMeshQuery` (feature `detour`).
 //! - [`flow`]: crowd flow measured from trajectories (line crossings, specific flow,
@@ -26,6 +27,7 @@ pub mod crowd;
 pub mod data;
 #[cfg(feature = "detour")]
 pub mod detour;
+pub mod edits;
 pub mod flow;
 pub mod flow_report;
 pub mod guard;

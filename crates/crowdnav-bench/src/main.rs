@@ -1,7 +1,7 @@
 //! `crowdnav-bench`: crowdnav against its peers, one process, one run.
 //!
 //! ```text
-//! crowdnav-bench [all|paths|crowd|mesh|flow|queries] [--quick] [--json FILE] [--out DIR] [--markdown FILE]
+//! crowdnav-bench [all|paths|crowd|mesh|flow|queries|edit] [--quick] [--json FILE] [--out DIR] [--markdown FILE]
 //!                [--map NAME] [--reps N] [--every K] [--only I] [--radii R,R] [--every-inflated K]
 //!                [--disc-radius R] [--sizes N,N] [--steps N] [--limit SECONDS]
 //! ```
@@ -21,7 +21,10 @@
 //!   experiments; a fundamental diagram computed with PedPy.
 //! - `queries`: the game-loop mesh queries on aurora (raycast, nearest point, random
 //!   point for a disc), crowdnav against Detour's `dtNavMeshQuery` (feature `detour`).
-//! - `all` (the default): the five.
+//! - `edit`: run-time obstacle edits on aurora (`NavMesh::add_obstacle`,
+//!   `remove_obstacle` of 10 m boxes) against a full build of the edited level; the
+//!   JSON's top level gets `edit_median_ms` and `edit_over_rebuild`.
+//! - `all` (the default): the six.
 //!
 //! `--quick` takes small samples (for CI: under two minutes on two cores for the first
 //! three parts; the flow part runs each layout once, JuPedSim on the 1 m door and the
@@ -40,7 +43,7 @@ use crowdnav_bench::run::{run, Options};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: crowdnav-bench [all|paths|crowd|mesh|flow|queries] [--quick] [--json FILE] [--out DIR] [--markdown FILE]
+const USAGE: &str = "usage: crowdnav-bench [all|paths|crowd|mesh|flow|queries|edit] [--quick] [--json FILE] [--out DIR] [--markdown FILE]
        [--map NAME] [--reps N] [--every K] [--only I] [--radii R,R] [--every-inflated K]
        [--disc-radius R] [--sizes N,N] [--steps N] [--limit SECONDS]";
 
@@ -93,7 +96,7 @@ fn main_with(args: &[String]) -> Result<(), String> {
     }
     let mut it = args.iter().peekable();
     let part = match it.peek().map(|s| s.as_str()) {
-        Some(p @ ("all" | "paths" | "crowd" | "mesh" | "flow" | "queries")) => {
+        Some(p @ ("all" | "paths" | "crowd" | "mesh" | "flow" | "queries" | "edit")) => {
             it.next();
             p.to_owned()
         }
@@ -212,6 +215,9 @@ fn main_with(args: &[String]) -> Result<(), String> {
         if part != "queries" {
             opts.queries = None;
         }
+        if part != "edit" {
+            opts.edit = None;
+        }
     }
     if let (Some(p), Ok(exe)) = (opts.paths.as_mut(), std::env::current_exe()) {
         let limit = limit.unwrap_or(if quick { 2.0 } else { 5.0 });
@@ -222,7 +228,10 @@ fn main_with(args: &[String]) -> Result<(), String> {
     let dir = data_dir();
     if let (Err(why), true) = (
         &dir,
-        opts.paths.is_some() || opts.mesh.is_some() || opts.queries.is_some(),
+        opts.paths.is_some()
+            || opts.mesh.is_some()
+            || opts.queries.is_some()
+            || opts.edit.is_some(),
     ) {
         if data_required() {
             return Err(format!("{why}; CI=true: the data parts must run"));

@@ -64,6 +64,17 @@ pub struct MeshOptions {
     pub reps: usize,
 }
 
+/// What the edit part runs (see [`crate::edits`]).
+#[derive(Clone, Debug)]
+pub struct EditOptions {
+    /// Obstacles added (timed).
+    pub edits: usize,
+    /// Obstacles in place at most; past that each add is followed by a timed remove.
+    pub live: usize,
+    /// Full builds of the edited level (median kept).
+    pub rebuilds: usize,
+}
+
 /// What the queries part runs (see [`crate::queries`]).
 #[derive(Clone, Debug)]
 pub struct QueryOptions {
@@ -138,6 +149,8 @@ pub struct Options {
     pub flow: Option<FlowOptions>,
     /// The mesh queries part, if run.
     pub queries: Option<QueryOptions>,
+    /// The mesh edit part, if run.
+    pub edit: Option<EditOptions>,
 }
 
 impl Options {
@@ -193,6 +206,11 @@ impl Options {
                 count: 2_000,
                 reps: 15,
             }),
+            edit: Some(EditOptions {
+                edits: 200,
+                live: 16,
+                rebuilds: 3,
+            }),
         }
     }
 
@@ -243,6 +261,11 @@ impl Options {
                 count: 20_000,
                 reps: 15,
             }),
+            edit: Some(EditOptions {
+                edits: 2_000,
+                live: 16,
+                rebuilds: 5,
+            }),
         }
     }
 }
@@ -276,6 +299,8 @@ pub fn run(opts: &Options, data: Result<&Path, &str>) -> Result<Report, String> 
         .insert("orca_step_ratio_vs_dodgy".into(), Value::Null);
     r.json
         .insert("orca_step_ratio_vs_detour".into(), Value::Null);
+    r.json.insert("edit_median_ms".into(), Value::Null);
+    r.json.insert("edit_over_rebuild".into(), Value::Null);
     if let Some(p) = &opts.paths {
         path_part(&mut r, p, data)?;
     }
@@ -290,6 +315,9 @@ pub fn run(opts: &Options, data: Result<&Path, &str>) -> Result<Report, String> 
     }
     if let Some(q) = &opts.queries {
         query_part(&mut r, q, data)?;
+    }
+    if let Some(e) = &opts.edit {
+        edit_part(&mut r, e, data)?;
     }
     Ok(r)
 }
@@ -886,6 +914,63 @@ fn mesh_part(r: &mut Report, opts: &MeshOptions, data: Result<&Path, &str>) -> R
     }
     md.push('\n');
     r.json.insert("mesh".into(), Value::Object(out));
+    r.markdown += &md;
+    Ok(())
+}
+
+fn edit_part(r: &mut Report, opts: &EditOptions, data: Result<&Path, &str>) -> Result<(), String> {
+    let mut md = String::from("### Mesh edits\n\n");
+    let data = match data {
+        Ok(d) => d,
+        Err(why) => {
+            let _ = writeln!(md, "skipped: {why}\n");
+            r.json.insert("edit".into(), json!({"skipped": why}));
+            r.markdown += &md;
+            return Ok(());
+        }
+    };
+    eprintln!("edit: {}", crate::edits::EDIT_MAP.0);
+    let t = crate::edits::time_edits(data, opts.edits, opts.live, opts.rebuilds)?;
+    let both: Vec<f64> = t.add_ms.iter().chain(&t.remove_ms).copied().collect();
+    let (add, remove, all, rebuild) = (
+        Spread::of(&t.add_ms),
+        Spread::of(&t.remove_ms),
+        Spread::of(&both),
+        Spread::of(&t.rebuild_ms),
+    );
+    let ratio = all.median / rebuild.median;
+    let _ = writeln!(
+        md,
+        "Milliseconds on {} ({} triangles): `NavMesh::add_obstacle` of a 4-vertex box 10 m across at a random \
+         walkable point, and `remove_obstacle` of a random one once {} are in place, against `NavMesh::from_walls` \
+         of the edited level. {} boxes refused (reaching outside the mesh).\n",
+        crate::edits::EDIT_MAP.0,
+        t.triangles,
+        opts.live,
+        t.refused
+    );
+    md += "| operation | count | median ms | p95 ms | max ms |\n|---|---:|---:|---:|---:|\n";
+    for (name, s) in [
+        ("add", add),
+        ("remove", remove),
+        ("add and remove", all),
+        ("full build", rebuild),
+    ] {
+        let _ = writeln!(
+            md,
+            "| {name} | {} | {:.3} | {:.3} | {:.3} |",
+            s.count, s.median, s.p95, s.max
+        );
+    }
+    let _ = writeln!(md, "\nmedian edit / median full build: {ratio:.4}\n");
+    r.json.insert(
+        "edit".into(),
+        json!({"map": crate::edits::EDIT_MAP.0, "triangles": t.triangles, "refused": t.refused,
+               "add_ms": spread_json(add), "remove_ms": spread_json(remove),
+               "edit_ms": spread_json(all), "rebuild_ms": spread_json(rebuild)}),
+    );
+    r.json.insert("edit_median_ms".into(), finite(all.median));
+    r.json.insert("edit_over_rebuild".into(), finite(ratio));
     r.markdown += &md;
     Ok(())
 }

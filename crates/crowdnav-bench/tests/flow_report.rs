@@ -26,6 +26,7 @@ fn small() -> Options {
             fundamental_diagram: true,
         }),
         queries: None,
+        edit: None,
     }
 }
 

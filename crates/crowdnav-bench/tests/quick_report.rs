@@ -4,7 +4,9 @@
 
 use crowdnav_bench::data::{data_dir, data_required};
 use crowdnav_bench::paths::Selection;
-use crowdnav_bench::run::{run, CrowdOptions, MeshOptions, Options, PathOptions, QueryOptions};
+use crowdnav_bench::run::{
+    run, CrowdOptions, EditOptions, MeshOptions, Options, PathOptions, QueryOptions,
+};
 use serde_json::Value;
 
 fn tiny() -> Options {
@@ -53,6 +55,11 @@ fn tiny() -> Options {
             count: 50,
             reps: 1,
         }),
+        edit: Some(EditOptions {
+            edits: 20,
+            live: 4,
+            rebuilds: 1,
+        }),
     }
 }
 
@@ -77,6 +84,9 @@ fn tiny_run_reports_finite_top_level_figures() {
         "crowd",
         "mesh",
         "queries",
+        "edit",
+        "edit_median_ms",
+        "edit_over_rebuild",
     ] {
         assert!(json.contains_key(key), "missing key {key}");
     }
@@ -150,6 +160,12 @@ fn tiny_run_reports_finite_top_level_figures() {
                     .is_some_and(|us| us > 0.0));
             }
             assert!(report.markdown.contains("### Mesh queries"));
+            // The edit part: median edit time and its ratio to a full build.
+            for key in ["edit_median_ms", "edit_over_rebuild"] {
+                let x = number(json, key).expect(key);
+                assert!(x.is_finite() && x > 0.0, "{key} {x}");
+            }
+            assert!(report.markdown.contains("### Mesh edits"));
         }
         Err(why) => {
             assert!(!data_required(), "CI=true needs the benchmark data: {why}");
@@ -157,6 +173,7 @@ fn tiny_run_reports_finite_top_level_figures() {
             assert!(json["paths"]["skipped"].is_string());
             assert!(json["mesh"]["skipped"].is_string());
             assert!(json["queries"]["skipped"].is_string());
+            assert!(json["edit"]["skipped"].is_string());
             assert!(report.markdown.contains("skipped"));
         }
     }

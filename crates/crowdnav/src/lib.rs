@@ -11,8 +11,8 @@ pub mod steer;
 pub mod world;
 
 pub use mesh::{
-    read_walls, BuildError, Level, LevelError, LoadError, Location, MeshQueryError, NavMesh,
-    NearestPoint, RayHit, Slide, WallDistance, Walls,
+    read_walls, BuildError, EditError, Level, LevelError, LoadError, Location, MeshObstacleId,
+    MeshQueryError, NavMesh, NearestPoint, RayHit, Slide, WallDistance, Walls,
 };
 pub use path::{NoPathReason, Path, PathError, PathPiece, PathQuery, QueryProblem};
 pub use scenario::{Method, Report, Scenario, ScenarioError};

@@ -30,7 +30,7 @@
 
 use super::corridors::Corridors;
 use super::locate::Locator;
-use super::navmesh::{corner_gaps, fresh_mesh_id, NavMesh, NONE};
+use super::navmesh::{corner_gaps, fresh_mesh_id, NavMesh, COVERED, NONE};
 use crate::geom::{orient2d, MAX_COORDINATE};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
@@ -125,7 +125,13 @@ impl NavMesh {
             vertices: Cow::Borrowed(&self.vertices),
             triangles: Cow::Borrowed(&self.triangles),
             neighbors: Cow::Borrowed(&self.neighbors),
-            flags: Cow::Borrowed(&self.flags),
+            // A triangle blocked by an edit is stored as plain blocked: the loaded mesh
+            // is the edited level, with no obstacles of its own.
+            flags: if self.flags.iter().any(|f| f & COVERED != 0) {
+                Cow::Owned(self.flags.iter().map(|f| f & !COVERED).collect())
+            } else {
+                Cow::Borrowed(&self.flags)
+            },
             widths: Cow::Borrowed(&self.widths),
             walkable_area: self.walkable_area,
             corridor_keys: Cow::Borrowed(corridor_keys),
@@ -368,6 +374,7 @@ fn from_body(body: Body) -> Result<NavMesh, String> {
         query_index: Default::default(),
         locator: Locator::default(),
         walkable_area: body.walkable_area,
+        obstacles: Default::default(),
         id: fresh_mesh_id(),
     };
     check_adjacency(&mesh)?;

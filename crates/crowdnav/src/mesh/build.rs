@@ -132,9 +132,10 @@ impl NavMesh {
         let mut mesh = assemble(topo, walkable, &planar, reference_area)?;
         measure_and_refine(&mut mesh);
         mesh.corner_gap = corner_gaps(&mesh);
-        mesh.corridors = super::corridors::Corridors::new(&mesh);
+        let (portal, side) = mesh.number_portals();
+        mesh.corridors = super::corridors::Corridors::with_portals(&mesh, portal.clone(), &side);
         mesh.pockets = crate::path::pockets::Pockets::new(&mesh);
-        mesh.near_walls = super::clearance::NearWalls::new(&mesh);
+        mesh.near_walls = super::clearance::NearWalls::with_portals(portal, side);
         mesh.locator = Locator::new(&mesh);
         Ok(mesh)
     }
@@ -406,6 +407,7 @@ fn assemble(
         query_index: Default::default(),
         locator: Locator::default(),
         walkable_area,
+        obstacles: Default::default(),
         id: super::navmesh::fresh_mesh_id(),
     })
 }

@@ -589,13 +589,8 @@ thread_local! {
 }
 
 impl NearWalls {
-    /// The portals of `mesh`, numbered, their lists not yet computed.
-    pub(crate) fn new(mesh: &NavMesh) -> NearWalls {
-        let (portal, side) = mesh.number_portals();
-        NearWalls::with_portals(portal, side)
-    }
-
-    /// [`NearWalls::new`] from the portals as `NavMesh::number_portals` numbers them.
+    /// The lists of the portals as `NavMesh::number_portals` numbers them, not yet
+    /// computed.
     pub(crate) fn with_portals(portal: Vec<[u32; 3]>, side: Vec<u32>) -> NearWalls {
         let lists = side.iter().map(|_| OnceLock::new()).collect();
         NearWalls {

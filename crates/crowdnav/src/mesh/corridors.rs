@@ -41,9 +41,9 @@ pub(crate) struct Corridors {
 }
 
 impl Corridors {
-    /// The index of `mesh`, whose widths are measured.
-    pub(crate) fn new(mesh: &NavMesh) -> Corridors {
-        let (leaf, side) = mesh.number_portals();
+    /// The index of `mesh`, whose widths are measured, from its portals as
+    /// `NavMesh::number_portals` numbers them.
+    pub(crate) fn with_portals(mesh: &NavMesh, leaf: Vec<[u32; 3]>, side: &[u32]) -> Corridors {
         // Leaves: the portals, keyed by their width.
         let mut key: Vec<f32> = side
             .iter()

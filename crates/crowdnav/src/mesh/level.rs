@@ -196,11 +196,14 @@ impl Level {
 }
 
 /// A cleaned polygon: distinct corners, no collinear runs, no self-intersection.
-struct CleanPolygon {
-    points: Vec<Vec2>,
+pub(crate) struct CleanPolygon {
+    pub(crate) points: Vec<Vec2>,
 }
 
-fn clean_polygon(points: &[Vec2], polygon: PolygonRef) -> Result<CleanPolygon, LevelError> {
+pub(crate) fn clean_polygon(
+    points: &[Vec2],
+    polygon: PolygonRef,
+) -> Result<CleanPolygon, LevelError> {
     if let Some(vertex) = points.iter().position(|p| !p.is_finite()) {
         return Err(LevelError::NonFinite { polygon, vertex });
     }

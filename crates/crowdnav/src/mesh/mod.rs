@@ -12,6 +12,7 @@ mod build;
 mod clearance;
 mod corner_grid;
 mod corridors;
+mod edit;
 pub mod import;
 pub(crate) mod level;
 mod load;
@@ -25,6 +26,7 @@ mod refine;
 pub use bake::LoadMeshError;
 pub use build::BuildError;
 pub(crate) use clearance::{closest_point, distance_to_segment, FreeSpan};
+pub use edit::{EditError, MeshObstacleId};
 pub use import::{
     parse_movingai_map, parse_movingai_map_with, parse_polyanya_mesh, GridRule, ImportError,
 };
@@ -35,6 +37,9 @@ pub use query::{
     MeshQueryError, NearestPoint, RayHit, Slide, WallDistance, MAX_RANDOM_SAMPLES, MAX_SLIDES,
 };
 
+#[cfg(test)]
+#[path = "edit_test.rs"]
+mod edit_test;
 #[cfg(test)]
 #[path = "mesh_test.rs"]
 mod test;

@@ -34,6 +34,9 @@ pub(crate) const NONE: u32 = u32::MAX;
 
 const WALKABLE: u8 = 1;
 const WALL_EDGE0: u8 = 2;
+/// Flag of a blocked triangle that the level as built left walkable: obstacles added
+/// by edits cover it (see `super::edit`). Never stored in a baked mesh.
+pub(crate) const COVERED: u8 = 32;
 
 /// A navigation mesh: the constrained Delaunay triangulation of a level.
 ///
@@ -78,8 +81,10 @@ pub struct NavMesh {
     pub(crate) query_index: super::query::LazyQueryIndex,
     pub(crate) locator: Locator,
     pub(crate) walkable_area: f64,
-    /// Unique to the mesh built (a clone, identical, shares it): what a thread's
-    /// memos of per-mesh data are keyed by.
+    /// The obstacles added by edits, and the edit count.
+    pub(crate) obstacles: super::edit::Obstacles,
+    /// Unique to the mesh built (a clone, identical, shares it), and fresh after
+    /// every edit: what a thread's memos of per-mesh data are keyed by.
     pub(crate) id: u64,
 }
 

@@ -14,7 +14,7 @@
 //! width is unchanged). Rounds repeat until no gate asks for a split.
 
 use super::clearance::{measure, Split};
-use super::navmesh::{pack_flags, NavMesh, NONE};
+use super::navmesh::{pack_flags, NavMesh, COVERED, NONE};
 use crate::geom::{incircle_value, orient2d};
 use glam::Vec2;
 
@@ -24,8 +24,18 @@ const MAX_ROUNDS: usize = 16;
 /// Measures every gate width and refines the mesh until the widths are exact.
 pub(crate) fn measure_and_refine(mesh: &mut NavMesh) {
     let all: Vec<u32> = (0..mesh.triangles.len() as u32).collect();
-    let (widths, mut splits) = measure(mesh, &all);
-    mesh.widths = widths;
+    mesh.widths.clear();
+    remeasure_and_refine(mesh, all);
+}
+
+/// Measures the gate widths of the listed triangles (sorted, distinct; the others'
+/// widths are kept) and refines the mesh from there until the widths are exact.
+pub(crate) fn remeasure_and_refine(mesh: &mut NavMesh, dirty: Vec<u32>) {
+    mesh.widths.resize(mesh.triangles.len(), [0.0; 3]);
+    let (widths, mut splits) = measure(mesh, &dirty);
+    for (&t, w) in dirty.iter().zip(widths) {
+        mesh.widths[t as usize] = w;
+    }
     for _ in 0..MAX_ROUNDS {
         if splits.is_empty() {
             break;
@@ -116,13 +126,14 @@ fn split_wall(mesh: &mut NavMesh, s: &Split) -> Option<Vec<u32>> {
     if let Some((u, k, sv, n_ps, n_sq)) = across {
         let uw = wall_bits(mesh, u, k);
         let walkable_u = mesh.is_walkable(super::TriangleId(u as u32));
+        let covered_u = mesh.flags[u] & COVERED;
         let u2 = mesh.triangles.len() as u32;
         // u keeps q x s; u2 is x p s.
         mesh.triangles[u] = [q, xi, sv];
-        mesh.flags[u] = pack_flags(walkable_u, [true, false, uw[2]]);
+        mesh.flags[u] = pack_flags(walkable_u, [true, false, uw[2]]) | covered_u;
         mesh.triangles.push([xi, p, sv]);
         mesh.flags
-            .push(pack_flags(walkable_u, [true, uw[1], false]));
+            .push(pack_flags(walkable_u, [true, uw[1], false]) | covered_u);
         mesh.neighbors[u] = [t2, u2, n_sq];
         mesh.neighbors.push([s.triangle, n_ps, u as u32]);
         relink(mesh, n_ps, u as u32, u2);
@@ -151,6 +162,11 @@ fn legalize(mesh: &mut NavMesh, x: u32, mut suspect: Vec<(u32, usize)>, changed:
             continue;
         }
         let ui = u as usize;
+        if (mesh.flags[ti] | mesh.flags[ui]) & COVERED != 0 {
+            // Covered triangles keep their edges: an added obstacle's outline must
+            // stay an edge (see `super::edit`).
+            continue;
+        }
         let Some(k) = mesh.edge_toward(ui as u32, t) else {
             continue;
         };
@@ -195,7 +211,7 @@ fn wall_bits(mesh: &NavMesh, t: usize, e: usize) -> [bool; 3] {
 }
 
 /// In triangle `nb` (if any), points the link that went to `from` at `to`.
-fn relink(mesh: &mut NavMesh, nb: u32, from: u32, to: u32) {
+pub(super) fn relink(mesh: &mut NavMesh, nb: u32, from: u32, to: u32) {
     if nb == NONE {
         return;
     }

@@ -1,0 +1,832 @@
+//! Run-time edits of a built mesh: obstacles added, moved and removed in place.
+//!
+//! An edit re-triangulates only the **region** it touches: the triangles whose
+//! bounding boxes meet the obstacle's (the old and the new one for a move). The
+//! region's vertices and the edges that must stay (its outline, and every inner edge
+//! whose two sides differ in what covers them) go into a small constrained Delaunay
+//! triangulation (spade), the added obstacle's edges are inserted with their crossings
+//! split, and the faces inside the outline replace the region's triangles.
+//!
+//! Classification is local and exact: a triangle is walkable when the level as built
+//! left it walkable (kept per triangle: walkable, or blocked but [`COVERED`] by added
+//! obstacles) and no added obstacle covers it. Triangles never straddle an obstacle's
+//! edge (those edges are constraints, and covered triangles are never flipped), so one
+//! point-in-polygon test per new triangle against the few obstacles near the region
+//! decides it; removing one of several overlapping obstacles leaves the others' cover.
+//!
+//! Clearance is re-measured only where the change can reach: a gate width at corner
+//! `C` is the distance to the nearest wall in its wedge, so only corners whose current
+//! width reaches the changed region's bounding box, and the new triangles, are
+//! measured again; Kallmann refinement then runs from those. The per-radius corridor
+//! index, the dead-end pockets, the near-wall lists and the point locator are rebuilt
+//! over the whole mesh (O(n); see docs/mesh-edits.md for their cost), and the lazy
+//! query grids are dropped. Every edit gives the mesh a fresh identity, so per-mesh
+//! memos (keyed by it) never serve stale data.
+
+use super::level::{clean_polygon, signed_area, winding_contribution, LevelError, PolygonRef};
+use super::locate::Locator;
+use super::navmesh::{corner_gaps, pack_flags, NavMesh, TriangleId, COVERED, NONE};
+use super::refine::{relink, remeasure_and_refine};
+use crate::geom::{incircle_value, orient2d, orient2d_value, Segment, MAX_COORDINATE};
+use glam::Vec2;
+use spade::handles::FixedVertexHandle;
+use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
+use std::collections::HashMap;
+use std::fmt;
+
+/// Names an obstacle added to a [`NavMesh`] with [`NavMesh::add_obstacle`]. Ids are
+/// never reused by the mesh that issued them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct MeshObstacleId(pub(crate) u32);
+
+impl MeshObstacleId {
+    /// The id as a number (0 for the first obstacle a mesh adds, then 1, 2, ...).
+    pub fn get(self) -> u32 {
+        self.0
+    }
+}
+
+impl fmt::Display for MeshObstacleId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "obstacle #{}", self.0)
+    }
+}
+
+/// Why an edit was refused. The mesh is exactly as it was before the call.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum EditError {
+    /// A coordinate is NaN or infinite.
+    #[error("vertex {vertex} of the obstacle has a coordinate that is NaN or infinite")]
+    NonFinite {
+        /// 0-based index of the vertex, as given.
+        vertex: usize,
+    },
+    /// Fewer than three distinct, non-collinear corners.
+    #[error("the obstacle has fewer than three distinct corners ({corners} after removing duplicate and collinear points)")]
+    TooFewPoints {
+        /// Corners left after cleaning.
+        corners: usize,
+    },
+    /// The polygon encloses no area.
+    #[error("the obstacle has zero area")]
+    ZeroArea,
+    /// Two edges of the polygon cross or overlap.
+    #[error("the obstacle intersects itself: edge {first} meets edge {second}")]
+    SelfIntersecting {
+        /// 0-based index of the first edge, numbered by its start vertex as given.
+        first: usize,
+        /// 0-based index of the second edge.
+        second: usize,
+    },
+    /// The polygon reaches outside the mesh's triangulated area (the convex hull of
+    /// its walls), or touches its outer edge.
+    #[error("the obstacle reaches outside the mesh (vertex {vertex} at ({x}, {y}))")]
+    OutsideMesh {
+        /// 0-based index of a vertex outside, as cleaned (`usize::MAX` when the
+        /// polygon only touches the outer edge).
+        vertex: usize,
+        /// Its x coordinate.
+        x: f32,
+        /// Its y coordinate.
+        y: f32,
+    },
+    /// No obstacle of this mesh has this id (never added, or removed).
+    #[error("{0} is not an obstacle of this mesh (unknown or removed)")]
+    UnknownObstacle(MeshObstacleId),
+    /// The obstacle's edges cross existing walls so finely near this point that the
+    /// crossings cannot be represented at `f32` precision.
+    #[error(
+        "the obstacle crosses walls too finely near ({x}, {y}) to be represented at f32 precision"
+    )]
+    Degenerate {
+        /// x coordinate.
+        x: f32,
+        /// y coordinate.
+        y: f32,
+    },
+}
+
+/// An obstacle added at run time: its cleaned corners and bounding box.
+#[derive(Clone, Debug)]
+pub(crate) struct Added {
+    points: Vec<Vec2>,
+    lo: Vec2,
+    hi: Vec2,
+}
+
+impl Added {
+    /// `true` when `p` lies inside the polygon (non-zero winding).
+    fn contains(&self, p: Vec2) -> bool {
+        if p.cmplt(self.lo).any() || p.cmpgt(self.hi).any() {
+            return false;
+        }
+        let n = self.points.len();
+        (0..n)
+            .map(|i| {
+                winding_contribution(&Segment::new(self.points[i], self.points[(i + 1) % n]), p)
+            })
+            .sum::<i32>()
+            != 0
+    }
+
+    fn overlaps(&self, lo: Vec2, hi: Vec2) -> bool {
+        self.lo.cmple(hi).all() && lo.cmple(self.hi).all()
+    }
+}
+
+/// The obstacles added to a mesh, by id, and the number of edits made.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Obstacles {
+    /// Indexed by [`MeshObstacleId`]; `None` once removed.
+    list: Vec<Option<Added>>,
+    edits: u64,
+}
+
+type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
+
+/// What covers an old triangle of the region: `None` when the level itself blocks
+/// it, else the (sorted) indices of the kept obstacles that cover it.
+type State = Option<Vec<u32>>;
+
+impl NavMesh {
+    /// Adds an obstacle: the polygon's inside becomes blocked. It may overlap other
+    /// obstacles, the level's own obstacles and the level's boundary (the blocked space
+    /// is their union), but must lie inside the mesh's triangulated area. Only the
+    /// triangles near the polygon are re-triangulated, and only the clearance the
+    /// change can reach is measured again (see `docs/mesh-edits.md`).
+    ///
+    /// # Errors
+    /// An [`EditError`] for a polygon with NaN or infinite coordinates, fewer than
+    /// three corners, no area or crossing edges, one reaching outside the mesh, or
+    /// crossing walls too finely for `f32`. The mesh is then exactly as before.
+    ///
+    /// # Example
+    /// ```
+    /// use crowdnav::mesh::{Level, NavMesh};
+    /// use glam::Vec2;
+    /// let level = Level::from_json(r#"{"boundary": [[0,0],[10,0],[10,10],[0,10]]}"#)?;
+    /// let mut mesh = NavMesh::from_level(&level)?;
+    /// let (a, b) = (Vec2::new(1.0, 5.0), Vec2::new(9.0, 5.0));
+    /// assert!((mesh.find_path(a, b, 0.0)?.length() - 8.0).abs() < 1e-6);
+    ///
+    /// // A wall across the room, leaving gaps of 0.5 m and 1 m at its ends.
+    /// let wall = [[4.0, 0.5], [6.0, 0.5], [6.0, 9.0], [4.0, 9.0]].map(Vec2::from);
+    /// let id = mesh.add_obstacle(&wall)?;
+    /// assert!(mesh.find_path(a, b, 0.0)?.length() > 8.0);
+    /// assert!(mesh.find_path(a, b, 0.6).is_err()); // a 1.2 m body does not fit
+    ///
+    /// mesh.remove_obstacle(id)?;
+    /// assert!((mesh.find_path(a, b, 0.0)?.length() - 8.0).abs() < 1e-6);
+    /// assert_eq!(mesh.edit_count(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn add_obstacle(&mut self, polygon: &[Vec2]) -> Result<MeshObstacleId, EditError> {
+        let added = self.prepare(polygon)?;
+        let id = u32::try_from(self.obstacles.list.len())
+            .ok()
+            .filter(|&i| i < u32::MAX)
+            .ok_or(EditError::Degenerate {
+                x: f32::NAN,
+                y: f32::NAN,
+            })?;
+        self.apply(None, Some(&added))?;
+        self.obstacles.list.push(Some(added));
+        Ok(MeshObstacleId(id))
+    }
+
+    /// Removes an obstacle that [`NavMesh::add_obstacle`] added: its inside is
+    /// walkable again wherever nothing else blocks it.
+    ///
+    /// # Errors
+    /// [`EditError::UnknownObstacle`] when `id` names no obstacle of this mesh (never
+    /// added, or already removed). The mesh is then exactly as before.
+    pub fn remove_obstacle(&mut self, id: MeshObstacleId) -> Result<(), EditError> {
+        let index = self.live(id)?;
+        self.apply(Some(index), None)?;
+        self.obstacles.list[index as usize] = None;
+        Ok(())
+    }
+
+    /// Moves (or reshapes) an obstacle: the same as removing it and adding `polygon`,
+    /// in one edit that keeps its id.
+    ///
+    /// # Errors
+    /// [`EditError::UnknownObstacle`] for an unknown id, else as
+    /// [`NavMesh::add_obstacle`]. The mesh is then exactly as before.
+    pub fn move_obstacle(&mut self, id: MeshObstacleId, polygon: &[Vec2]) -> Result<(), EditError> {
+        let index = self.live(id)?;
+        let added = self.prepare(polygon)?;
+        self.apply(Some(index), Some(&added))?;
+        self.obstacles.list[index as usize] = Some(added);
+        Ok(())
+    }
+
+    /// The corners of an added obstacle as kept (duplicate and collinear points
+    /// removed), or `None` for an unknown or removed id.
+    pub fn obstacle(&self, id: MeshObstacleId) -> Option<&[Vec2]> {
+        self.obstacles
+            .list
+            .get(id.0 as usize)?
+            .as_ref()
+            .map(|a| a.points.as_slice())
+    }
+
+    /// The ids of the added obstacles still in place, in increasing order.
+    pub fn obstacle_ids(&self) -> impl Iterator<Item = MeshObstacleId> + '_ {
+        self.obstacles
+            .list
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.is_some())
+            .map(|(i, _)| MeshObstacleId(i as u32))
+    }
+
+    /// How many edits (adds, moves, removes) this mesh has seen since it was built or
+    /// loaded.
+    pub fn edit_count(&self) -> u64 {
+        self.obstacles.edits
+    }
+
+    fn live(&self, id: MeshObstacleId) -> Result<u32, EditError> {
+        match self.obstacles.list.get(id.0 as usize) {
+            Some(Some(_)) => Ok(id.0),
+            _ => Err(EditError::UnknownObstacle(id)),
+        }
+    }
+
+    /// Validates `polygon` and checks it lies inside the mesh.
+    fn prepare(&self, polygon: &[Vec2]) -> Result<Added, EditError> {
+        let clean = clean_polygon(polygon, PolygonRef::Obstacle(0)).map_err(|e| match e {
+            LevelError::NonFinite { vertex, .. } => EditError::NonFinite { vertex },
+            LevelError::TooFewPoints { corners, .. } => EditError::TooFewPoints { corners },
+            LevelError::SelfIntersecting { first, second, .. } => {
+                EditError::SelfIntersecting { first, second }
+            }
+            _ => EditError::ZeroArea,
+        })?;
+        let points = clean.points;
+        if signed_area(&points) == 0.0 {
+            return Err(EditError::ZeroArea);
+        }
+        let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+        for (vertex, &p) in points.iter().enumerate() {
+            let outside = EditError::OutsideMesh {
+                vertex,
+                x: p.x,
+                y: p.y,
+            };
+            if p.abs().max_element() > MAX_COORDINATE {
+                return Err(outside);
+            }
+            // The hull is convex: corners inside it put the whole polygon inside.
+            if self.locate_any(p).is_none() {
+                return Err(outside);
+            }
+            lo = lo.min(p);
+            hi = hi.max(p);
+        }
+        Ok(Added { points, lo, hi })
+    }
+
+    /// The triangle (walkable or blocked) containing `p`, if any.
+    fn locate_any(&self, p: Vec2) -> Option<TriangleId> {
+        match self.locate(p) {
+            super::Location::Walkable(t) | super::Location::Blocked(t) => Some(t),
+            super::Location::Outside => None,
+        }
+    }
+
+    /// Removes obstacle `remove` (if any) and adds `add` (if any), re-triangulating the
+    /// region they touch. Everything that can fail is done before the mesh changes.
+    fn apply(&mut self, remove: Option<u32>, add: Option<&Added>) -> Result<(), EditError> {
+        let old = remove.and_then(|i| self.obstacles.list[i as usize].as_ref());
+        let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+        for a in old.into_iter().chain(add) {
+            lo = lo.min(a.lo);
+            hi = hi.max(a.hi);
+        }
+        let margin = 1e-3 * (1.0 + (hi - lo).max_element());
+        let (lo, hi) = (lo - margin, hi + margin);
+        let plan = self.plan(remove, add, lo, hi)?;
+        self.commit(plan);
+        Ok(())
+    }
+
+    /// The new triangulation of the region around `[lo, hi]`, not yet applied.
+    fn plan(
+        &self,
+        remove: Option<u32>,
+        add: Option<&Added>,
+        lo: Vec2,
+        hi: Vec2,
+    ) -> Result<Plan, EditError> {
+        let n = self.triangles.len();
+        // The region: triangles whose bounding box meets [lo, hi].
+        let region: Vec<u32> = (0..n as u32)
+            .filter(|&t| {
+                let [a, b, c] = self.triangle_points(TriangleId(t));
+                let (tl, th) = (a.min(b).min(c), a.max(b).max(c));
+                tl.cmple(hi).all() && lo.cmple(th).all()
+            })
+            .collect();
+        let (mut rlo, mut rhi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+        for &t in &region {
+            for p in self.triangle_points(TriangleId(t)) {
+                rlo = rlo.min(p);
+                rhi = rhi.max(p);
+            }
+        }
+        // Obstacles near the region that stay: their cover is kept as it is.
+        let kept: Vec<(u32, &Added)> = self
+            .obstacles
+            .list
+            .iter()
+            .enumerate()
+            .filter_map(|(i, a)| Some((i as u32, a.as_ref()?)))
+            .filter(|&(i, a)| Some(i) != remove && a.overlaps(rlo, rhi))
+            .collect();
+        let state = |t: u32| -> State {
+            let f = self.flags[t as usize];
+            if !self.is_walkable(TriangleId(t)) && f & COVERED == 0 {
+                return None;
+            }
+            let p = incenter(self.triangle_points(TriangleId(t)));
+            Some(
+                kept.iter()
+                    .filter(|(_, a)| a.contains(p))
+                    .map(|&(i, _)| i)
+                    .collect(),
+            )
+        };
+        let states: Vec<State> = region.iter().map(|&t| state(t)).collect();
+        let position = |t: u32| region.binary_search(&t).ok();
+
+        let degenerate = |p: Vec2| EditError::Degenerate { x: p.x, y: p.y };
+        // The outline (with what lies across it) and the inner edges that must stay:
+        // those whose two sides differ in what covers them.
+        let mut outline_edges: Vec<([u32; 2], u32, usize)> = Vec::new();
+        let mut constraints: Vec<[u32; 2]> = Vec::new();
+        for (i, &t) in region.iter().enumerate() {
+            let tv = self.triangles[t as usize];
+            for e in 0..3 {
+                let (u, v) = (tv[e], tv[(e + 1) % 3]);
+                let nb = self.neighbors[t as usize][e];
+                match (nb != NONE).then(|| position(nb)) {
+                    Some(Some(j)) => {
+                        if t < nb && states[i] != states[j] {
+                            constraints.push([u, v]);
+                        }
+                    }
+                    _ => {
+                        let back = if nb == NONE {
+                            0
+                        } else {
+                            self.edge_toward(nb, t)
+                                .ok_or(degenerate(self.vertices[u as usize]))?
+                        };
+                        outline_edges.push(([u, v], nb, back));
+                        constraints.push([u, v]);
+                    }
+                }
+            }
+        }
+        // Only the vertices those edges need: the corners of a removed obstacle, and
+        // vertices left in open space, go.
+        let mut region_vertices: Vec<u32> = constraints.iter().flatten().copied().collect();
+        region_vertices.sort_unstable();
+        region_vertices.dedup();
+        let mut cdt = Cdt::new();
+        let mut handle_of: HashMap<u32, FixedVertexHandle> = HashMap::new();
+        let mut vertex_of: Vec<u32> = Vec::new(); // by spade handle index
+        for &v in &region_vertices {
+            let p = self.vertices[v as usize];
+            let h = cdt
+                .insert(Point2::new(f64::from(p.x), f64::from(p.y)))
+                .map_err(|_| degenerate(p))?;
+            if h.index() != vertex_of.len() {
+                return Err(degenerate(p)); // merged with another vertex
+            }
+            vertex_of.push(v);
+            handle_of.insert(v, h);
+        }
+        let mut outline: HashMap<(usize, usize), (u32, usize)> = HashMap::new();
+        for ([u, v], nb, back) in outline_edges {
+            outline.insert((handle_of[&u].index(), handle_of[&v].index()), (nb, back));
+        }
+        for [u, v] in constraints {
+            let (hu, hv) = (handle_of[&u], handle_of[&v]);
+            if !cdt.can_add_constraint(hu, hv) {
+                return Err(degenerate(self.vertices[u as usize]));
+            }
+            cdt.add_constraint(hu, hv);
+        }
+        // The added obstacle's edges, crossings split and rounded to f32.
+        if let Some(a) = add {
+            let mut corners = Vec::with_capacity(a.points.len());
+            for &p in &a.points {
+                let h = cdt
+                    .insert(Point2::new(f64::from(p.x), f64::from(p.y)))
+                    .map_err(|_| degenerate(p))?;
+                corners.push(h);
+            }
+            let k = corners.len();
+            for i in 0..k {
+                let (from, to) = (corners[i], corners[(i + 1) % k]);
+                if from != to {
+                    cdt.add_constraint_and_split(from, to, |p| {
+                        Point2::new(f64::from(p.x as f32), f64::from(p.y as f32))
+                    });
+                }
+            }
+        }
+        // The outline must have survived: an obstacle touching the mesh's outer edge
+        // splits it.
+        let mut starts = Vec::with_capacity(outline.len());
+        let mut keys: Vec<(usize, usize)> = outline.keys().copied().collect();
+        keys.sort_unstable();
+        for &(u, v) in &keys {
+            let e = cdt
+                .get_edge_from_neighbors(
+                    FixedVertexHandle::from_index(u),
+                    FixedVertexHandle::from_index(v),
+                )
+                .ok_or(EditError::OutsideMesh {
+                    vertex: usize::MAX,
+                    x: f32::NAN,
+                    y: f32::NAN,
+                })?;
+            let Some(inside) = e.face().as_inner() else {
+                return Err(degenerate(self.vertices[vertex_of[u] as usize]));
+            };
+            starts.push(inside.fix());
+        }
+        // The faces inside the outline, by a flood from it.
+        let mut face_number: HashMap<usize, u32> = HashMap::new();
+        let mut faces = Vec::new();
+        for f in starts {
+            if face_number.contains_key(&f.index()) {
+                continue;
+            }
+            face_number.insert(f.index(), faces.len() as u32);
+            faces.push(f);
+            let mut next = faces.len() - 1;
+            while next < faces.len() {
+                let face = cdt.face(faces[next]);
+                next += 1;
+                for e in face.adjacent_edges() {
+                    let key = (e.from().fix().index(), e.to().fix().index());
+                    if outline.contains_key(&key) {
+                        continue;
+                    }
+                    let other = e.rev().face();
+                    let Some(inner) = other.as_inner() else {
+                        return Err(degenerate(self.vertices[vertex_of[0] as usize]));
+                    };
+                    if let std::collections::hash_map::Entry::Vacant(slot) =
+                        face_number.entry(inner.fix().index())
+                    {
+                        slot.insert(faces.len() as u32);
+                        faces.push(inner.fix());
+                    }
+                }
+            }
+        }
+        // New vertices (corners and crossings of the added obstacle).
+        let mut new_vertices = Vec::new();
+        for h in vertex_of.len()..cdt.num_vertices() {
+            let p = cdt.vertex(FixedVertexHandle::from_index(h)).position();
+            new_vertices.push(Vec2::new(p.x as f32, p.y as f32));
+        }
+        let position_of = |h: usize| -> Vec2 {
+            if h < vertex_of.len() {
+                self.vertices[vertex_of[h] as usize]
+            } else {
+                new_vertices[h - vertex_of.len()]
+            }
+        };
+        let first_new = self.vertices.len() as u32;
+        let vertex_id = |h: usize| -> u32 {
+            if h < vertex_of.len() {
+                vertex_of[h]
+            } else {
+                first_new + (h - vertex_of.len()) as u32
+            }
+        };
+        let after: Vec<&Added> = kept.iter().map(|&(_, a)| a).chain(add).collect();
+        let mut new = Vec::with_capacity(faces.len());
+        for &f in &faces {
+            let face = cdt.face(f);
+            let edges = face.adjacent_edges();
+            let hs = edges.map(|e| e.from().fix().index());
+            let pts = hs.map(position_of);
+            if !orient2d(pts[0], pts[1], pts[2]).is_ccw() {
+                return Err(degenerate(pts[0]));
+            }
+            let links = edges.map(|e| {
+                let key = (e.from().fix().index(), e.to().fix().index());
+                match outline.get(&key) {
+                    Some(&(nb, back)) => Link::Outside(nb, back),
+                    None => Link::Inside(face_number[&e.rev().face().fix().index()]),
+                }
+            });
+            let p = incenter(pts);
+            // The level's own cover, from the old triangle the new one lies in.
+            let host = region
+                .iter()
+                .position(|&t| {
+                    let [a, b, c] = self.triangle_points(TriangleId(t));
+                    orient2d_value(a, b, p) >= 0.0
+                        && orient2d_value(b, c, p) >= 0.0
+                        && orient2d_value(c, a, p) >= 0.0
+                })
+                .ok_or(degenerate(p))?;
+            let walkable_before_edits = states[host].is_some();
+            let covered = walkable_before_edits && after.iter().any(|a| a.contains(p));
+            new.push(NewTriangle {
+                vertices: hs.map(vertex_id),
+                links,
+                walkable: walkable_before_edits && !covered,
+                covered,
+                area: 0.5 * orient2d_value(pts[0], pts[1], pts[2]),
+            });
+        }
+        let old_walkable_area = region
+            .iter()
+            .filter(|&&t| self.is_walkable(TriangleId(t)))
+            .map(|&t| {
+                let [a, b, c] = self.triangle_points(TriangleId(t));
+                0.5 * orient2d_value(a, b, c)
+            })
+            .sum();
+        let (mut clo, mut chi) = (rlo, rhi);
+        for &p in &new_vertices {
+            clo = clo.min(p);
+            chi = chi.max(p);
+        }
+        Ok(Plan {
+            region,
+            new,
+            new_vertices,
+            old_walkable_area,
+            changed: (clo, chi),
+        })
+    }
+
+    /// Applies a plan: cannot fail.
+    fn commit(&mut self, plan: Plan) {
+        let Plan {
+            region,
+            new,
+            new_vertices,
+            old_walkable_area,
+            changed,
+        } = plan;
+        self.vertices.extend_from_slice(&new_vertices);
+        // Slots: the region's ids, then new ones.
+        let mut ids: Vec<u32> = region.iter().copied().take(new.len()).collect();
+        while ids.len() < new.len() {
+            ids.push(self.triangles.len() as u32);
+            self.triangles.push([0; 3]);
+            self.neighbors.push([NONE; 3]);
+            self.flags.push(0);
+            self.widths.push([0.0; 3]);
+        }
+        for (i, t) in new.iter().enumerate() {
+            let id = ids[i] as usize;
+            self.triangles[id] = t.vertices;
+            self.widths[id] = [0.0; 3];
+            for e in 0..3 {
+                self.neighbors[id][e] = match t.links[e] {
+                    Link::Inside(j) => ids[j as usize],
+                    Link::Outside(nb, back) => {
+                        if nb != NONE {
+                            self.neighbors[nb as usize][back] = id as u32;
+                        }
+                        nb
+                    }
+                };
+            }
+        }
+        let mut area = self.walkable_area - old_walkable_area;
+        for (i, t) in new.iter().enumerate() {
+            let id = ids[i] as usize;
+            let walls: [bool; 3] = std::array::from_fn(|e| {
+                let nb = self.neighbors[id][e];
+                let other = nb != NONE
+                    && match t.links[e] {
+                        Link::Inside(j) => new[j as usize].walkable,
+                        Link::Outside(..) => self.is_walkable(TriangleId(nb)),
+                    };
+                t.walkable != other
+            });
+            self.flags[id] = pack_flags(t.walkable, walls) | if t.covered { COVERED } else { 0 };
+            if t.walkable {
+                area += t.area;
+            }
+        }
+        for t in &new {
+            for e in 0..3 {
+                if let Link::Outside(nb, back) = t.links[e] {
+                    if nb != NONE {
+                        let wall = self.is_walkable(TriangleId(nb)) != t.walkable;
+                        let bit = 2u8 << back;
+                        let f = &mut self.flags[nb as usize];
+                        *f = if wall { *f | bit } else { *f & !bit };
+                    }
+                }
+            }
+        }
+        self.walkable_area = area;
+        // Fewer triangles than before: move the last ones into the freed slots.
+        let mut new_ids = ids;
+        let freed: Vec<u32> = region.iter().copied().skip(new.len()).collect();
+        if !freed.is_empty() {
+            let len = self.triangles.len() - freed.len();
+            let holes = freed.iter().copied().filter(|&f| (f as usize) < len);
+            let movers = (len as u32..self.triangles.len() as u32)
+                .filter(|t| freed.binary_search(t).is_err());
+            for (dst, src) in holes.zip(movers.collect::<Vec<_>>()) {
+                self.move_triangle(src, dst);
+                if let Some(x) = new_ids.iter_mut().find(|x| **x == src) {
+                    *x = dst;
+                }
+            }
+            self.triangles.truncate(len);
+            self.neighbors.truncate(len);
+            self.flags.truncate(len);
+            self.widths.truncate(len);
+        }
+        // Restore the Delaunay property across the outline and inside: flip every
+        // open edge whose two sides are alike and that fails the circle test.
+        let mut suspect: Vec<(u32, usize)> = new_ids
+            .iter()
+            .flat_map(|&t| (0..3).map(move |e| (t, e)))
+            .collect();
+        let mut budget = 64 * suspect.len() + 1024;
+        while let Some((t, e)) = suspect.pop() {
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
+            if let Some(u) = self.flip_if_illegal(t, e) {
+                new_ids.extend([t, u]);
+                suspect.extend([(t, 0), (t, 1), (u, 0), (u, 1)]);
+            }
+        }
+        new_ids.sort_unstable();
+        new_ids.dedup();
+        // Walls ends.
+        self.obstacle_vertex.clear();
+        self.obstacle_vertex.resize(self.vertices.len(), false);
+        for t in 0..self.triangles.len() {
+            for e in 0..3 {
+                if self.flags[t] & (2 << e) != 0 {
+                    let ids = self.triangles[t];
+                    self.obstacle_vertex[ids[e] as usize] = true;
+                    self.obstacle_vertex[ids[(e + 1) % 3] as usize] = true;
+                }
+            }
+        }
+        // Clearance: the new triangles, and every corner whose width reaches the
+        // changed box (its nearest wall may have moved, or a nearer one appeared).
+        let (clo, chi) = changed;
+        let mut is_new = vec![false; self.triangles.len()];
+        for &t in &new_ids {
+            is_new[t as usize] = true;
+        }
+        let dirty: Vec<u32> = (0..self.triangles.len())
+            .filter(|&t| {
+                is_new[t]
+                    || (self.is_walkable(TriangleId(t as u32))
+                        && (0..3).any(|k| {
+                            let c = self.vertices[self.triangles[t][k] as usize];
+                            let d = c.clamp(clo, chi).distance(c);
+                            d == 0.0
+                                || (self.obstacle_vertex[self.triangles[t][k] as usize]
+                                    && d <= self.widths[t][k] * (1.0 + 1e-6) + 1e-6)
+                        }))
+            })
+            .map(|t| t as u32)
+            .collect();
+        remeasure_and_refine(self, dirty);
+        self.corner_gap = corner_gaps(self);
+        let (portal, side) = self.number_portals();
+        self.corridors = super::corridors::Corridors::with_portals(self, portal.clone(), &side);
+        self.pockets = crate::path::pockets::Pockets::new(self);
+        self.near_walls = super::clearance::NearWalls::with_portals(portal, side);
+        self.corner_grid = Default::default();
+        self.query_index = Default::default();
+        self.locator = Locator::new(self);
+        self.id = super::navmesh::fresh_mesh_id();
+        self.obstacles.edits += 1;
+    }
+
+    /// Flips edge `e` of `t` when it is open (not a wall), both sides are alike
+    /// (walkable, or blocked by the level and not covered) and the vertex across lies
+    /// inside `t`'s circumcircle. Returns the triangle across, now sharing the new
+    /// diagonal as edge 2 of both.
+    fn flip_if_illegal(&mut self, t: u32, e: usize) -> Option<u32> {
+        let ti = t as usize;
+        let u = self.neighbors[ti][e];
+        if u == NONE || self.is_wall(TriangleId(t), e) {
+            return None;
+        }
+        let ui = u as usize;
+        let (ft, fu) = (self.flags[ti], self.flags[ui]);
+        if (ft | fu) & COVERED != 0
+            || self.is_walkable(TriangleId(t)) != self.is_walkable(TriangleId(u))
+        {
+            return None;
+        }
+        let k = self.edge_toward(u, t)?;
+        let tv = self.triangles[ti];
+        let (a, b, x) = (tv[e], tv[(e + 1) % 3], tv[(e + 2) % 3]);
+        let d = self.triangles[ui][(k + 2) % 3];
+        let pos = |v: u32| self.vertices[v as usize];
+        if incircle_value(pos(a), pos(b), pos(x), pos(d)) <= 0.0
+            || !orient2d(pos(x), pos(a), pos(d)).is_ccw()
+            || !orient2d(pos(d), pos(b), pos(x)).is_ccw()
+        {
+            return None;
+        }
+        let (n_bc, n_ca) = (
+            self.neighbors[ti][(e + 1) % 3],
+            self.neighbors[ti][(e + 2) % 3],
+        );
+        let (n_ad, n_db) = (
+            self.neighbors[ui][(k + 1) % 3],
+            self.neighbors[ui][(k + 2) % 3],
+        );
+        let wall = |m: &NavMesh, t: u32, i: usize| m.is_wall(TriangleId(t), i);
+        let (t_ca, t_bc) = (wall(self, t, (e + 2) % 3), wall(self, t, (e + 1) % 3));
+        let (u_ad, u_db) = (wall(self, u, (k + 1) % 3), wall(self, u, (k + 2) % 3));
+        let walkable = self.is_walkable(TriangleId(t));
+        self.triangles[ti] = [x, a, d];
+        self.neighbors[ti] = [n_ca, n_ad, u];
+        self.flags[ti] = pack_flags(walkable, [t_ca, u_ad, false]);
+        self.triangles[ui] = [d, b, x];
+        self.neighbors[ui] = [n_db, n_bc, t];
+        self.flags[ui] = pack_flags(walkable, [u_db, t_bc, false]);
+        relink(self, n_ad, u, t);
+        relink(self, n_bc, t, u);
+        Some(u)
+    }
+
+    /// Moves triangle `src` to slot `dst` (whose content is discarded), relinking its
+    /// neighbours.
+    fn move_triangle(&mut self, src: u32, dst: u32) {
+        let (s, d) = (src as usize, dst as usize);
+        self.triangles[d] = self.triangles[s];
+        self.neighbors[d] = self.neighbors[s];
+        self.flags[d] = self.flags[s];
+        self.widths[d] = self.widths[s];
+        for e in 0..3 {
+            let nb = self.neighbors[d][e];
+            if nb != NONE {
+                for link in &mut self.neighbors[nb as usize] {
+                    if *link == src {
+                        *link = dst;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What lies across an edge of a new triangle.
+#[derive(Clone, Copy)]
+enum Link {
+    /// Another new triangle, by number.
+    Inside(u32),
+    /// A triangle outside the region (or `NONE`) and its edge index.
+    Outside(u32, usize),
+}
+
+struct NewTriangle {
+    vertices: [u32; 3],
+    links: [Link; 3],
+    walkable: bool,
+    covered: bool,
+    area: f64,
+}
+
+/// A re-triangulated region, checked and ready to apply.
+struct Plan {
+    /// The old triangles, sorted.
+    region: Vec<u32>,
+    new: Vec<NewTriangle>,
+    new_vertices: Vec<Vec2>,
+    old_walkable_area: f64,
+    /// Bounding box of every vertex of the old and new region.
+    changed: (Vec2, Vec2),
+}
+
+fn incenter([a, b, c]: [Vec2; 3]) -> Vec2 {
+    let (a, b, c) = (a.as_dvec2(), b.as_dvec2(), c.as_dvec2());
+    let (la, lb, lc) = (b.distance(c), c.distance(a), a.distance(b));
+    let sum = la + lb + lc;
+    if sum <= 0.0 {
+        return a.as_vec2();
+    }
+    ((a * la + b * lb + c * lc) / sum).as_vec2()
+}
