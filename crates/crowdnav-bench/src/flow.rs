@@ -16,8 +16,8 @@
 //! The library is gaining a trajectory recorder and measurement lines of its own;
 //! [`measure_line`] is the one function to swap for it.
 
-use crowdnav::scenario::layouts::Layout;
-use crowdnav::scenario::{GoalSpec, WorldSpec};
+use crowdnav::scenario::layouts::{Layout, PERSON_RADIUS};
+use crowdnav::scenario::{GoalSpec, Walker, WorldSpec, LANE_REACH};
 use crowdnav::world::Goal;
 use glam::Vec2;
 use std::collections::BTreeMap;
@@ -319,25 +319,15 @@ pub fn overlapping_pairs(tracks: &Tracks, radius: f32) -> usize {
     pairs.len()
 }
 
-/// Lateral half-width of the band in which [`lane_order`] counts neighbours, metres
-/// (about one person's width: a neighbour in the band walks in the same file).
-pub const LANE_BAND: f32 = 0.5;
-
-/// How far ahead and behind [`lane_order`] counts neighbours, metres.
-pub const LANE_REACH: f32 = 4.0;
-
-/// The lane order of counterflow along `x`, after Rex and Löwen (2007): for each agent
-/// `i` within `x_range` at a frame, with `s` neighbours walking its way and `o` walking
-/// the other way among those within ±[`LANE_BAND`] laterally and ±[`LANE_REACH`] along
-/// the corridor, `φ_i = (s − o) / (s + o)` (agents without neighbours left out);
-/// averaged over those agents and over every `every`-th frame at which both directions
-/// are within `x_range`. 1: every file walks one way (lanes); about 0: the directions
-/// mixed at random; negative: agents mostly face oncoming people in their file (the
-/// groups meet head-on). Rex and Löwen square each `φ_i`; keeping the sign separates
-/// a head-on jam from lanes.
+/// The lane order of counterflow along `x`: the library's lane order parameter
+/// ([`crowdnav::scenario::lane_order`], after Rex and Löwen 2007, the report's
+/// `lane_order`) of the agents within `x_range` at every `every`-th frame, each a
+/// person of [`PERSON_RADIUS`] walking along `x`, averaged over the frames at which the
+/// two directions meet. 1: lanes of one way each; 0: each lane holds as many one way
+/// as the other.
 ///
 /// `heading[i]` is agent `i`'s walking direction along `x` (its sign counts; 0: not
-/// counted). `None` when no frame had both directions within `x_range`.
+/// counted). `None` when the directions never met within `x_range`.
 pub fn lane_order(
     tracks: &Tracks,
     heading: &[f32],
@@ -345,7 +335,7 @@ pub fn lane_order(
     every: usize,
 ) -> Option<f64> {
     let (mut sum, mut count) = (0.0f64, 0usize);
-    let mut inside: Vec<(Vec2, f32)> = Vec::new();
+    let mut inside: Vec<Walker> = Vec::new();
     for f in (0..tracks.frames()).step_by(every.max(1)) {
         inside.clear();
         inside.extend((0..tracks.agents()).filter_map(|a| {
@@ -353,29 +343,15 @@ pub fn lane_order(
             tracks
                 .position(f, a)
                 .filter(|p| h != 0.0 && p.x >= x_range.0 && p.x <= x_range.1)
-                .map(|p| (p, h))
+                .map(|position| Walker {
+                    position,
+                    way: Vec2::new(h, 0.0),
+                    radius: PERSON_RADIUS,
+                })
         }));
-        let east = inside.iter().any(|e| e.1 > 0.0);
-        let west = inside.iter().any(|e| e.1 < 0.0);
-        if !(east && west) {
-            continue;
-        }
-        for (i, &(p, h)) in inside.iter().enumerate() {
-            let (mut same, mut other) = (0u32, 0u32);
-            for (j, &(q, g)) in inside.iter().enumerate() {
-                let d = q - p;
-                if i != j && d.y.abs() < LANE_BAND && d.x.abs() < LANE_REACH {
-                    if g == h {
-                        same += 1;
-                    } else {
-                        other += 1;
-                    }
-                }
-            }
-            if same + other > 0 {
-                sum += (f64::from(same) - f64::from(other)) / f64::from(same + other);
-                count += 1;
-            }
+        if let Some(order) = crowdnav::scenario::lane_order(&inside, LANE_REACH) {
+            sum += order;
+            count += 1;
         }
     }
     (count > 0).then(|| sum / count as f64)
@@ -635,10 +611,10 @@ mod tests {
         let mut t = Tracks::new(3);
         t.push(0.0, [at(10.0, 0.0), at(11.0, 0.0), at(10.5, 1.0)]);
         assert_eq!(lane_order(&t, &[1.0, 1.0, -1.0], (5.0, 15.0), 1), Some(1.0));
-        // One file, head-on: everyone faces someone oncoming.
+        // One file, head-on: its lane holds one each way.
         let mut t = Tracks::new(2);
         t.push(0.0, [at(10.0, 0.0), at(11.0, 0.0)]);
-        assert_eq!(lane_order(&t, &[1.0, -1.0], (5.0, 15.0), 1), Some(-1.0));
+        assert_eq!(lane_order(&t, &[1.0, -1.0], (5.0, 15.0), 1), Some(0.0));
         // One direction only: no counterflow to measure.
         assert_eq!(lane_order(&t, &[1.0, 1.0], (5.0, 15.0), 1), None);
     }

@@ -605,12 +605,10 @@ fn report(
     }
     let _ = writeln!(
         md,
-        "\nLane order (after Rex and Löwen 2007): for each agent in the corridor's middle half, with s neighbours walking \
-         its way and o the other way among those within ±{} m across and ±{} m along the corridor, (s − o)/(s + o); \
-         averaged over agents and over frames every 0.5 s while both directions are in the middle half. 1: lanes; \
-         about 0: mixed at random; below 0: the groups meet head-on.\n",
-        flow::LANE_BAND,
-        flow::LANE_REACH
+        "\nLane order: the library's lane order parameter (after Rex and Löwen 2007; the run report's `lane_order`, \
+         see docs/scenario-format.md) of the people in the corridor's middle half, averaged over frames every 0.5 s \
+         while the two directions meet there. 1: lanes of one way each; 0: each lane holds as many one way as the \
+         other; about 1/n when mixed at random (n people per lane).\n"
     );
     // The fundamental diagram.
     let mut fd_json = Map::new();
@@ -725,7 +723,7 @@ fn report(
         "setup".into(),
         json!({"room": opts.room, "door_agents": opts.door_agents, "corridor": [opts.corridor.0, opts.corridor.1],
                "per_side": opts.per_side, "seeds": opts.seeds,
-               "lane_band": flow::LANE_BAND, "lane_reach": flow::LANE_REACH}),
+               "lane_reach": crowdnav::scenario::LANE_REACH}),
     );
     let mut doors = Vec::new();
     for case in cases {

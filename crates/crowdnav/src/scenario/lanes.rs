@@ -3,10 +3,11 @@
 //! The measure is the lane order parameter of Rex and Löwen ("Lane formation in
 //! oppositely charged colloids driven by an electric field", PRE 2007), as used for
 //! pedestrian counterflow: for each walking agent `j`, count the walking agents in its
-//! lane (`j` itself among them), those whose discs would touch `j`'s if both walked on along `j`'s way (the
-//! distance across that way less than the sum of their radii) within `reach` metres
-//! ahead or behind. Of those, `same` walk its way (within 60°) and `other` against it
-//! (more than 120° off); people crossing at other angles are not counted. Then
+//! lane within `reach` metres of it (`j` itself among them): those whose discs would
+//! touch `j`'s if both walked on along `j`'s way (the distance across that way less
+//! than the sum of their radii). Of those, `same` walk its way (within 60°) and `other`
+//! against it (more than 120° off); people crossing at other angles are not counted.
+//! Then
 //!
 //! ```text
 //! φ_j = ((same − other) / (same + other))²      Φ = mean of φ_j
@@ -14,12 +15,16 @@
 //!
 //! over the agents with someone else in their lane. Φ is 1 when everyone walks in a
 //! lane of people going its own way, 0 when each lane holds as many one way as the
-//! other, and near `1 / n` when the streams are mixed at random (`n` people in a lane). It only means something while the streams meet, so a sample
-//! counts only when at least one agent has someone walking against it in its lane; the
-//! meter reports the mean of Φ over such samples.
+//! other, and near `1 / n` when the streams are mixed at random (`n` people in a lane).
+//! It only means something while the streams meet, so a moment counts only when two
+//! people walking against each other are within `reach` of each other.
 
 use crate::world::World;
 use glam::Vec2;
+
+/// How far ahead and behind lane mates are counted by default, metres (the people
+/// preset's neighbour range).
+pub const LANE_REACH: f32 = 5.0;
 
 /// The cosine above which two agents walk the same way (60°).
 const SAME: f32 = 0.5;
@@ -52,8 +57,8 @@ pub struct LaneMeter {
     next: f64,
     sum: f64,
     samples: u64,
-    /// Per walking agent: position, unit way, radius (reused between samples).
-    walkers: Vec<(Vec2, Vec2, f32)>,
+    /// The walking agents (reused between samples).
+    walkers: Vec<Walker>,
     /// Walkers by grid cell of side `reach`: (cell, index into `walkers`), sorted.
     cells: Vec<((i64, i64), u32)>,
 }
@@ -62,21 +67,17 @@ impl Default for LaneMeter {
     /// Lane mates within 5 m ahead and behind (the people preset's neighbour range),
     /// sampled every half second.
     fn default() -> Self {
-        LaneMeter::new(5.0, 0.5)
+        LaneMeter::new(LANE_REACH, 0.5)
     }
 }
 
 impl LaneMeter {
-    /// A meter counting lane mates within `reach` metres ahead and behind (values that
-    /// are not positive and finite count as 5 m), sampling at most once every `every`
+    /// A meter counting lane mates within `reach` metres (values that are not positive
+    /// and finite count as [`LANE_REACH`]), sampling at most once every `every`
     /// seconds of simulated time (0: at every call).
     pub fn new(reach: f32, every: f64) -> LaneMeter {
         LaneMeter {
-            reach: if reach.is_finite() && reach > 0.0 {
-                reach
-            } else {
-                5.0
-            },
+            reach,
             every: if every.is_finite() {
                 every.max(0.0)
             } else {
@@ -115,67 +116,96 @@ impl LaneMeter {
         self.samples
     }
 
-    /// Φ of `world` now, or `None` when nobody has anyone walking against it in its
-    /// lane.
+    /// Φ of `world` now (see [`lane_order`]).
     fn sample(&mut self, world: &World) -> Option<f64> {
-        let reach = self.reach;
         self.walkers.clear();
         for a in world.agents() {
-            let Some(way) = a.preferred_velocity.try_normalize() else {
-                continue;
-            };
-            if a.position.is_finite() {
-                self.walkers.push((a.position, way, a.radius));
+            if let Some(way) = a.preferred_velocity.try_normalize() {
+                self.walkers.push(Walker {
+                    position: a.position,
+                    way,
+                    radius: a.radius,
+                });
             }
         }
-        let cell = |p: Vec2| ((p.x / reach).floor() as i64, (p.y / reach).floor() as i64);
-        self.cells.clear();
-        self.cells.extend(
-            self.walkers
-                .iter()
-                .enumerate()
-                .map(|(i, w)| (cell(w.0), i as u32)),
-        );
-        self.cells.sort_unstable();
-        let (mut sum, mut counted, mut met) = (0.0f64, 0u64, false);
-        for &(position, way, radius) in &self.walkers {
-            let (cx, cy) = cell(position);
-            // Itself among those walking its way.
-            let (mut same, mut other) = (1u32, 0u32);
-            for x in cx - 1..=cx + 1 {
-                let start = self.cells.partition_point(|e| e.0 < (x, cy - 1));
-                for &((ex, ey), i) in &self.cells[start..] {
-                    if ex != x || ey > cy + 1 {
-                        break;
-                    }
-                    let (q, their_way, their_radius) = self.walkers[i as usize];
-                    let offset = q - position;
-                    if offset == Vec2::ZERO {
-                        continue;
-                    }
-                    let in_lane = offset.dot(way).abs() <= reach
-                        && offset.perp_dot(way).abs() < radius + their_radius;
-                    if !in_lane {
-                        continue;
-                    }
-                    let agree = their_way.dot(way);
-                    if agree > SAME {
-                        same += 1;
-                    } else if agree < AGAINST {
-                        other += 1;
-                    }
+        order_of(&self.walkers, self.reach, &mut self.cells)
+    }
+}
+
+/// One walking agent, for [`lane_order`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Walker {
+    /// Its centre, metres.
+    pub position: Vec2,
+    /// The unit direction it wants to walk in.
+    pub way: Vec2,
+    /// Its radius, metres.
+    pub radius: f32,
+}
+
+/// The lane order Φ of one moment (see the module docs), of `walkers` counting lane
+/// mates within `reach` metres ahead and behind; `None` when no two walk against each
+/// other within `reach` of each other (the streams do not meet). Walkers with a
+/// position or way that is not finite are left out. [`LaneMeter`] averages it over a
+/// run; it serves trajectories from elsewhere too.
+pub fn lane_order(walkers: &[Walker], reach: f32) -> Option<f64> {
+    order_of(walkers, reach, &mut Vec::new())
+}
+
+/// [`lane_order`] with `cells` as scratch.
+fn order_of(walkers: &[Walker], reach: f32, cells: &mut Vec<((i64, i64), u32)>) -> Option<f64> {
+    let reach = if reach.is_finite() && reach > 0.0 {
+        reach
+    } else {
+        LANE_REACH
+    };
+    let cell = |p: Vec2| ((p.x / reach).floor() as i64, (p.y / reach).floor() as i64);
+    let finite = |w: &Walker| w.position.is_finite() && w.way.is_finite();
+    cells.clear();
+    cells.extend(
+        walkers
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| finite(w))
+            .map(|(i, w)| (cell(w.position), i as u32)),
+    );
+    cells.sort_unstable();
+    let (mut sum, mut counted, mut met) = (0.0f64, 0u64, false);
+    for w in walkers.iter().filter(|w| finite(w)) {
+        let (cx, cy) = cell(w.position);
+        // Itself among those walking its way.
+        let (mut same, mut other) = (1u32, 0u32);
+        for x in cx - 1..=cx + 1 {
+            let start = cells.partition_point(|e| e.0 < (x, cy - 1));
+            for &((ex, ey), i) in &cells[start..] {
+                if ex != x || ey > cy + 1 {
+                    break;
+                }
+                let them = walkers[i as usize];
+                let offset = them.position - w.position;
+                if offset == Vec2::ZERO || offset.length_squared() > reach * reach {
+                    continue;
+                }
+                let agree = them.way.dot(w.way);
+                met |= agree < AGAINST;
+                if offset.perp_dot(w.way).abs() >= w.radius + them.radius {
+                    continue;
+                }
+                if agree > SAME {
+                    same += 1;
+                } else if agree < AGAINST {
+                    other += 1;
                 }
             }
-            let lane = same + other;
-            if lane > 1 {
-                let phi = (f64::from(same) - f64::from(other)) / f64::from(lane);
-                sum += phi * phi;
-                counted += 1;
-                met |= other > 0;
-            }
         }
-        (met && counted > 0).then(|| sum / counted as f64)
+        let lane = same + other;
+        if lane > 1 {
+            let phi = (f64::from(same) - f64::from(other)) / f64::from(lane);
+            sum += phi * phi;
+            counted += 1;
+        }
     }
+    (met && counted > 0).then(|| sum / counted as f64)
 }
 
 #[cfg(test)]
@@ -199,7 +229,7 @@ mod tests {
     }
 
     #[test]
-    fn mixed_files_score_low_and_separate_lanes_score_one() {
+    fn mixed_files_score_low_and_separate_lanes_score_one_and_streams_apart_not_at_all() {
         // One file, alternating ways: everyone's lane holds both.
         let mixed: Vec<(Vec2, Vec2)> = (0..8)
             .map(|k| {
@@ -223,9 +253,17 @@ mod tests {
             .collect();
         let mut meter = LaneMeter::new(5.0, 0.0);
         meter.observe(&world_of(&lanes));
-        // Nobody meets anyone against it in its lane: no sample.
-        assert_eq!(meter.lane_order(), None);
-        assert_eq!(meter.samples(), 0);
+        // The streams meet, each in a lane of its own.
+        assert_eq!(meter.lane_order(), Some(1.0));
+        assert_eq!(meter.samples(), 1);
+        // Far apart, they do not meet: no sample.
+        let apart = [
+            (Vec2::ZERO, Vec2::new(30.0, 0.0)),
+            (Vec2::new(0.0, 8.0), Vec2::new(-30.0, 8.0)),
+        ];
+        let mut meter = LaneMeter::new(5.0, 0.0);
+        meter.observe(&world_of(&apart));
+        assert_eq!((meter.lane_order(), meter.samples()), (None, 0));
     }
 
     #[test]
@@ -240,6 +278,23 @@ mod tests {
         // The two head-on share a lane, one each way: φ = 0 for both; the one crossing
         // has nobody in its lane and is left out.
         assert_eq!(meter.lane_order(), Some(0.0));
+    }
+
+    #[test]
+    fn bad_numbers_are_left_out_and_any_reach_works() {
+        let w = |x: f32, way: f32| Walker {
+            position: Vec2::new(x, 0.0),
+            way: Vec2::new(way, 0.0),
+            radius: 0.25,
+        };
+        let walkers = [w(0.0, 1.0), w(1.0, 1.0), w(2.0, -1.0), w(f32::NAN, -1.0)];
+        // Lane of three: two one way, one the other: φ = 1/9 for each.
+        let order = lane_order(&walkers, 5.0).expect("they meet");
+        assert!((order - 1.0 / 9.0).abs() < 1e-12, "{order}");
+        for reach in [f32::NAN, -1.0, f32::INFINITY] {
+            assert_eq!(lane_order(&walkers, reach), Some(order));
+        }
+        assert_eq!(lane_order(&[], 5.0), None);
     }
 
     #[test]

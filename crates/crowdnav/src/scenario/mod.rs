@@ -29,7 +29,7 @@ pub use file::{
 };
 pub use floor::SLOT_GAP;
 pub use formation::{formation_goals, formation_starts, FormationArea, FormationKind};
-pub use lanes::LaneMeter;
+pub use lanes::{lane_order, LaneMeter, Walker, LANE_REACH};
 pub use lines::{percentile_flow, Crossing, Direction, LineCounter, LineReport, MeasurementLine};
 pub use report::{run, run_script, Report, RunOptions};
 pub use script::{Action, Area, EventSpec, Script, SinkSpec, SourceSpec};
