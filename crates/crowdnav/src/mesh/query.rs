@@ -913,7 +913,7 @@ impl NavMesh {
     /// when it fits nowhere on the mesh. `point` may be anywhere: inside an obstacle,
     /// beyond the boundary, against a wall.
     ///
-    /// Exact (see the [module](self)'s notes), up to rounding: the answer is moved a few
+    /// Exact (see the notes at the top of `mesh/query.rs`), up to rounding: the answer is moved a few
     /// `f32` ulps into free space so that it passes [`NavMesh::clearance`] `>= radius`.
     /// Cost: a point location and a local wall search when the disc fits at `point`;
     /// otherwise a ring search of the free space's boundary kept for this radius (built

@@ -72,7 +72,7 @@ impl Area {
 /// velocity, not steered, and the others avoid it), `{"at": 4.0, "drive": 0,
 /// "velocity": null}` (handed back to its goal), and `{"at": 3.0, "retarget": 2,
 /// "goal": [x, y]}`. Agents are named by their number in the scenario (see the
-/// [module docs](self)).
+/// docs of `scenario/script.rs`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "RawEvent", into = "RawEvent")]
 pub struct EventSpec {
@@ -356,7 +356,7 @@ impl Source {
 const SPAWN_TRIES: usize = 32;
 
 /// Drives a world through a scenario's events, sources and sinks (see the
-/// [module docs](self)).
+/// docs of `scenario/script.rs`).
 #[derive(Clone, Debug)]
 pub struct Script {
     /// The events, in time order (the file's order among equal times).
@@ -424,7 +424,7 @@ impl Script {
             && self.sources.iter().all(|s| s.is_spent(world.time()))
     }
 
-    /// The agent's number in the scenario (see the [module docs](self)), while it is
+    /// The agent's number in the scenario (see the docs of `scenario/script.rs`), while it is
     /// in the world or was at some time.
     pub fn scenario_index(&self, id: AgentId) -> Option<usize> {
         self.numbers.get(&id).copied()

@@ -6,8 +6,10 @@
 //! determine pedestrian behavior and crowd disasters", PNAS 2011): for each direction
 //! `α` within its field of view, `f(α)` is how far it could walk along `α` at its
 //! preferred speed before touching one of them, each keeping its current velocity (at
-//! most the horizon `d_max`, the neighbour range); it takes the `α` that brings it
-//! nearest the point `d_max` ahead on its way:
+//! most the horizon `d_max`: the neighbour range, or the distance to where the agent is
+//! heading, [`SteerAgent::target`], when that is nearer, as in Moussaïd's model where
+//! the horizon ends at the destination); it takes the `α` that brings it nearest the
+//! point `d_max` ahead on its way:
 //!
 //! ```text
 //! d²(α) = d_max² + f(α)² − 2 · d_max · f(α) · cos α
@@ -20,12 +22,18 @@
 //! 90° each side at a standstill), so two that block each other face to face find the
 //! way out sideways.
 //!
+//! It looks over its [`OrcaParams::vision_neighbors`] nearest (40 for people), more
+//! than the half-planes take: in a dense stream the nearest ten walk its own way, and
+//! the oncoming stream would come into view only at arm's length.
+//!
 //! People walking its way are left out on purpose: a crowd pressing towards a door
 //! would otherwise see its way blocked by those queueing ahead and slide along the wall
 //! instead of queueing (their spacing is the time gap's job). Walls are left to the
 //! hard half-planes. The ORCA half-planes then keep the chosen velocity collision-free:
 //! this only changes what the agent would like.
 
+#[cfg(doc)]
+use super::SteerAgent;
 use super::{NeighborKind, OrcaParams, SteerContext};
 use glam::Vec2;
 

@@ -6,7 +6,7 @@ use crate::steer::Steering;
 use glam::Vec2;
 use std::collections::BTreeSet;
 
-/// Tuning of a [`World`]. Units: metres and seconds.
+/// Tuning of a [`World`](super::World). Units: metres and seconds.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WorldParams {
     /// How far an agent looks for neighbours, metres. \[Limit: > 0\] Default 15 m.
