@@ -59,6 +59,7 @@ fn tiny() -> Options {
             edits: 20,
             live: 4,
             rebuilds: 1,
+            polyanya_edits: 2,
         }),
     }
 }
@@ -166,6 +167,18 @@ fn tiny_run_reports_finite_top_level_figures() {
                 assert!(x.is_finite() && x > 0.0, "{key} {x}");
             }
             assert!(report.markdown.contains("### Mesh edits"));
+            // polyanya building the edited level, at r = 0 and r = 0.5.
+            for key in ["polyanya_r0", "polyanya_r05"] {
+                let p = &json["edit"][key];
+                assert!(p["count"].as_u64().is_some_and(|n| n > 0), "{key} {p}");
+                let ms = p["build_ms"]["median"].as_f64();
+                assert!(ms.is_some_and(|ms| ms > 0.0), "{key} {p}");
+                assert!(p["edit_over_polyanya"].as_f64().is_some_and(|x| x > 0.0));
+            }
+            assert!(report
+                .plots
+                .iter()
+                .any(|(name, _)| name == "bench-edit-times.svg"));
         }
         Err(why) => {
             assert!(!data_required(), "CI=true needs the benchmark data: {why}");
