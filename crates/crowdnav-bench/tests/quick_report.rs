@@ -131,7 +131,8 @@ fn tiny_run_reports_finite_top_level_figures() {
             assert!(json["mesh"]["aurora (polyanya v2 mesh)"]["ours_s"]
                 .as_f64()
                 .is_some_and(f64::is_finite));
-            assert_eq!(report.plots.len(), 2);
+            // Paths and crowd, and the edit part's per-edit times.
+            assert_eq!(report.plots.len(), 3);
             // The mesh queries, one run per radius: our time per query of each kind;
             // Detour's and the ratio with the `detour` feature, else why not.
             let runs = json["queries"]["runs"].as_array().expect("runs");
