@@ -1,7 +1,15 @@
 //! Run-time obstacle edits on aurora: `NavMesh::add_obstacle` and `remove_obstacle`
 //! of boxes about 10 m across, against a full build of the edited level
-//! (`NavMesh::from_walls`).
+//! (`NavMesh::from_walls`) and against polyanya building the edited level.
+//!
+//! polyanya (and vleue_navigator on top of it) has no local edit: a change is a new
+//! [`polyanya::Triangulation`] of the whole level with the obstacle added (or without
+//! the one removed), inflated by the agent radius, merged and baked. After a sample of
+//! the edits that whole build is timed at r = 0 and r = 0.5 on the level as the edit
+//! left it: the level's blocked space ([`BlockedSpace`], derived once, untimed) plus the
+//! boxes in place.
 
+use crate::blocked::{polyanya_area, BlockedSpace};
 use crowdnav::geom::Segment;
 use crowdnav::mesh::{read_walls, Location, NavMesh, Walls};
 use crowdnav::{EditError, MeshObstacleId};
@@ -13,6 +21,9 @@ use std::time::Instant;
 
 /// The level the edit part runs on.
 pub const EDIT_MAP: (&str, &str) = ("aurora", "polyanya-v2/aurora.mesh");
+
+/// The agent radii polyanya builds the edited level for.
+pub const POLYANYA_RADII: [f32; 2] = [0.0, 0.5];
 
 /// Timings of one edit run, in milliseconds.
 #[derive(Clone, Debug, Default)]
@@ -27,6 +38,14 @@ pub struct EditTimes {
     pub triangles: usize,
     /// Boxes refused (reaching outside the mesh near the map's edge).
     pub refused: usize,
+    /// polyanya building the level as a sampled edit left it, one list per radius of
+    /// [`POLYANYA_RADII`].
+    pub polyanya_ms: [Vec<f64>; 2],
+    /// Builds polyanya panicked on, per radius of [`POLYANYA_RADII`] (not timed).
+    pub polyanya_failed: [usize; 2],
+    /// Largest relative difference between polyanya's r = 0 walkable area and ours
+    /// over the sampled edits.
+    pub polyanya_area_diff: f64,
 }
 
 /// A 4-vertex box `size` across, rotated, centred at `c`.
@@ -61,9 +80,40 @@ pub fn edited_walls(base: &Walls, mesh: &NavMesh) -> Walls {
     Walls { segments }
 }
 
+/// Times polyanya building `base` with the obstacles of `mesh` added, at each radius of
+/// [`POLYANYA_RADII`], into `times`.
+fn time_polyanya(base: &BlockedSpace, mesh: &NavMesh, times: &mut EditTimes) {
+    let mut level = base.clone();
+    level.obstacles.extend(
+        mesh.obstacle_ids()
+            .filter_map(|id| mesh.obstacle(id).map(<[Vec2]>::to_vec)),
+    );
+    for (k, &radius) in POLYANYA_RADII.iter().enumerate() {
+        let start = Instant::now();
+        // A third-party library's panic is counted, not passed on.
+        let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            level.polyanya_mesh(radius, 0.1)
+        }));
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        match built {
+            Ok(built) => {
+                times.polyanya_ms[k].push(ms);
+                if radius == 0.0 {
+                    let ours = mesh.walkable_area();
+                    let diff = (polyanya_area(&built) - ours).abs() / ours.max(1.0);
+                    times.polyanya_area_diff = times.polyanya_area_diff.max(diff);
+                }
+            }
+            Err(_) => times.polyanya_failed[k] += 1,
+        }
+    }
+}
+
 /// Adds `edits` boxes 10 m across at random walkable points of aurora (keeping at most
 /// `live` in place: past that, each add is followed by a timed remove of a random
-/// one), then builds the edited level `rebuilds` times.
+/// one), then builds the edited level `rebuilds` times. After about `polyanya_edits`
+/// of the edits, spread evenly over the run, polyanya builds the level as that edit
+/// left it at each radius of [`POLYANYA_RADII`].
 ///
 /// # Errors
 /// When the level cannot be read or built.
@@ -72,6 +122,7 @@ pub fn time_edits(
     edits: usize,
     live: usize,
     rebuilds: usize,
+    polyanya_edits: usize,
 ) -> Result<EditTimes, String> {
     let path = data.join(EDIT_MAP.1);
     let base = read_walls(&path).map_err(|e| e.to_string())?;
@@ -85,6 +136,11 @@ pub fn time_edits(
         lo = lo.min(p);
         hi = hi.max(p);
     }
+    let blocked = BlockedSpace::of(&mesh);
+    // Adds and removes together: about 2 edits per add once `live` are in place.
+    let operations = (2 * edits).saturating_sub(live.min(edits));
+    let stride = operations.div_ceil(polyanya_edits.max(1)).max(1);
+    let mut operation = 0;
     let mut rng = ChaCha8Rng::seed_from_u64(22);
     let mut placed: Vec<MeshObstacleId> = Vec::new();
     while times.add_ms.len() < edits {
@@ -103,6 +159,10 @@ pub fn time_edits(
             Ok(id) => {
                 times.add_ms.push(ms);
                 placed.push(id);
+                operation += 1;
+                if polyanya_edits > 0 && operation % stride == 0 {
+                    time_polyanya(&blocked, &mesh, &mut times);
+                }
             }
             Err(EditError::OutsideMesh { .. } | EditError::Degenerate { .. }) => {
                 times.refused += 1;
@@ -115,6 +175,10 @@ pub fn time_edits(
             let start = Instant::now();
             mesh.remove_obstacle(id).map_err(|e| e.to_string())?;
             times.remove_ms.push(start.elapsed().as_secs_f64() * 1e3);
+            operation += 1;
+            if polyanya_edits > 0 && operation % stride == 0 {
+                time_polyanya(&blocked, &mesh, &mut times);
+            }
         }
     }
     let walls = edited_walls(&base, &mesh);

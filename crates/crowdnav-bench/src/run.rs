@@ -73,6 +73,8 @@ pub struct EditOptions {
     pub live: usize,
     /// Full builds of the edited level (median kept).
     pub rebuilds: usize,
+    /// Edits after which polyanya builds the edited level (r = 0 and r = 0.5); 0: none.
+    pub polyanya_edits: usize,
 }
 
 /// What the queries part runs (see [`crate::queries`]).
@@ -210,6 +212,7 @@ impl Options {
                 edits: 200,
                 live: 16,
                 rebuilds: 3,
+                polyanya_edits: 8,
             }),
         }
     }
@@ -265,6 +268,7 @@ impl Options {
                 edits: 2_000,
                 live: 16,
                 rebuilds: 5,
+                polyanya_edits: 40,
             }),
         }
     }
@@ -930,7 +934,13 @@ fn edit_part(r: &mut Report, opts: &EditOptions, data: Result<&Path, &str>) -> R
         }
     };
     eprintln!("edit: {}", crate::edits::EDIT_MAP.0);
-    let t = crate::edits::time_edits(data, opts.edits, opts.live, opts.rebuilds)?;
+    let t = crate::edits::time_edits(
+        data,
+        opts.edits,
+        opts.live,
+        opts.rebuilds,
+        opts.polyanya_edits,
+    )?;
     let both: Vec<f64> = t.add_ms.iter().chain(&t.remove_ms).copied().collect();
     let (add, remove, all, rebuild) = (
         Spread::of(&t.add_ms),
@@ -938,41 +948,131 @@ fn edit_part(r: &mut Report, opts: &EditOptions, data: Result<&Path, &str>) -> R
         Spread::of(&both),
         Spread::of(&t.rebuild_ms),
     );
+    let poly = t.polyanya_ms.each_ref().map(|v| Spread::of(v));
     let ratio = all.median / rebuild.median;
     let _ = writeln!(
         md,
         "Milliseconds on {} ({} triangles): `NavMesh::add_obstacle` of a 4-vertex box 10 m across at a random \
          walkable point, and `remove_obstacle` of a random one once {} are in place, against `NavMesh::from_walls` \
-         of the edited level. {} boxes refused (reaching outside the mesh).\n",
+         of the edited level, and against polyanya (0.18) building the level as one of the edits left it \
+         (`Triangulation` of the level's obstacles and the boxes in place, agent-radius inflation, \
+         `merge_polygons`, `bake`), after {} of the edits. {} boxes refused (reaching outside the mesh).\n",
         crate::edits::EDIT_MAP.0,
         t.triangles,
         opts.live,
+        poly[0].count.max(poly[1].count),
         t.refused
     );
-    md += "| operation | count | median ms | p95 ms | max ms |\n|---|---:|---:|---:|---:|\n";
-    for (name, s) in [
-        ("add", add),
-        ("remove", remove),
-        ("add and remove", all),
-        ("full build", rebuild),
-    ] {
+    md += "| operation | count | median ms | p95 ms | max ms | our edit / this (medians) |\n|---|---:|---:|---:|---:|---:|\n";
+    // The last column compares our edit with the other sides' builds.
+    let rows = [
+        ("add", add, false),
+        ("remove", remove, false),
+        ("add and remove", all, false),
+        ("full build", rebuild, true),
+        ("polyanya build, r = 0", poly[0], true),
+        ("polyanya build, r = 0.5", poly[1], true),
+    ];
+    for (name, s, versus) in rows {
+        let vs = if versus {
+            format!("{:.4}", all.median / s.median)
+        } else {
+            "".to_owned()
+        };
         let _ = writeln!(
             md,
-            "| {name} | {} | {:.3} | {:.3} | {:.3} |",
+            "| {name} | {} | {:.3} | {:.3} | {:.3} | {vs} |",
             s.count, s.median, s.p95, s.max
         );
     }
-    let _ = writeln!(md, "\nmedian edit / median full build: {ratio:.4}\n");
+    let _ = writeln!(
+        md,
+        "\nmedian edit / median full build: {ratio:.4}; / polyanya r = 0: {:.4}; / polyanya r = 0.5: {:.4}. \
+         polyanya panicked on {} (r = 0) and {} (r = 0.5) builds; its r = 0 walkable area is within {:.1e} \
+         (relative) of ours.\n",
+        all.median / poly[0].median,
+        all.median / poly[1].median,
+        t.polyanya_failed[0],
+        t.polyanya_failed[1],
+        t.polyanya_area_diff
+    );
+    let polyanya_json = |k: usize| {
+        json!({"radius": crate::edits::POLYANYA_RADII[k], "build_ms": spread_json(poly[k]),
+               "count": poly[k].count, "failed": t.polyanya_failed[k],
+               "edit_over_polyanya": finite(all.median / poly[k].median)})
+    };
     r.json.insert(
         "edit".into(),
         json!({"map": crate::edits::EDIT_MAP.0, "triangles": t.triangles, "refused": t.refused,
                "add_ms": spread_json(add), "remove_ms": spread_json(remove),
-               "edit_ms": spread_json(all), "rebuild_ms": spread_json(rebuild)}),
+               "edit_ms": spread_json(all), "rebuild_ms": spread_json(rebuild),
+               "polyanya_r0": polyanya_json(0), "polyanya_r05": polyanya_json(1),
+               "polyanya_area_max_relative_difference": finite(t.polyanya_area_diff),
+               "detour_tile_cache": DETOUR_TILE_CACHE_NOTE}),
     );
+    r.plots.push((
+        "bench-edit-times.svg".into(),
+        edit_plot(&both, &t.rebuild_ms, &t.polyanya_ms),
+    ));
     r.json.insert("edit_median_ms".into(), finite(all.median));
     r.json.insert("edit_over_rebuild".into(), finite(ratio));
     r.markdown += &md;
     Ok(())
+}
+
+/// Why the edit part has no Detour TileCache row.
+const DETOUR_TILE_CACHE_NOTE: &str = "not measured: recastnavigation-sys 1.0.3 binds dtTileCache \
+(addObstacle, addBoxObstacle, update) behind its `detour_tile_cache` feature, but the bench \
+does not build a tile cache (Recast heightfield layers per tile, a compressor and a mesh \
+process) yet";
+
+/// Per-edit times, each series sorted: the share of edits (x, percent) done within
+/// y milliseconds, on a log y axis.
+fn edit_plot(ours: &[f64], rebuild: &[f64], polyanya: &[Vec<f64>; 2]) -> String {
+    let sorted = |v: &[f64]| {
+        let mut v = v.to_vec();
+        v.sort_by(f64::total_cmp);
+        let n = v.len() as f64;
+        v.iter()
+            .enumerate()
+            .map(|(i, &ms)| (100.0 * (i as f64 + 0.5) / n, ms))
+            .collect::<Vec<_>>()
+    };
+    Plot {
+        title: "Obstacle edits on aurora: time per edit, sorted".into(),
+        x_label: "share of edits (%)".into(),
+        y_label: "ms per edit".into(),
+        log_x: false,
+        log_y: true,
+        series: vec![
+            Series {
+                name: "crowdnav add/remove_obstacle".into(),
+                color: "#1f77b4",
+                points: sorted(ours),
+                line: true,
+            },
+            Series {
+                name: "crowdnav full build".into(),
+                color: "#7f7f7f",
+                points: sorted(rebuild),
+                line: true,
+            },
+            Series {
+                name: "polyanya build, r = 0".into(),
+                color: "#ff7f0e",
+                points: sorted(&polyanya[0]),
+                line: true,
+            },
+            Series {
+                name: "polyanya build, r = 0.5".into(),
+                color: "#d62728",
+                points: sorted(&polyanya[1]),
+                line: true,
+            },
+        ],
+        bands: Vec::new(),
+    }
+    .to_svg()
 }
 
 fn query_part(

@@ -59,6 +59,7 @@ fn tiny() -> Options {
             edits: 20,
             live: 4,
             rebuilds: 1,
+            polyanya_edits: 2,
         }),
     }
 }
@@ -130,7 +131,8 @@ fn tiny_run_reports_finite_top_level_figures() {
             assert!(json["mesh"]["aurora (polyanya v2 mesh)"]["ours_s"]
                 .as_f64()
                 .is_some_and(f64::is_finite));
-            assert_eq!(report.plots.len(), 2);
+            // Paths and crowd, and the edit part's per-edit times.
+            assert_eq!(report.plots.len(), 3);
             // The mesh queries, one run per radius: our time per query of each kind;
             // Detour's and the ratio with the `detour` feature, else why not.
             let runs = json["queries"]["runs"].as_array().expect("runs");
@@ -166,6 +168,18 @@ fn tiny_run_reports_finite_top_level_figures() {
                 assert!(x.is_finite() && x > 0.0, "{key} {x}");
             }
             assert!(report.markdown.contains("### Mesh edits"));
+            // polyanya building the edited level, at r = 0 and r = 0.5.
+            for key in ["polyanya_r0", "polyanya_r05"] {
+                let p = &json["edit"][key];
+                assert!(p["count"].as_u64().is_some_and(|n| n > 0), "{key} {p}");
+                let ms = p["build_ms"]["median"].as_f64();
+                assert!(ms.is_some_and(|ms| ms > 0.0), "{key} {p}");
+                assert!(p["edit_over_polyanya"].as_f64().is_some_and(|x| x > 0.0));
+            }
+            assert!(report
+                .plots
+                .iter()
+                .any(|(name, _)| name == "bench-edit-times.svg"));
         }
         Err(why) => {
             assert!(!data_required(), "CI=true needs the benchmark data: {why}");
