@@ -310,6 +310,8 @@ pub struct OrcaScratch {
     planes: Vec<HalfPlane>,
     projected: Vec<HalfPlane>,
     nearest: Vec<(f32, usize)>,
+    /// Those the vision looks out for: offset, velocity, contact distance.
+    oncoming: Vec<(Vec2, Vec2, f32)>,
 }
 
 impl OrcaScratch {
@@ -384,7 +386,8 @@ impl Orca {
             );
         }
         if self.params.vision > 0.0 {
-            preferred = heading::look_for_a_way(ctx, preferred, &self.params);
+            preferred =
+                heading::look_for_a_way(ctx, preferred, &self.params, &mut scratch.oncoming);
         }
         if self.params.time_gap > 0.0 {
             preferred = if selected {

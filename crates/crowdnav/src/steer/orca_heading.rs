@@ -50,8 +50,13 @@ const STOPPED_VISION: f32 = std::f32::consts::FRAC_PI_2;
 /// `preferred` turned to the direction within the agent's field of view that leads
 /// nearest its way's end, as the module docs say; `preferred` itself, bit for bit, when
 /// nobody it looks out for is in range, when it stands, or when the vision is not a
-/// positive angle. Its length (the speed) never changes.
-pub(super) fn look_for_a_way(ctx: &SteerContext<'_>, preferred: Vec2, params: &OrcaParams) -> Vec2 {
+/// positive angle. Its length (the speed) never changes. `oncoming` is scratch.
+pub(super) fn look_for_a_way(
+    ctx: &SteerContext<'_>,
+    preferred: Vec2,
+    params: &OrcaParams,
+    oncoming: &mut Vec<(Vec2, Vec2, f32)>,
+) -> Vec2 {
     let vision = params.vision;
     // Moussaïd's horizon: the neighbour range, or the distance to where the agent is
     // heading when that is nearer (people beyond it are no concern of this leg).
@@ -93,6 +98,21 @@ pub(super) fn look_for_a_way(ctx: &SteerContext<'_>, preferred: Vec2, params: &O
         vision
     };
     let steps = (vision / STEP) as i32;
+    // Everyone it looks out for, once: offset, velocity and contact distance.
+    oncoming.clear();
+    oncoming.extend(
+        ctx.neighbors
+            .iter()
+            .take(params.seen_neighbors())
+            .filter(looked_out_for)
+            .map(|n| {
+                (
+                    n.position - agent.position,
+                    n.velocity,
+                    agent.radius + n.radius,
+                )
+            }),
+    );
     // Straight on first, then alternately right and left, further out each time: the
     // first of equally good directions is kept, so ties go straight on, then right.
     let mut best = (f32::INFINITY, 0.0f32);
@@ -102,15 +122,8 @@ pub(super) fn look_for_a_way(ctx: &SteerContext<'_>, preferred: Vec2, params: &O
         let direction = Vec2::from_angle(angle).rotate(way);
         let velocity = direction * speed;
         let mut free = horizon;
-        for neighbor in ctx
-            .neighbors
-            .iter()
-            .take(params.seen_neighbors())
-            .filter(looked_out_for)
-        {
-            let offset = neighbor.position - agent.position;
-            let contact = agent.radius + neighbor.radius;
-            if let Some(time) = time_to_contact(offset, velocity - neighbor.velocity, contact) {
+        for &(offset, their_velocity, contact) in oncoming.iter() {
+            if let Some(time) = time_to_contact(offset, velocity - their_velocity, contact) {
                 free = free.min(time * speed);
             }
         }
@@ -179,7 +192,12 @@ mod tests {
             walls: &[],
             dt: 0.1,
         };
-        look_for_a_way(&ctx, ctx.agent.preferred_velocity, &OrcaParams::people())
+        look_for_a_way(
+            &ctx,
+            ctx.agent.preferred_velocity,
+            &OrcaParams::people(),
+            &mut Vec::new(),
+        )
     }
 
     #[test]
@@ -252,7 +270,7 @@ mod tests {
                 ..OrcaParams::people()
             };
             assert_eq!(
-                look_for_a_way(&ctx, preferred, &params).to_array(),
+                look_for_a_way(&ctx, preferred, &params, &mut Vec::new()).to_array(),
                 preferred.to_array()
             );
         }
@@ -263,7 +281,7 @@ mod tests {
             ..ctx
         };
         assert_eq!(
-            look_for_a_way(&ctx, preferred, &params).to_array(),
+            look_for_a_way(&ctx, preferred, &params, &mut Vec::new()).to_array(),
             preferred.to_array()
         );
         let v = crate::steer::Orca::default().steer(&ctx, None);
