@@ -10,8 +10,7 @@
 //! boxes in place.
 
 use crate::blocked::{polyanya_area, BlockedSpace};
-use crowdnav::geom::Segment;
-use crowdnav::mesh::{read_walls, Location, NavMesh, Walls};
+use crowdnav::mesh::{read_walls, Location, NavMesh};
 use crowdnav::{EditError, MeshObstacleId};
 use glam::Vec2;
 use rand::{Rng, SeedableRng};
@@ -57,27 +56,6 @@ fn random_box(rng: &mut ChaCha8Rng, c: Vec2, size: f32) -> Vec<Vec2> {
         .iter()
         .map(|&(x, y)| c + h * (x * u + y * v))
         .collect()
-}
-
-/// The walls of `base` with every obstacle of `mesh` added as a clockwise ring.
-pub fn edited_walls(base: &Walls, mesh: &NavMesh) -> Walls {
-    let mut segments = base.segments.clone();
-    for id in mesh.obstacle_ids() {
-        let Some(ring) = mesh.obstacle(id) else {
-            continue;
-        };
-        let mut ring = ring.to_vec();
-        let twice_area: f32 = (0..ring.len())
-            .map(|i| ring[i].perp_dot(ring[(i + 1) % ring.len()]))
-            .sum();
-        if twice_area > 0.0 {
-            ring.reverse();
-        }
-        for i in 0..ring.len() {
-            segments.push(Segment::new(ring[i], ring[(i + 1) % ring.len()]));
-        }
-    }
-    Walls { segments }
 }
 
 /// Times polyanya building `base` with the obstacles of `mesh` added, at each radius of
@@ -181,7 +159,7 @@ pub fn time_edits(
             }
         }
     }
-    let walls = edited_walls(&base, &mesh);
+    let walls = mesh.edited_walls(&base);
     for _ in 0..rebuilds {
         let start = Instant::now();
         let built = NavMesh::from_walls(&walls).map_err(|e| e.to_string())?;

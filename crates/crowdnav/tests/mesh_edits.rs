@@ -7,30 +7,11 @@
 
 mod common;
 use common::{data_dir, files_with_extension};
-use crowdnav::geom::Segment;
 use crowdnav::mesh::{read_walls, Location, NavMesh, Walls};
 use crowdnav::{EditError, MeshObstacleId, Path, PathError};
 use glam::Vec2;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-/// The base walls with every obstacle of `mesh` added as a clockwise ring.
-fn edited_walls(base: &Walls, mesh: &NavMesh) -> Walls {
-    let mut segments = base.segments.clone();
-    for id in mesh.obstacle_ids() {
-        let mut ring = mesh.obstacle(id).expect("live").to_vec();
-        let area: f32 = (0..ring.len())
-            .map(|i| ring[i].perp_dot(ring[(i + 1) % ring.len()]))
-            .sum();
-        if area > 0.0 {
-            ring.reverse();
-        }
-        for i in 0..ring.len() {
-            segments.push(Segment::new(ring[i], ring[(i + 1) % ring.len()]));
-        }
-    }
-    Walls { segments }
-}
 
 /// A box about `size` across, slightly rotated and skewed, centred at `c`.
 fn random_box(rng: &mut ChaCha8Rng, c: Vec2, size: f32) -> Vec<Vec2> {
@@ -104,7 +85,7 @@ fn aurora_edit_sequences_answer_as_a_full_build() {
             }
         }
         mesh.check_invariants();
-        let built = NavMesh::from_walls(&edited_walls(&base, &mesh)).expect("edited walls build");
+        let built = NavMesh::from_walls(&mesh.edited_walls(&base)).expect("edited walls build");
         let (a, b) = (mesh.walkable_area(), built.walkable_area());
         assert!(
             (a - b).abs() <= 2e-6 * b,

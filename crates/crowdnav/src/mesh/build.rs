@@ -278,7 +278,9 @@ fn inradius([a, b, c]: [Vec2; 3]) -> f64 {
     }
 }
 
-fn incenter([a, b, c]: [Vec2; 3]) -> Vec2 {
+/// The centre of the circle inscribed in a triangle (its first corner for a degenerate
+/// one): a point inside it, away from its edges.
+pub(super) fn incenter([a, b, c]: [Vec2; 3]) -> Vec2 {
     let (a, b, c) = (a.as_dvec2(), b.as_dvec2(), c.as_dvec2());
     let (la, lb, lc) = (b.distance(c), c.distance(a), a.distance(b));
     let sum = la + lb + lc;

@@ -23,6 +23,7 @@
 //! query grids are dropped. Every edit gives the mesh a fresh identity, so per-mesh
 //! memos (keyed by it) never serve stale data.
 
+use super::build::incenter;
 use super::level::{clean_polygon, signed_area, winding_contribution, LevelError, PolygonRef};
 use super::locate::Locator;
 use super::navmesh::{corner_gaps, pack_flags, NavMesh, TriangleId, COVERED, NONE};
@@ -239,6 +240,24 @@ impl NavMesh {
             .enumerate()
             .filter(|(_, a)| a.is_some())
             .map(|(i, _)| MeshObstacleId(i as u32))
+    }
+
+    /// The walls of `base` (the walls this mesh was built from) with every added
+    /// obstacle still in place as a clockwise ring: the level the edits stand for.
+    /// [`NavMesh::from_walls`] of it gives the mesh a full build would, to compare
+    /// against or to start afresh from.
+    pub fn edited_walls(&self, base: &super::Walls) -> super::Walls {
+        let mut segments = base.segments.clone();
+        for ring in self.obstacles.list.iter().flatten() {
+            let mut ring = ring.points.clone();
+            if signed_area(&ring) > 0.0 {
+                ring.reverse();
+            }
+            for (i, &a) in ring.iter().enumerate() {
+                segments.push(Segment::new(a, ring[(i + 1) % ring.len()]));
+            }
+        }
+        super::Walls { segments }
     }
 
     /// How many edits (adds, moves, removes) this mesh has seen since it was built or
@@ -819,14 +838,4 @@ struct Plan {
     old_walkable_area: f64,
     /// Bounding box of every vertex of the old and new region.
     changed: (Vec2, Vec2),
-}
-
-fn incenter([a, b, c]: [Vec2; 3]) -> Vec2 {
-    let (a, b, c) = (a.as_dvec2(), b.as_dvec2(), c.as_dvec2());
-    let (la, lb, lc) = (b.distance(c), c.distance(a), a.distance(b));
-    let sum = la + lb + lc;
-    if sum <= 0.0 {
-        return a.as_vec2();
-    }
-    ((a * la + b * lb + c * lc) / sum).as_vec2()
 }

@@ -248,6 +248,30 @@ fn an_edit_changes_the_identity_and_counts() {
     assert_eq!(mesh.obstacle_ids().collect::<Vec<_>>(), vec![id]);
 }
 
+/// The walls the edits stand for build the mesh the edits made, whichever way round
+/// the obstacles were given.
+#[test]
+fn edited_walls_build_the_edited_level() {
+    let level = room(Vec::new());
+    let base = level.to_walls().expect("walls");
+    let mut mesh = NavMesh::from_level(&level).expect("room");
+    assert_eq!(mesh.edited_walls(&base).segments, base.segments);
+    let ccw = [[10.0, 10.0], [12.0, 10.0], [12.0, 12.0], [10.0, 12.0]].map(Vec2::from);
+    let mut cw = ccw.map(|p| p + Vec2::new(5.0, 5.0));
+    cw.reverse();
+    mesh.add_obstacle(&ccw).expect("add");
+    let gone = mesh.add_obstacle(&cw).expect("add");
+    mesh.add_obstacle(&cw.map(|p| p - Vec2::new(10.0, 0.0)))
+        .expect("add");
+    mesh.remove_obstacle(gone).expect("remove");
+    let walls = mesh.edited_walls(&base);
+    assert_eq!(walls.segments.len(), base.segments.len() + 8);
+    let built = NavMesh::from_walls(&walls).expect("builds");
+    let area = ROOM * ROOM - 8.0;
+    assert!((built.walkable_area() - f64::from(area)).abs() < 1e-6);
+    assert!((mesh.walkable_area() - f64::from(area)).abs() < 1e-6);
+}
+
 /// Obstacles on top of each other and of the level's own, sharing edges and corners.
 #[test]
 fn coincident_and_edge_sharing_obstacles_answer_as_a_full_build() {

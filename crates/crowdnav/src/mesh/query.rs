@@ -655,32 +655,41 @@ impl Ord for Candidate {
     }
 }
 
-fn segment_crossing(a: DVec2, b: DVec2, c: DVec2, d: DVec2, out: &mut Vec<DVec2>) {
+/// Where segment `a b` crosses segment `c d`, as the parameter along `a b` (0 at `a`,
+/// 1 at `b`); `None` for parallel segments or no crossing.
+fn segment_crossing_at(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> Option<f64> {
     let (u, v) = (b - a, d - c);
     let den = u.perp_dot(v);
     if den == 0.0 {
-        return;
+        return None;
     }
     let w = c - a;
     let (s, t) = (w.perp_dot(v) / den, w.perp_dot(u) / den);
-    if (0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&t) {
-        out.push(a + u * s);
-    }
+    ((0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&t)).then_some(s)
 }
 
-fn segment_circle(a: DVec2, b: DVec2, c: DVec2, r: f64, out: &mut Vec<DVec2>) {
+fn segment_crossing(a: DVec2, b: DVec2, c: DVec2, d: DVec2, out: &mut Vec<DVec2>) {
+    out.extend(segment_crossing_at(a, b, c, d).map(|s| a + (b - a) * s));
+}
+
+/// Where segment `a b` crosses the circle of radius `r` round `c`, as parameters along
+/// `a b` (0 at `a`, 1 at `b`), nearer `a` first; none for a degenerate segment.
+fn segment_circle_at(a: DVec2, b: DVec2, c: DVec2, r: f64) -> impl Iterator<Item = f64> {
     let (d, m) = (b - a, a - c);
     let (qa, qb, qc) = (d.length_squared(), m.dot(d), m.length_squared() - r * r);
     let disc = qb * qb - qa * qc;
-    if qa == 0.0 || disc < 0.0 {
-        return;
-    }
-    let root = disc.sqrt();
-    for t in [(-qb - root) / qa, (-qb + root) / qa] {
-        if (0.0..=1.0).contains(&t) {
-            out.push(a + d * t);
-        }
-    }
+    let roots = if qa == 0.0 || disc < 0.0 {
+        [f64::NAN; 2]
+    } else {
+        let root = disc.sqrt();
+        [(-qb - root) / qa, (-qb + root) / qa]
+    };
+    // (NaN is in no range.)
+    roots.into_iter().filter(|t| (0.0..=1.0).contains(t))
+}
+
+fn segment_circle(a: DVec2, b: DVec2, c: DVec2, r: f64, out: &mut Vec<DVec2>) {
+    out.extend(segment_circle_at(a, b, c, r).map(|t| a + (b - a) * t));
 }
 
 fn circle_circle(a: DVec2, b: DVec2, r: f64, out: &mut Vec<DVec2>) {

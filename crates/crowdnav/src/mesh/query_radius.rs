@@ -143,36 +143,6 @@ fn bin(lo: DVec2, hi: DVec2, cell: f64, boxes: &[(DVec2, DVec2)], pad: f64) -> C
     cells
 }
 
-/// Crossing parameters along segment `a b` with segment `c d`.
-fn line_line(a: DVec2, b: DVec2, c: DVec2, d: DVec2, out: &mut Vec<f64>) {
-    let (u, v) = (b - a, d - c);
-    let den = u.perp_dot(v);
-    if den == 0.0 {
-        return;
-    }
-    let w = c - a;
-    let (s, t) = (w.perp_dot(v) / den, w.perp_dot(u) / den);
-    if (0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&t) {
-        out.push(s);
-    }
-}
-
-/// Crossing parameters along segment `a b` with the circle of radius `r` round `c`.
-fn line_circle(a: DVec2, b: DVec2, c: DVec2, r: f64, out: &mut Vec<f64>) {
-    let (d, m) = (b - a, a - c);
-    let (qa, qb, qc) = (d.length_squared(), m.dot(d), m.length_squared() - r * r);
-    let disc = qb * qb - qa * qc;
-    if qa == 0.0 || disc < 0.0 {
-        return;
-    }
-    let root = disc.sqrt();
-    for t in [(-qb - root) / qa, (-qb + root) / qa] {
-        if (0.0..=1.0).contains(&t) {
-            out.push(t);
-        }
-    }
-}
-
 impl RadiusIndex {
     /// Builds the data for radius `r` over `walls` (in `f64`), with the mesh for point
     /// location and `near(x, range, out)` listing the walls within `range` of `x`
@@ -342,10 +312,10 @@ fn boundary(
             }
             let (c, d) = walls[j as usize];
             let m = normal((c, d));
-            line_line(oa, ob, c + m * r, d + m * r, &mut ts);
-            line_line(oa, ob, c - m * r, d - m * r, &mut ts);
-            line_circle(oa, ob, c, r, &mut ts);
-            line_circle(oa, ob, d, r, &mut ts);
+            ts.extend(super::segment_crossing_at(oa, ob, c + m * r, d + m * r));
+            ts.extend(super::segment_crossing_at(oa, ob, c - m * r, d - m * r));
+            ts.extend(super::segment_circle_at(oa, ob, c, r));
+            ts.extend(super::segment_circle_at(oa, ob, d, r));
         }
         ts.sort_unstable_by(f64::total_cmp);
         ts.dedup();
