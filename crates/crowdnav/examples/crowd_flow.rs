@@ -1,60 +1,167 @@
 //! People at doors, in counterflow and where streams cross, with the default crowd
 //! model: the figures of docs/crowd-behaviour.md.
 //!
-//! `cargo run --release -p crowdnav --example crowd_flow [SEED ...]` (seeds 1, 2, 3 when
-//! none are given).
+//! ```text
+//! cargo run --release -p crowdnav --example crowd_flow [LAYOUT] [SEED | FIRST-LAST ...]
+//! ```
+//!
+//! `LAYOUT` is `all` (the default: every door, the counterflow and the crossing of the
+//! issue's set-up), `doors`, `counterflow`, `crossing`, `narrow-counterflow` (30 × 3 m,
+//! 20 a side), `wide-counterflow` (50 × 6 m, 80 a side) or `wide-crossing` (50 × 6 m,
+//! 80 a stream). Seeds are numbers or ranges (`1-24`); 1, 2 and 3 when none are given.
+//! Seeds run in parallel, one world per thread; a summary line per layout gives the
+//! median and worst time to clear and how many seeds clear within twice the time alone.
 
-use crowdnav::scenario::layouts::{counterflow, crossing, door, Layout};
-use crowdnav::scenario::LineCounter;
+use crowdnav::scenario::layouts::{counterflow, crossing, door, Layout, PERSON_SPEED};
+use crowdnav::scenario::{LaneMeter, LineCounter};
+use crowdnav::world::Goal;
+use rayon::prelude::*;
 
-fn run(label: &str, layout: &Layout) -> Result<(), Box<dyn std::error::Error>> {
+/// What one run gave.
+struct Outcome {
+    seed: u64,
+    flow: Option<f64>,
+    arrived: usize,
+    agents: usize,
+    clear: f64,
+    alone: f64,
+    overlaps: usize,
+    lanes: Option<f64>,
+}
+
+fn run(seed: u64, layout: &Layout) -> Result<Outcome, String> {
     let scenario = &layout.scenario;
-    let mut world = scenario.build(None)?;
-    let mut lines = LineCounter::new(scenario.lines.clone(), &world)?;
+    let mut world = scenario.build(None).map_err(|e| e.to_string())?;
+    let alone = world
+        .agents()
+        .iter()
+        .map(|a| match a.goal {
+            Goal::Point(g) => f64::from(a.position.distance(g) / PERSON_SPEED),
+            _ => 0.0,
+        })
+        .fold(0.0, f64::max);
+    let mut lines = LineCounter::new(scenario.lines.clone(), &world).map_err(|e| e.to_string())?;
+    let mut lanes = LaneMeter::default();
     for _ in 0..scenario.steps {
-        world.step(scenario.dt)?;
+        world.step(scenario.dt).map_err(|e| e.to_string())?;
         lines.observe(&world);
+        lanes.observe(&world);
         if world.all_arrived() {
             break;
         }
     }
-    let line = lines.reports().remove(0);
-    let arrived = world.agents().iter().filter(|a| a.is_arrived()).count();
-    let flow = line
-        .specific_flow
-        .map_or("none".to_owned(), |f| format!("{f:.2}"));
-    println!(
-        "{label:<16} specific flow {flow:>5} /(m s)   arrived {arrived:>3} of {:<3}   last at {:>6.1} s   overlapping pairs {}",
-        world.agents().len(),
-        world.time(),
-        world.metrics().overlapping_pairs.len()
-    );
+    Ok(Outcome {
+        seed,
+        flow: lines.reports().first().and_then(|l| l.specific_flow),
+        arrived: world.agents().iter().filter(|a| a.is_arrived()).count(),
+        agents: world.agents().len(),
+        clear: world.time(),
+        alone,
+        overlaps: world.metrics().overlapping_pairs.len(),
+        lanes: lanes.lane_order(),
+    })
+}
+
+/// Runs `make(seed)` for every seed and prints a line per seed and a summary.
+fn report(
+    label: &str,
+    seeds: &[u64],
+    make: impl Fn(u64) -> Result<Layout, String> + Sync,
+) -> Result<(), String> {
+    let outcomes: Vec<Outcome> = seeds
+        .par_iter()
+        .map(|&seed| run(seed, &make(seed)?))
+        .collect::<Result<_, _>>()?;
+    let shown = |x: Option<f64>| x.map_or("none".to_owned(), |x| format!("{x:.2}"));
+    for o in &outcomes {
+        println!(
+            "{label:<22} s{:<3} specific flow {:>5} /(m s)   arrived {:>3} of {:<3}   clear {:>6.1} s ({:.2} x alone)   lane order {:>4}   overlapping pairs {}",
+            o.seed,
+            shown(o.flow),
+            o.arrived,
+            o.agents,
+            o.clear,
+            o.clear / o.alone,
+            shown(o.lanes),
+            o.overlaps
+        );
+    }
+    let mut ratios: Vec<f64> = outcomes.iter().map(|o| o.clear / o.alone).collect();
+    ratios.sort_by(f64::total_cmp);
+    if let (Some(median), Some(worst)) = (ratios.get(ratios.len() / 2), ratios.last()) {
+        let within = ratios.iter().filter(|&&r| r <= 2.0).count();
+        println!(
+            "{label:<22} over {} seeds: median {median:.2} x alone, worst {worst:.2}, within twice alone {within} of {}",
+            ratios.len(),
+            ratios.len()
+        );
+    }
     Ok(())
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut seeds: Vec<u64> = std::env::args()
-        .skip(1)
-        .filter_map(|s| s.parse().ok())
-        .collect();
+/// Seeds from numbers and ranges `a-b`.
+fn seeds_of(args: &[String]) -> Result<Vec<u64>, String> {
+    let mut seeds = Vec::new();
+    for arg in args {
+        match arg.split_once('-') {
+            Some((a, b)) => {
+                let (a, b): (u64, u64) = (
+                    a.parse().map_err(|_| format!("bad seed range {arg}"))?,
+                    b.parse().map_err(|_| format!("bad seed range {arg}"))?,
+                );
+                seeds.extend(a..=b);
+            }
+            None => seeds.push(arg.parse().map_err(|_| format!("bad seed {arg}"))?),
+        }
+    }
     if seeds.is_empty() {
         seeds = vec![1, 2, 3];
     }
-    for seed in seeds {
-        for width in [0.8, 1.0, 1.2, 1.6, 2.0, 2.4] {
-            run(
-                &format!("door {width} m s{seed}"),
-                &door(30.0, width, 120, seed)?,
-            )?;
+    Ok(seeds)
+}
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (layout, rest) = match args.first() {
+        Some(first) if !first.starts_with(|c: char| c.is_ascii_digit()) => {
+            (first.as_str(), &args[1..])
         }
-        run(
-            &format!("counterflow s{seed}"),
-            &counterflow(40.0, 4.0, 40, seed)?,
-        )?;
-        run(
-            &format!("crossing s{seed}"),
-            &crossing(40.0, 4.0, 40, seed)?,
-        )?;
+        _ => ("all", &args[..]),
+    };
+    let seeds = seeds_of(rest)?;
+    let text = |e: crowdnav::scenario::ScenarioError| e.to_string();
+    let doors = || -> Result<(), String> {
+        for width in [0.8, 1.0, 1.2, 1.6, 2.0, 2.4] {
+            report(&format!("door {width} m"), &seeds, |s| {
+                door(30.0, width, 120, s).map_err(text)
+            })?;
+        }
+        Ok(())
+    };
+    let corridor = |label: &str, length: f32, width: f32, n: usize| {
+        report(label, &seeds, |s| {
+            counterflow(length, width, n, s).map_err(text)
+        })
+    };
+    let cross = |label: &str, length: f32, width: f32, n: usize| {
+        report(label, &seeds, |s| {
+            crossing(length, width, n, s).map_err(text)
+        })
+    };
+    match layout {
+        "all" => {
+            doors()?;
+            corridor("counterflow", 40.0, 4.0, 40)?;
+            cross("crossing", 40.0, 4.0, 40)
+        }
+        "doors" => doors(),
+        "counterflow" => corridor("counterflow", 40.0, 4.0, 40),
+        "narrow-counterflow" => corridor("narrow counterflow", 30.0, 3.0, 20),
+        "wide-counterflow" => corridor("wide counterflow", 50.0, 6.0, 80),
+        "crossing" => cross("crossing", 40.0, 4.0, 40),
+        "wide-crossing" => cross("wide crossing", 50.0, 6.0, 80),
+        other => Err(format!(
+            "unknown layout {other}: all, doors, counterflow, narrow-counterflow, wide-counterflow, crossing or wide-crossing"
+        )),
     }
-    Ok(())
 }
