@@ -289,6 +289,18 @@ fn finite(argument: &'static str, p: Vec2) -> Result<(), MeshQueryError> {
     }
 }
 
+/// A ray's checked arguments: finite ends apart from each other and a valid radius
+/// (returned in `f64`).
+fn ray_ok(from: Vec2, to: Vec2, radius: f32) -> Result<f64, MeshQueryError> {
+    finite("from", from)?;
+    finite("to", to)?;
+    let r = radius_ok("radius", radius)?;
+    if from == to {
+        return Err(MeshQueryError::ZeroLengthRay { from });
+    }
+    Ok(r)
+}
+
 fn radius_ok(argument: &'static str, r: f32) -> Result<f64, MeshQueryError> {
     match r.is_finite() && r >= 0.0 {
         true => Ok(f64::from(r)),
@@ -1395,12 +1407,7 @@ impl NavMesh {
         to: Vec2,
         radius: f32,
     ) -> Result<Option<RayHit>, MeshQueryError> {
-        finite("from", from)?;
-        finite("to", to)?;
-        let r = radius_ok("radius", radius)?;
-        if from == to {
-            return Err(MeshQueryError::ZeroLengthRay { from });
-        }
+        let r = ray_ok(from, to, radius)?;
         let Location::Walkable(_) = self.locate(from) else {
             return Err(MeshQueryError::OffMesh { point: from });
         };
@@ -1436,12 +1443,7 @@ impl NavMesh {
         to: Vec2,
         radius: f32,
     ) -> Result<Option<RayHit>, MeshQueryError> {
-        finite("from", from)?;
-        finite("to", to)?;
-        let r = radius_ok("radius", radius)?;
-        if from == to {
-            return Err(MeshQueryError::ZeroLengthRay { from });
-        }
+        let r = ray_ok(from, to, radius)?;
         let Location::Walkable(_) = self.locate_from(from, start) else {
             return Err(MeshQueryError::OffMesh { point: from });
         };
