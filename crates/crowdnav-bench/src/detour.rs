@@ -124,6 +124,20 @@ fn succeeded(status: rn::dtStatus) -> bool {
     status & rn::DT_SUCCESS != 0 && status & rn::DT_FAILURE == 0
 }
 
+/// A `dtNavMeshQuery` over `nav` (2 048 search nodes). The query must not outlive
+/// `nav`: its owners keep both and drop the query first.
+fn query_of(nav: &NavMesh) -> Result<Query, String> {
+    // SAFETY: the query is initialised right after allocation with the live navmesh.
+    unsafe {
+        let query = Query::new(rn::dtAllocNavMeshQuery())?;
+        check(
+            succeeded((*query.ptr()).init(nav.ptr(), 2048)),
+            "dtNavMeshQuery::init",
+        )?;
+        Ok(query)
+    }
+}
+
 /// A Detour navmesh of one tile over `triangles` (walkable, 2D), eroded by `radius`.
 fn navmesh(triangles: &[[Vec2; 3]], radius: f32) -> Result<NavMesh, String> {
     let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
@@ -359,11 +373,7 @@ impl Detour {
         // allocation with the live navmesh, which `Detour` keeps (and drops last);
         // agent indices come from `addAgent` and stay below the agent count.
         unsafe {
-            let query = Query::new(rn::dtAllocNavMeshQuery())?;
-            check(
-                succeeded((*query.ptr()).init(nav.ptr(), 2048)),
-                "dtNavMeshQuery::init",
-            )?;
+            let query = query_of(&nav)?;
             let crowd = Crowd::new(rn::dtAllocCrowd())?;
             let n = i32::try_from(agents.len()).map_err(|e| e.to_string())?;
             check(
@@ -600,14 +610,10 @@ impl DetourQueries {
     /// Recast or Detour fails to build or initialise.
     pub fn new(triangles: &[[Vec2; 3]], radius: f32) -> Result<DetourQueries, String> {
         let nav = navmesh(triangles, radius)?;
-        // SAFETY: the query is initialised right after allocation with the live
+        // SAFETY: Detour's own constructor makes the filter; the query uses the
         // navmesh, which `DetourQueries` keeps (and drops last).
         unsafe {
-            let query = Query::new(rn::dtAllocNavMeshQuery())?;
-            check(
-                succeeded((*query.ptr()).init(nav.ptr(), 2048)),
-                "dtNavMeshQuery::init",
-            )?;
+            let query = query_of(&nav)?;
             Ok(DetourQueries {
                 query,
                 _nav: nav,

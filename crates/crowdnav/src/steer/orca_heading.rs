@@ -78,26 +78,6 @@ pub(super) fn look_for_a_way(
         neighbor.kind == NeighborKind::Obstacle
             || neighbor.preferred_velocity.normalize_or_zero().dot(way) < AGAINST
     };
-    let range_squared = horizon * horizon;
-    let mut seen = ctx
-        .neighbors
-        .iter()
-        .take(params.seen_neighbors())
-        .filter(|n| n.position.distance_squared(agent.position) < range_squared)
-        .filter(looked_out_for)
-        .peekable();
-    if seen.peek().is_none() {
-        return preferred;
-    }
-    // Slower than it wants to walk: look wider, up to 90° at a standstill.
-    let slowed = 1.0 - (agent.velocity.length() / speed).clamp(0.0, 1.0);
-    let vision = vision.min(STOPPED_VISION);
-    let vision = if slowed.is_finite() {
-        vision + (STOPPED_VISION - vision) * slowed
-    } else {
-        vision
-    };
-    let steps = (vision / STEP) as i32;
     // Everyone it looks out for, once: offset, velocity and contact distance.
     oncoming.clear();
     oncoming.extend(
@@ -113,6 +93,23 @@ pub(super) fn look_for_a_way(
                 )
             }),
     );
+    // Nobody it looks out for within its horizon: straight on.
+    let range_squared = horizon * horizon;
+    if !oncoming
+        .iter()
+        .any(|&(offset, _, _)| offset.length_squared() < range_squared)
+    {
+        return preferred;
+    }
+    // Slower than it wants to walk: look wider, up to 90° at a standstill.
+    let slowed = 1.0 - (agent.velocity.length() / speed).clamp(0.0, 1.0);
+    let vision = vision.min(STOPPED_VISION);
+    let vision = if slowed.is_finite() {
+        vision + (STOPPED_VISION - vision) * slowed
+    } else {
+        vision
+    };
+    let steps = (vision / STEP) as i32;
     // Straight on first, then alternately right and left, further out each time: the
     // first of equally good directions is kept, so ties go straight on, then right.
     let mut best = (f32::INFINITY, 0.0f32);
