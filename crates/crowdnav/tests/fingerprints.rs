@@ -91,17 +91,20 @@ fn fingerprint(name: &str, method: Method, steps: u64, threads: usize) -> u64 {
 /// (scenario, method, steps, recorded hash).
 /// Recorded on the world before it was split by phases (issue 21), and again when
 /// people got their vision (`OrcaParams::vision`), which changes the trajectories of
-/// the scenarios where people meet head-on.
+/// the scenarios where people meet head-on, and again when arrived agents began to hold
+/// their places (an agent pushed within its radius off its goal stays arrived and
+/// stands while pushed) and people standing took a tenth of the avoidance from
+/// passers-by, which changes every scenario where agents push past arrived ones.
 const RECORDED: &[(&str, Method, u64, u64)] = &[
-    ("blocks", Method::Orca, 300, 0x196598e2404d5435),
-    ("blocks", Method::AntiGravity, 300, 0xc69e983d1725892a),
-    ("blocks", Method::Swarm, 300, 0x3454ccd8ca8f9668),
+    ("blocks", Method::Orca, 300, 0xe0cfde32fc013cee),
+    ("blocks", Method::AntiGravity, 300, 0xa8fb697b426a252c),
+    ("blocks", Method::Swarm, 300, 0xc248894a0aea97cc),
     ("bottleneck", Method::Orca, 300, 0x77ebfb9b0e9d21e6),
     ("bottleneck", Method::AntiGravity, 300, 0x74bafdaed4c3f109),
     ("bottleneck", Method::Swarm, 300, 0xc0a1c9e867939752),
-    ("circle", Method::Orca, 300, 0x7cea4467daeb7eb1),
-    ("circle", Method::AntiGravity, 300, 0x8e5b5157f164f4a3),
-    ("circle", Method::Swarm, 300, 0x471818b951a9c0ed),
+    ("circle", Method::Orca, 300, 0x945bde2be26f8f05),
+    ("circle", Method::AntiGravity, 300, 0xb316f582f1bac59b),
+    ("circle", Method::Swarm, 300, 0xcf837ff9ce4244e4),
     ("circle-1000", Method::Orca, 120, 0x6e7e0b8d9d8f8d9f),
     ("circle-10000", Method::Orca, 8, 0x19e24561663a8e9c),
     ("circle-250", Method::Orca, 300, 0x2d3a911b69dec734),
@@ -111,21 +114,21 @@ const RECORDED: &[(&str, Method, u64, u64)] = &[
     ("crossing", Method::Orca, 300, 0x3176ed7d4a312c0b),
     ("crossing", Method::AntiGravity, 300, 0x33aa3fb6d25c8965),
     ("crossing", Method::Swarm, 300, 0x0ce515bee55a5315),
-    ("groups", Method::Orca, 300, 0x0bec2ac66da12ab0),
-    ("groups", Method::AntiGravity, 300, 0x09b948193a26a2ac),
-    ("groups", Method::Swarm, 300, 0xbe7a5d176a67751a),
-    ("lines", Method::Orca, 300, 0x38d96958f2f8502b),
+    ("groups", Method::Orca, 300, 0x65eaffdc73017f07),
+    ("groups", Method::AntiGravity, 300, 0x1a3f68d6607c9bf4),
+    ("groups", Method::Swarm, 300, 0x0d3a6390dc3b3fa9),
+    ("lines", Method::Orca, 300, 0xc7275ead51f2ccc6),
     ("lines", Method::AntiGravity, 300, 0x20b32770fb023577),
-    ("lines", Method::Swarm, 300, 0x4115dd4b95753201),
-    ("obstacles", Method::Orca, 300, 0xff3c6ec92d5f276b),
+    ("lines", Method::Swarm, 300, 0xe46d3305d807b9f0),
+    ("obstacles", Method::Orca, 300, 0x3c7bddbcdf9da5d8),
     ("obstacles", Method::AntiGravity, 300, 0x4fe53e76d8c6f99a),
     ("obstacles", Method::Swarm, 300, 0xc32a300510ab49ab),
     ("stream", Method::Orca, 300, 0x2432795ed1a072c5),
     ("stream", Method::AntiGravity, 300, 0x2432795ed1a072c5),
     ("stream", Method::Swarm, 300, 0x2432795ed1a072c5),
-    ("swap", Method::Orca, 300, 0x2a213fe2795521b7),
+    ("swap", Method::Orca, 300, 0x6fb9090e306f5c91),
     ("swap", Method::AntiGravity, 300, 0xad26d8ab38629f01),
-    ("swap", Method::Swarm, 300, 0x834a0fabb960b204),
+    ("swap", Method::Swarm, 300, 0x05398a662743f03c),
 ];
 
 /// How many steps a scenario runs for its fingerprint: the big circles fewer.

@@ -67,7 +67,9 @@ pub struct OrcaParams {
     /// ahead of the other; the other takes the rest. Someone yielded to entirely is
     /// expected to walk as it wants to. People give way to those ahead and pay little
     /// heed to those behind, which lets a crowd at a door drain instead of jamming.
-    /// Agents standing still, or touching, share evenly. \[Limit: >= 0\]
+    /// Touching agents share evenly; someone standing still takes a tenth from a
+    /// passer-by, so people at their places let others squeeze past without being
+    /// carried along. \[Limit: >= 0\]
     pub priority: f32,
     /// The time gap an agent keeps behind the one it queues behind (someone ahead in
     /// its path walking the same way), seconds: it walks no faster than the free space
@@ -1296,8 +1298,8 @@ fn leg_candidate(tangent: Tangent, inv_tau: f32, v: Vec2, piece: Piece) -> (f32,
 /// 0.5 · priority · ahead`, clamped to [0, 1], where `ahead` is how far the neighbour
 /// lies ahead of the agent along both their ways, less how far the agent lies ahead of
 /// it. Antisymmetric, so the two shares of a pair add to 1. Obstacles take none;
-/// touching discs, and anyone standing still, share evenly (someone standing, seen
-/// walking as the passer-by wants to, makes way as in plain ORCA).
+/// touching discs, and two standing still, share evenly. Someone standing still takes
+/// [`STANDING_SHARE`] from a passer-by (who takes the rest).
 fn priority_share(agent: &SteerAgent, heading: Vec2, neighbor: &Neighbor, priority: f32) -> f32 {
     if neighbor.kind == NeighborKind::Obstacle {
         return 1.0;
@@ -1305,12 +1307,25 @@ fn priority_share(agent: &SteerAgent, heading: Vec2, neighbor: &Neighbor, priori
     let other = neighbor.preferred_velocity.normalize_or_zero();
     let offset = neighbor.position - agent.position;
     let touching = offset.length_squared() <= (agent.radius + neighbor.radius).powi(2);
-    if touching || heading == Vec2::ZERO || other == Vec2::ZERO {
+    if touching {
         return 0.5;
+    }
+    match (heading == Vec2::ZERO, other == Vec2::ZERO) {
+        (true, true) => return 0.5,
+        (false, true) => return 1.0 - STANDING_SHARE,
+        (true, false) => return STANDING_SHARE,
+        (false, false) => {}
     }
     let ahead = (heading + other).dot(offset.normalize_or_zero());
     (0.5 + 0.5 * priority * ahead).clamp(0.0, 1.0)
 }
+
+/// The share of the avoidance that someone standing still (wanting no velocity) takes
+/// from a passer-by it does not touch: a little. People at their places step aside for
+/// those squeezing past, but are not carried along by them; with even shares, someone
+/// standing in a packed crowd, hemmed in at the sides, gave way the only way it could,
+/// ahead of the passer-by, and was pushed metres past its place.
+const STANDING_SHARE: f32 = 0.1;
 
 /// How far `agent` can walk straight on along the unit `way` (at most `range`,
 /// metres) before its disc touches one of `neighbors` it queues behind

@@ -28,13 +28,18 @@
 //!
 //! People walking its way are left out on purpose: a crowd pressing towards a door
 //! would otherwise see its way blocked by those queueing ahead and slide along the wall
-//! instead of queueing (their spacing is the time gap's job). Walls are left to the
-//! hard half-planes. The ORCA half-planes then keep the chosen velocity collision-free:
-//! this only changes what the agent would like.
+//! instead of queueing (their spacing is the time gap's job). Walls end a free way only
+//! within half a metre (nearer, a way around someone into a wall is no way; further,
+//! they are left to the hard half-planes). The horizon of an agent that has stopped is at
+//! least a metre, so that near its place it still steps aside for someone who must
+//! get past. The ORCA
+//! half-planes then keep the chosen velocity collision-free: this only changes what
+//! the agent would like.
 
 #[cfg(doc)]
 use super::SteerAgent;
 use super::{NeighborKind, OrcaParams, SteerContext};
+use crate::mesh::capsule_entry;
 use glam::Vec2;
 
 /// The cosine below which a neighbour's preferred way counts as against the agent's
@@ -43,6 +48,17 @@ const AGAINST: f32 = -0.5;
 
 /// The angle between two directions looked at, radians (5°).
 const STEP: f32 = 5.0 * std::f32::consts::PI / 180.0;
+
+/// The shortest horizon of an agent that has stopped, metres: an arm's length and a
+/// step (it shrinks with how fast the agent walks, to none at its preferred speed).
+const MIN_HORIZON: f32 = 1.0;
+
+/// How near a wall must be along a direction, metres, to end the free way that the
+/// agent sees along it. Nearer walls keep it from choosing a way around someone that
+/// runs straight into a wall (against a wall, two people face to face then both turned
+/// to the wall and stood); walls further off are left to the half-planes, so that a
+/// stream still uses its lanes along the walls.
+const WALL_REACH: f32 = 0.5;
 
 /// How far to either side an agent that has stopped looks, radians (90°).
 const STOPPED_VISION: f32 = std::f32::consts::FRAC_PI_2;
@@ -61,15 +77,20 @@ pub(super) fn look_for_a_way(
     // Moussaïd's horizon: the neighbour range, or the distance to where the agent is
     // heading when that is nearer (people beyond it are no concern of this leg).
     let to_target = ctx.agent.target.distance(ctx.agent.position);
+    // How much slower than it wants to walk it is: 1 at a standstill.
+    let speed = preferred.length();
+    let slowed = 1.0 - (ctx.agent.velocity.length() / speed).clamp(0.0, 1.0);
+    let slowed = if slowed.is_finite() { slowed } else { 0.0 };
+    // Stopped, it looks at least `MIN_HORIZON` ahead, so that one stopped near its
+    // place still sees the point of stepping aside for someone who must get past it.
     let horizon = if to_target < params.neighbor_dist {
-        to_target
+        to_target.max((MIN_HORIZON * slowed).min(params.neighbor_dist))
     } else {
         params.neighbor_dist
     };
     if !(vision > 0.0 && horizon > 0.0 && horizon.is_finite()) {
         return preferred;
     }
-    let speed = preferred.length();
     let Some(way) = preferred.try_normalize() else {
         return preferred;
     };
@@ -102,13 +123,8 @@ pub(super) fn look_for_a_way(
         return preferred;
     }
     // Slower than it wants to walk: look wider, up to 90° at a standstill.
-    let slowed = 1.0 - (agent.velocity.length() / speed).clamp(0.0, 1.0);
     let vision = vision.min(STOPPED_VISION);
-    let vision = if slowed.is_finite() {
-        vision + (STOPPED_VISION - vision) * slowed
-    } else {
-        vision
-    };
+    let vision = vision + (STOPPED_VISION - vision) * slowed;
     let steps = (vision / STEP) as i32;
     // Straight on first, then alternately right and left, further out each time: the
     // first of equally good directions is kept, so ties go straight on, then right.
@@ -119,6 +135,9 @@ pub(super) fn look_for_a_way(
         let direction = Vec2::from_angle(angle).rotate(way);
         let velocity = direction * speed;
         let mut free = horizon;
+        if let Some(wall) = wall_ahead(ctx, direction) {
+            free = free.min(wall);
+        }
         for &(offset, their_velocity, contact) in oncoming.iter() {
             if let Some(time) = time_to_contact(offset, velocity - their_velocity, contact) {
                 free = free.min(time * speed);
@@ -133,6 +152,28 @@ pub(super) fn look_for_a_way(
         return preferred;
     }
     Vec2::from_angle(best.1).rotate(way) * speed
+}
+
+/// How far, metres, the agent could walk along the unit `direction` before its disc
+/// touches one of the walls it sees, when that is less than [`WALL_REACH`].
+fn wall_ahead(ctx: &SteerContext<'_>, direction: Vec2) -> Option<f32> {
+    let (position, radius) = (ctx.agent.position.as_dvec2(), f64::from(ctx.agent.radius));
+    let direction = direction.as_dvec2();
+    let reach = f64::from(WALL_REACH);
+    ctx.walls
+        .iter()
+        .filter_map(|wall| {
+            capsule_entry(
+                position,
+                direction,
+                wall.a.as_dvec2(),
+                wall.b.as_dvec2(),
+                radius,
+                reach,
+            )
+        })
+        .reduce(f64::min)
+        .map(|distance| distance as f32)
 }
 
 /// The time, seconds, until a disc at the origin moving at `relative` (its velocity
@@ -235,6 +276,89 @@ mod tests {
             walker(Vec2::new(3.5, -0.8), Vec2::new(-1.3, 0.0)),
         ]);
         assert!(v.y > 0.0, "goes left of them: {v}");
+    }
+
+    #[test]
+    fn a_wall_at_its_right_sends_it_left_around_someone_coming_head_on() {
+        // Someone head-on, and a wall just off its right side (0.3 m from its centre:
+        // its disc is 0.05 m from it). Without the wall it would step right (see
+        // above); stepping right runs into the wall, so it goes left.
+        let wall = [crate::geom::Segment::new(
+            Vec2::new(-5.0, -0.3),
+            Vec2::new(20.0, -0.3),
+        )];
+        let oncoming = [walker(Vec2::new(3.0, 0.0), Vec2::new(-1.3, 0.0))];
+        let ctx = SteerContext {
+            agent: agent(),
+            neighbors: &oncoming,
+            walls: &wall,
+            dt: 0.1,
+        };
+        let v = look_for_a_way(
+            &ctx,
+            ctx.agent.preferred_velocity,
+            &OrcaParams::people(),
+            &mut Vec::new(),
+        );
+        assert!(v.y > 0.0, "goes left, away from the wall: {v}");
+        // A wall further off than `WALL_REACH` is the half-planes' business.
+        let far = [crate::geom::Segment::new(
+            Vec2::new(-5.0, -2.0),
+            Vec2::new(20.0, -2.0),
+        )];
+        let ctx = SteerContext { walls: &far, ..ctx };
+        let v = look_for_a_way(
+            &ctx,
+            ctx.agent.preferred_velocity,
+            &OrcaParams::people(),
+            &mut Vec::new(),
+        );
+        assert!(v.y < 0.0, "a wall 2 m off changes nothing: {v}");
+    }
+
+    #[test]
+    fn stopped_near_its_place_it_still_steps_aside_for_someone_face_to_face() {
+        // Standing 0.4 m short of its place, someone standing face to face with it
+        // 0.2 m apart who wants to get past. With the horizon ending at its place, a
+        // step aside never looked better than straight on, and the two stood for good.
+        let stopped = SteerAgent {
+            velocity: Vec2::ZERO,
+            preferred_velocity: Vec2::new(0.8, 0.0),
+            target: Vec2::new(0.4, 0.0),
+            ..agent()
+        };
+        let oncoming = [walker(Vec2::new(0.7, 0.0), Vec2::ZERO)];
+        let mut oncoming = oncoming;
+        oncoming[0].preferred_velocity = Vec2::new(-1.3, 0.0);
+        let ctx = SteerContext {
+            agent: stopped,
+            neighbors: &oncoming,
+            walls: &[],
+            dt: 0.1,
+        };
+        let v = look_for_a_way(
+            &ctx,
+            stopped.preferred_velocity,
+            &OrcaParams::people(),
+            &mut Vec::new(),
+        );
+        assert!(v.y.abs() > 0.3, "steps aside: {v}");
+        // Walking at its preferred speed, its horizon still ends at its place.
+        let walking = SteerAgent {
+            velocity: stopped.preferred_velocity,
+            ..stopped
+        };
+        let ctx = SteerContext {
+            agent: walking,
+            ..ctx
+        };
+        let v = look_for_a_way(
+            &ctx,
+            walking.preferred_velocity,
+            &OrcaParams::people(),
+            &mut Vec::new(),
+        );
+        assert_eq!(v.to_array(), walking.preferred_velocity.to_array());
     }
 
     #[test]

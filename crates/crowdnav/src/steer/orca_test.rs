@@ -427,6 +427,53 @@ fn the_agent_behind_yields_to_the_one_ahead() {
     );
 }
 
+/// Someone standing still takes a tenth of the avoidance from a passer-by coming
+/// straight at it, who takes the rest: the one standing steps aside a little, the
+/// passer-by goes around. (Shared evenly, someone standing in a packed crowd was carried
+/// along ahead of the passer-by, metres past its place.)
+#[test]
+fn someone_standing_takes_a_tenth_of_the_avoidance_from_a_passer_by() {
+    let standing = SteerAgent {
+        position: v(0.0, 0.0),
+        velocity: Vec2::ZERO,
+        radius: 0.25,
+        max_speed: 1.5,
+        preferred_velocity: Vec2::ZERO,
+        target: v(0.0, 0.0),
+    };
+    let passer = SteerAgent {
+        position: v(-1.2, 0.05),
+        velocity: v(1.3, 0.0),
+        preferred_velocity: v(1.3, 0.0),
+        target: v(10.0, 0.05),
+        ..standing
+    };
+    let seen = |a: &SteerAgent| Neighbor {
+        position: a.position,
+        velocity: a.velocity,
+        radius: a.radius,
+        preferred_velocity: a.preferred_velocity,
+        kind: NeighborKind::Agent,
+    };
+    let steer = |orca: &Orca, me: &SteerAgent, other: &SteerAgent| {
+        let ctx = SteerContext {
+            agent: *me,
+            neighbors: &[seen(other)],
+            walls: &[],
+            dt: 0.05,
+        };
+        orca.steer(&ctx, None)
+    };
+    let people = Orca::new(OrcaParams::people());
+    let stepped = steer(&people, &standing, &passer).length();
+    let turned = (steer(&people, &passer, &standing) - passer.preferred_velocity).length();
+    assert!(stepped > 0.0, "the one standing steps aside a little");
+    assert!(
+        turned > 5.0 * stepped,
+        "the passer-by takes most: turned by {turned}, the other stepped {stepped}"
+    );
+}
+
 /// An agent queued behind another walking the same way walks no faster than the free
 /// space ahead over the time gap; one that is not in its way does not slow it down.
 #[test]

@@ -167,7 +167,12 @@ pub enum AgentState {
     /// velocity the game set). The state of an agent that has not stepped yet.
     #[default]
     Moving,
-    /// Within the arrival tolerance of its goal (or of the nearest point it can reach).
+    /// At its goal (or the nearest point it can reach): it came within the arrival
+    /// tolerance, and has not been pushed further than its radius off it since. Pushed
+    /// off within its radius, it stands while it is pushed and walks back once left in
+    /// peace for [`SETTLE_TIME`](super::SETTLE_TIME) (it is then not
+    /// [`is_arrived`](Agent::is_arrived) until back); pushed further, it is
+    /// [`AgentState::Moving`] again.
     Arrived,
     /// Its path could not be planned, for this reason. It holds still (it is still
     /// avoided, and pushed by collisions), and tries again after
@@ -324,7 +329,8 @@ impl Agent {
         self.priority
     }
 
-    /// Whether it is within the arrival tolerance of its goal now.
+    /// Whether it rests at its goal now: [`AgentState::Arrived`] (or idle) and not
+    /// walking back onto its place.
     pub fn is_arrived(&self) -> bool {
         self.arrived_at.is_some() && self.preferred_velocity == Vec2::ZERO
     }

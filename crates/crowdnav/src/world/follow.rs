@@ -29,6 +29,13 @@ pub const NO_PATH_RETRY: f64 = 1.0;
 /// counts as [`AgentState::Stuck`], seconds.
 pub const STUCK_TIME: f64 = 3.0;
 
+/// How long an agent pushed off its place (within its radius) waits, once nobody
+/// pushes it further, before it walks back, seconds.
+pub const SETTLE_TIME: f64 = 0.3;
+
+/// How much further off its place, metres, an agent must be moved to count as pushed.
+const PUSHED: f32 = 0.01;
+
 /// What happened to an agent in the phase, as bits: [`ARRIVED`], [`NO_PATH`],
 /// [`REPLANNED`].
 pub(super) type Happened = u8;
@@ -256,20 +263,39 @@ fn prefer_velocity(
     advance_waypoint(a);
     let last = a.waypoints.len().saturating_sub(1);
     let to_goal = goal.distance(a.position);
-    if to_goal <= arrive {
-        a.preferred_velocity = Vec2::ZERO;
+    // At its place: within the tolerance, or, once there, pushed no further than its
+    // radius off it (its body still covers its place).
+    let was_there = matches!(a.state, AgentState::Arrived | AgentState::Idle);
+    if to_goal <= arrive || (was_there && to_goal <= arrive + a.radius) {
         if a.arrived_at.is_none() {
             a.arrived_at = Some(now);
         }
         a.collided = false;
-        let arrived = !matches!(a.state, AgentState::Arrived | AgentState::Idle);
         a.state = if a.idle {
             AgentState::Idle
         } else {
             AgentState::Arrived
         };
-        a.progress = (a.position, now);
-        return if arrived { ARRIVED } else { 0 };
+        // `progress` holds where and when it was last pushed further off its place.
+        let pushed = to_goal > a.progress.0.distance(goal) + PUSHED;
+        if to_goal <= arrive || !was_there || pushed {
+            a.progress = (a.position, now);
+        }
+        a.preferred_velocity = if to_goal <= arrive || now - a.progress.1 < SETTLE_TIME {
+            // It stands, and gives way as someone standing does (little, and not
+            // walking back into whoever is squeezing past).
+            Vec2::ZERO
+        } else {
+            // Left in peace: back onto its place, slowing down as it comes.
+            let dist = to_goal - (arrive - tolerance);
+            let speed = a
+                .pref_speed
+                .min(dist / slowdown.max(1e-3))
+                .min(dist / dt)
+                .max(0.0);
+            (goal - a.position).normalize_or_zero() * speed
+        };
+        return if was_there { 0 } else { ARRIVED };
     }
     // Progress: further than half its radius from where it was when last it was.
     // (Or it just set off: from its goal, from idleness.)

@@ -67,7 +67,7 @@ pub use agent::{
     Agent, AgentBody, AgentEvent, AgentId, AgentParams, AgentState, Goal, Motion, MovingObstacle,
     ObstacleId, Touched,
 };
-pub use follow::{NO_PATH_RETRY, STUCK_TIME};
+pub use follow::{NO_PATH_RETRY, SETTLE_TIME, STUCK_TIME};
 pub use params::{BadValue, Metrics, Quantity, WorldError, WorldParams, COLLISION_DEPTH};
 pub use step::World;
 

@@ -22,8 +22,9 @@ pub struct WorldParams {
     pub max_neighbors: usize,
     /// How far an agent looks for walls, metres. \[Limit: >= 0\] Default 5 m.
     pub wall_dist: f32,
-    /// An agent has arrived when its centre is this close to its goal, metres.
-    /// Default 0.05 m.
+    /// An agent has arrived when its centre is this close to its goal, metres; it
+    /// stays arrived until pushed further than its radius off it
+    /// ([`AgentState::Arrived`](super::AgentState::Arrived)). Default 0.05 m.
     pub arrival_tolerance: f32,
     /// An agent slows down in its last `slowdown_time · pref_speed` metres, seconds.
     /// Default 0.5 s.

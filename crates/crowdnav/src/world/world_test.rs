@@ -492,3 +492,61 @@ fn a_steering_method_that_chooses_its_neighbours_owns_the_world_s_neighbourhood(
         WorldParams::default().neighbor_dist
     );
 }
+
+/// An arrived agent holds its place: nudged within its radius off its goal it stays
+/// arrived and stands while it is pushed, walks back once left in peace for
+/// `SETTLE_TIME`, and rests again; nudged further than its radius, it is on its way.
+#[test]
+fn an_arrived_agent_holds_its_place_within_its_radius_and_walks_back_when_left_in_peace() {
+    let dt = 0.05;
+    let mut world = World::new(None, Box::new(Seek), WorldParams::default());
+    let goal = Vec2::new(5.0, 5.0);
+    let id = world
+        .add_agent(AgentParams::new(Vec2::new(2.0, 5.0), goal))
+        .expect("valid agent");
+    run(&mut world, dt, 400);
+    let radius = world.agent(id).expect("in the world").radius;
+    assert!(world.all_arrived());
+
+    // Nudged by 0.6 radius, twice in a row: still arrived, standing.
+    for k in 1..=2 {
+        let nudge = goal + Vec2::new(0.3 * radius * k as f32, 0.0);
+        world.set_position(id, nudge).expect("free space");
+        world.step(dt).expect("valid step");
+        let a = world.agent(id).expect("in the world");
+        assert_eq!(a.state(), &AgentState::Arrived, "nudge {k}");
+        assert!(a.is_arrived(), "nudge {k}: it stands while pushed");
+        assert_eq!(a.preferred_velocity, Vec2::ZERO);
+    }
+    // Left in peace: it stands until `SETTLE_TIME` has passed, then walks back, still
+    // `Arrived` but not resting, and rests on its place again.
+    let settle_steps = (SETTLE_TIME / f64::from(dt)).ceil() as usize;
+    for _ in 0..settle_steps - 1 {
+        world.step(dt).expect("valid step");
+        assert!(world.agent(id).expect("in the world").is_arrived());
+    }
+    let mut walked_back = false;
+    for _ in 0..200 {
+        world.step(dt).expect("valid step");
+        let a = world.agent(id).expect("in the world");
+        assert_eq!(a.state(), &AgentState::Arrived);
+        walked_back |= a.preferred_velocity.x < 0.0;
+        if walked_back && a.is_arrived() {
+            break;
+        }
+    }
+    let a = world.agent(id).expect("in the world");
+    assert!(walked_back && a.is_arrived(), "back at rest");
+    assert!(a.position.distance(goal) <= world.params().arrival_tolerance);
+
+    // Pushed further than its radius: on its way again, and back.
+    world
+        .set_position(id, goal + Vec2::new(0.0, 1.5 * radius))
+        .expect("free space");
+    world.step(dt).expect("valid step");
+    let a = world.agent(id).expect("in the world");
+    assert_eq!(a.state(), &AgentState::Moving);
+    assert!(!a.is_arrived());
+    run(&mut world, dt, 400);
+    assert!(world.all_arrived());
+}
