@@ -67,7 +67,7 @@ fn time_alone(layout: &Layout) -> f64 {
 /// the issue's room. The band is issue 19's goal: the 1.6–2.0 persons/(m·s) that
 /// bottleneck experiments measure nearly independently of the width (Seyfried et al.
 /// 2009, Liddle et al. 2011, Kretz et al. 2006), widened by 0.1 each side for seed
-/// scatter. Doors of 1.2 m run a little above it (2.05–2.19 on seeds 1–8: two clean
+/// scatter. Doors of 1.2 m run a little above it (2.08–2.28 on seeds 1–8: two clean
 /// files, one at each post), an unmet part of the goal; they are held to 2.25 here so
 /// that they cannot drift further. Before portal
 /// steering, 2.0 and 2.4 m doors gave 1.46 and 1.24 (two files at the posts, the
