@@ -67,12 +67,12 @@ pub struct NavMesh {
     pub(crate) corner_gap: Vec<f32>,
     pub(crate) obstacle_vertex: Vec<bool>,
     /// Which triangles a disc of each radius can travel between, so that a path
-    /// query without an answer is refused at once.
-    pub(crate) corridors: super::corridors::Corridors,
+    /// query without an answer is refused at once, and per portal the walls that can
+    /// narrow it for a disc (see [`super::clearance::NearWalls`]); built on first use
+    /// after an edit.
+    pub(crate) portals: super::corridors::LazyPortalIndexes,
     /// Dead-end pockets, which path searches skip.
-    pub(crate) pockets: crate::path::pockets::Pockets,
-    /// Per portal, the walls that can narrow it for a disc (see [`super::clearance::NearWalls`]).
-    pub(crate) near_walls: super::clearance::NearWalls,
+    pub(crate) pockets: crate::path::pockets::LazyPockets,
     /// The obstacle corners on a grid, built on first use (see
     /// [`super::corner_grid::CornerGrid`]).
     pub(crate) corner_grid: super::corner_grid::LazyCornerGrid,
@@ -238,7 +238,7 @@ impl NavMesh {
     /// one, `to`, through gates and portals wide enough for it? `false` is exact: no
     /// path search between points of the two finds a channel (see `mesh::corridors`).
     pub(crate) fn corridor_linked(&self, from: TriangleId, to: TriangleId, radius: f32) -> bool {
-        self.corridors.linked(from, to, radius)
+        self.portal_indexes().corridors.linked(from, to, radius)
     }
 
     /// The wall segments, each once, with walkable space on the left.

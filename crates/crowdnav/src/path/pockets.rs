@@ -6,6 +6,7 @@
 //! in a wall), and skipping them saves a large share of the search.
 
 use crate::mesh::{NavMesh, TriangleId};
+use std::sync::OnceLock;
 
 const NONE: u32 = u32::MAX;
 
@@ -120,5 +121,24 @@ impl Pockets {
             && self.enter[i] <= self.enter[g]
             && self.enter[g] < self.leave[i];
         !inside
+    }
+}
+
+/// The [`Pockets`] of a mesh: set by a build or a load, dropped by an edit and then
+/// built on first use (by whichever thread asks first; they depend on the mesh alone).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LazyPockets(OnceLock<Pockets>);
+
+impl LazyPockets {
+    /// The pockets of `mesh`, built now.
+    pub(crate) fn built(mesh: &NavMesh) -> LazyPockets {
+        LazyPockets(OnceLock::from(Pockets::new(mesh)))
+    }
+}
+
+impl NavMesh {
+    /// The dead-end pockets, built on first use after an edit.
+    pub(crate) fn pockets(&self) -> &Pockets {
+        self.pockets.0.get_or_init(|| Pockets::new(self))
     }
 }
