@@ -25,8 +25,7 @@
 
 use super::build::incenter;
 use super::level::{clean_polygon, signed_area, winding_contribution, LevelError, PolygonRef};
-use super::locate::Locator;
-use super::navmesh::{corner_gaps, pack_flags, NavMesh, TriangleId, COVERED, NONE};
+use super::navmesh::{pack_flags, NavMesh, TriangleId, COVERED, NONE};
 use super::refine::{relink, remeasure_and_refine};
 use crate::geom::{incircle_value, orient2d, orient2d_value, Segment, MAX_COORDINATE};
 use glam::Vec2;
@@ -611,6 +610,13 @@ impl NavMesh {
             old_walkable_area,
             changed,
         } = plan;
+        // The vertices of the old triangles, whose wall ends and gaps may change.
+        let mut old_vertices: Vec<u32> = region
+            .iter()
+            .flat_map(|&t| self.triangles[t as usize])
+            .collect();
+        old_vertices.sort_unstable();
+        old_vertices.dedup();
         self.vertices.extend_from_slice(&new_vertices);
         // Slots: the region's ids, then new ones.
         let mut ids: Vec<u32> = region.iter().copied().take(new.len()).collect();
@@ -669,6 +675,7 @@ impl NavMesh {
         self.walkable_area = area;
         // Fewer triangles than before: move the last ones into the freed slots.
         let mut new_ids = ids;
+        let mut moved: Vec<(u32, u32)> = Vec::new();
         let freed: Vec<u32> = region.iter().copied().skip(new.len()).collect();
         if !freed.is_empty() {
             let len = self.triangles.len() - freed.len();
@@ -677,6 +684,7 @@ impl NavMesh {
                 .filter(|t| freed.binary_search(t).is_err());
             for (dst, src) in holes.zip(movers.collect::<Vec<_>>()) {
                 self.move_triangle(src, dst);
+                moved.push((src, dst));
                 if let Some(x) = new_ids.iter_mut().find(|x| **x == src) {
                     *x = dst;
                 }
@@ -705,17 +713,24 @@ impl NavMesh {
         }
         new_ids.sort_unstable();
         new_ids.dedup();
-        // Walls ends.
-        self.obstacle_vertex.clear();
+        // Wall ends: the vertices of the old and the new triangles (walls changed only
+        // on their edges), each from a new triangle around it; a vertex no triangle
+        // uses any more ends no wall.
         self.obstacle_vertex.resize(self.vertices.len(), false);
-        for t in 0..self.triangles.len() {
-            for e in 0..3 {
-                if self.flags[t] & (2 << e) != 0 {
-                    let ids = self.triangles[t];
-                    self.obstacle_vertex[ids[e] as usize] = true;
-                    self.obstacle_vertex[ids[(e + 1) % 3] as usize] = true;
-                }
+        let mut around: Vec<(u32, u32)> = new_ids
+            .iter()
+            .flat_map(|&t| self.triangles[t as usize].map(|v| (v, t)))
+            .collect();
+        around.sort_unstable();
+        around.dedup_by_key(|&mut (v, _)| v);
+        for &v in &old_vertices {
+            if around.binary_search_by_key(&v, |&(v, _)| v).is_err() {
+                self.obstacle_vertex[v as usize] = false;
+                self.corner_gap[v as usize] = 0.0;
             }
+        }
+        for &(v, t) in &around {
+            self.obstacle_vertex[v as usize] = self.ends_wall(v, t);
         }
         // Clearance: the new triangles, and every corner whose width reaches the
         // changed box (its nearest wall may have moved, or a nearer one appeared).
@@ -738,14 +753,29 @@ impl NavMesh {
             })
             .map(|t| t as u32)
             .collect();
-        remeasure_and_refine(self, dirty);
-        self.corner_gap = corner_gaps(self);
+        let measured = remeasure_and_refine(self, dirty);
+        // Corner gaps: the vertices of every triangle whose widths or walls changed.
+        self.corner_gap.resize(self.vertices.len(), 0.0);
+        around.clear();
+        around.extend(
+            measured
+                .iter()
+                .flat_map(|&t| self.triangles[t as usize].map(|v| (v, t))),
+        );
+        around.sort_unstable();
+        around.dedup_by_key(|&mut (v, _)| v);
+        for &(v, t) in &around {
+            self.corner_gap[v as usize] = self.corner_gap_at(v, t);
+        }
         // Indexes over the whole mesh's portals and pockets: built on first use.
         self.portals = Default::default();
         self.pockets = Default::default();
         self.corner_grid = Default::default();
         self.query_index = Default::default();
-        self.locator = Locator::new(self);
+        let start = new_ids.first().copied().unwrap_or(0);
+        let mut locator = std::mem::take(&mut self.locator);
+        locator.update(self, clo, chi, &moved, start);
+        self.locator = locator;
         self.id = super::navmesh::fresh_mesh_id();
         self.obstacles.edits += 1;
     }

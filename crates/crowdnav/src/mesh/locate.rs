@@ -63,6 +63,63 @@ impl Locator {
         Locator { layout, hints }
     }
 
+    /// Brings the hints up to date after an edit that changed the triangles inside the
+    /// box `lo..hi` (and flipped or split a few next to it), and moved triangle `src` to
+    /// slot `dst` for each `(src, dst)` of `moved` before dropping the slots from
+    /// `mesh`'s triangle count on. The layout stays as built. The cells meeting the box
+    /// walk again, as [`Locator::new`] does, from `start` (a triangle in the box); a
+    /// hint to a moved triangle follows it, and one past the last triangle walks again.
+    /// Every other hint names the triangle it did, which the edit left in place or
+    /// changed only next to the box: a walk from it is as short as before.
+    pub(crate) fn update(
+        &mut self,
+        mesh: &NavMesh,
+        lo: Vec2,
+        hi: Vec2,
+        moved: &[(u32, u32)],
+        start: u32,
+    ) {
+        if self.hints.is_empty() || mesh.triangles.is_empty() {
+            *self = Locator::new(mesh);
+            return;
+        }
+        let n = mesh.triangles.len() as u32;
+        let start = if start < n { start } else { 0 };
+        let layout = self.layout;
+        let centre = |index: usize| {
+            let (lo, hi) = layout.cell_box(index % layout.cols, index / layout.cols);
+            (lo + hi) * 0.5
+        };
+        // One pass over the hints (a compare each): stale ids follow their triangle or
+        // walk again.
+        for index in 0..self.hints.len() {
+            let h = self.hints[index];
+            if h >= n {
+                self.hints[index] = match moved.iter().find(|&&(src, _)| src == h) {
+                    Some(&(_, dst)) => dst,
+                    None => walk_from(mesh, start, centre(index)).1,
+                };
+            }
+        }
+        let (x0, y0) = layout.coords(lo);
+        let (x1, y1) = layout.coords(hi);
+        let mut from = start;
+        for cy in y0..=y1 {
+            for cx in x0..=x1 {
+                let index = cy * layout.cols + cx;
+                from = walk_from(mesh, from, centre(index)).1;
+                self.hints[index] = from;
+            }
+            from = self.hints[y0.max(cy) * layout.cols + x0];
+        }
+    }
+
+    /// `true` when every hint names one of `triangles` triangles; for tests.
+    #[cfg(test)]
+    pub(crate) fn hints_valid(&self, triangles: usize) -> bool {
+        self.hints.iter().all(|&h| (h as usize) < triangles)
+    }
+
     fn hint(&self, p: Vec2) -> u32 {
         if self.hints.is_empty() {
             return 0;

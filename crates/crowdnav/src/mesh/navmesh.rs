@@ -297,6 +297,73 @@ impl NavMesh {
     }
 }
 
+impl NavMesh {
+    /// Calls `f(t, k)` for each triangle `t` around vertex `v` (`v` being its corner
+    /// `k`), each once, starting from `start`, which has `v` as a corner: turning one
+    /// way across the edges into `v`, then (when the fan meets the hull) the other way.
+    pub(crate) fn for_each_around(&self, v: u32, start: u32, mut f: impl FnMut(u32, usize)) {
+        let corner = |t: u32| self.triangles[t as usize].iter().position(|&x| x == v);
+        let Some(k0) = corner(start) else {
+            return;
+        };
+        f(start, k0);
+        // Edge `k + 2` of a triangle runs into `v`, edge `k` out of it.
+        let (mut t, mut k) = (start, k0);
+        for _ in 0..self.triangles.len() {
+            let next = self.neighbors[t as usize][(k + 2) % 3];
+            if next == start {
+                return;
+            }
+            match (next != NONE).then(|| corner(next)).flatten() {
+                Some(j) => (t, k) = (next, j),
+                None => break,
+            }
+            f(t, k);
+        }
+        (t, k) = (start, k0);
+        for _ in 0..self.triangles.len() {
+            let next = self.neighbors[t as usize][k];
+            match (next != NONE && next != start)
+                .then(|| corner(next))
+                .flatten()
+            {
+                Some(j) => (t, k) = (next, j),
+                None => return,
+            }
+            f(t, k);
+        }
+    }
+
+    /// Does a wall end at vertex `v`, a corner of triangle `t`? What the build's
+    /// scan over every triangle finds, from the triangles around `v` only.
+    pub(crate) fn ends_wall(&self, v: u32, t: u32) -> bool {
+        let mut wall = false;
+        self.for_each_around(v, t, |t, k| {
+            let f = self.flags[t as usize];
+            wall |= f & (WALL_EDGE0 << k | WALL_EDGE0 << ((k + 2) % 3)) != 0;
+        });
+        wall
+    }
+
+    /// [`NavMesh::corner_gap`] of vertex `v`, a corner of triangle `t`: what
+    /// [`corner_gaps`] finds, from the triangles around `v` only.
+    pub(crate) fn corner_gap_at(&self, v: u32, t: u32) -> f32 {
+        let (mut gap, mut walls) = (f32::INFINITY, 0u32);
+        self.for_each_around(v, t, |t, k| {
+            let tid = TriangleId(t);
+            if self.is_walkable(tid) {
+                gap = gap.min(self.widths[t as usize][k]);
+                walls += u32::from(self.is_wall(tid, k)) + u32::from(self.is_wall(tid, (k + 2) % 3));
+            }
+        });
+        if walls == 2 && gap.is_finite() {
+            gap
+        } else {
+            0.0
+        }
+    }
+}
+
 /// [`NavMesh::corner_gap`] values from the widths and walls.
 pub(crate) fn corner_gaps(mesh: &NavMesh) -> Vec<f32> {
     let n = mesh.vertices.len();

@@ -30,12 +30,15 @@ pub(crate) fn measure_and_refine(mesh: &mut NavMesh) {
 
 /// Measures the gate widths of the listed triangles (sorted, distinct; the others'
 /// widths are kept) and refines the mesh from there until the widths are exact.
-pub(crate) fn remeasure_and_refine(mesh: &mut NavMesh, dirty: Vec<u32>) {
+/// Returns every triangle measured (sorted, distinct): the listed ones and those the
+/// refinement made or changed; no other triangle's widths or walls changed.
+pub(crate) fn remeasure_and_refine(mesh: &mut NavMesh, dirty: Vec<u32>) -> Vec<u32> {
     mesh.widths.resize(mesh.triangles.len(), [0.0; 3]);
     let (widths, mut splits) = measure(mesh, &dirty);
     for (&t, w) in dirty.iter().zip(widths) {
         mesh.widths[t as usize] = w;
     }
+    let mut measured = dirty;
     for _ in 0..MAX_ROUNDS {
         if splits.is_empty() {
             break;
@@ -66,8 +69,12 @@ pub(crate) fn remeasure_and_refine(mesh: &mut NavMesh, dirty: Vec<u32>) {
         for (&t, w) in dirty.iter().zip(widths) {
             mesh.widths[t as usize] = w;
         }
+        measured.extend(dirty);
         splits = next;
     }
+    measured.sort_unstable();
+    measured.dedup();
+    measured
 }
 
 /// Splits wall `s.edge` of walkable triangle `s.triangle` at `s.at`: the triangle and
