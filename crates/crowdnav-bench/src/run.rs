@@ -1035,7 +1035,12 @@ process) yet";
 
 /// Per-edit times, each series sorted: the share of edits (x, percent) done within
 /// y milliseconds, on a log y axis.
-fn edit_plot(ours: &[f64], first_query: &[f64], rebuild: &[f64], polyanya: &[Vec<f64>; 2]) -> String {
+fn edit_plot(
+    ours: &[f64],
+    first_query: &[f64],
+    rebuild: &[f64],
+    polyanya: &[Vec<f64>; 2],
+) -> String {
     let sorted = |v: &[f64]| {
         let mut v = v.to_vec();
         v.sort_by(f64::total_cmp);

@@ -31,7 +31,7 @@ use crate::geom::{incircle_value, orient2d, orient2d_value, Segment, MAX_COORDIN
 use glam::Vec2;
 use spade::handles::FixedVertexHandle;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 /// Names an obstacle added to a [`NavMesh`] with [`NavMesh::add_obstacle`]. Ids are
@@ -140,6 +140,10 @@ pub(crate) struct Obstacles {
     /// Indexed by [`MeshObstacleId`]; `None` once removed.
     list: Vec<Option<Added>>,
     edits: u64,
+    /// Per triangle, its [`NavMesh::reach_box`], for the mesh whose id is `reach_of`:
+    /// built by the first edit of a mesh, then kept up to date by each edit.
+    reach: Vec<[Vec2; 2]>,
+    reach_of: u64,
 }
 
 type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
@@ -350,14 +354,39 @@ impl NavMesh {
         hi: Vec2,
     ) -> Result<Plan, EditError> {
         let n = self.triangles.len();
-        // The region: triangles whose bounding box meets [lo, hi].
-        let region: Vec<u32> = (0..n as u32)
-            .filter(|&t| {
-                let [a, b, c] = self.triangle_points(TriangleId(t));
-                let (tl, th) = (a.min(b).min(c), a.max(b).max(c));
-                tl.cmple(hi).all() && lo.cmple(th).all()
-            })
-            .collect();
+        // The region: triangles whose bounding box meets [lo, hi], found by a flood
+        // across edges from the triangle holding a corner of an obstacle, so that it
+        // holds every triangle meeting the box inside the hull (that part of the box is
+        // convex, so those triangles are joined by edges).
+        let meets = |t: u32| {
+            let [a, b, c] = self.triangle_points(TriangleId(t));
+            let (tl, th) = (a.min(b).min(c), a.max(b).max(c));
+            tl.cmple(hi).all() && lo.cmple(th).all()
+        };
+        let old = remove.and_then(|i| self.obstacles.list[i as usize].as_ref());
+        let seed = add
+            .or(old)
+            .and_then(|a| self.locate_any(*a.points.first()?))
+            .filter(|t| meets(t.0));
+        let region: Vec<u32> = match seed {
+            Some(seed) => {
+                let mut region = vec![seed.0];
+                let mut seen: HashSet<u32> = HashSet::from([seed.0]);
+                let mut next = 0;
+                while next < region.len() {
+                    let t = region[next];
+                    next += 1;
+                    for nb in self.neighbors[t as usize] {
+                        if nb != NONE && meets(nb) && seen.insert(nb) {
+                            region.push(nb);
+                        }
+                    }
+                }
+                region.sort_unstable();
+                region
+            }
+            None => (0..n as u32).filter(|&t| meets(t)).collect(),
+        };
         let (mut rlo, mut rhi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
         for &t in &region {
             for p in self.triangle_points(TriangleId(t)) {
@@ -610,6 +639,7 @@ impl NavMesh {
             old_walkable_area,
             changed,
         } = plan;
+        let triangles_before = self.triangles.len();
         // The vertices of the old triangles, whose wall ends and gaps may change.
         let mut old_vertices: Vec<u32> = region
             .iter()
@@ -733,27 +763,51 @@ impl NavMesh {
             self.obstacle_vertex[v as usize] = self.ends_wall(v, t);
         }
         // Clearance: the new triangles, and every corner whose width reaches the
-        // changed box (its nearest wall may have moved, or a nearer one appeared).
+        // changed box (its nearest wall may have moved, or a nearer one appeared),
+        // found among the triangles whose reach boxes meet it.
         let (clo, chi) = changed;
-        let mut is_new = vec![false; self.triangles.len()];
-        for &t in &new_ids {
-            is_new[t as usize] = true;
+        let mut reach = std::mem::take(&mut self.obstacles.reach);
+        if self.obstacles.reach_of == self.id && reach.len() == triangles_before {
+            for &(src, dst) in &moved {
+                reach[dst as usize] = reach[src as usize];
+            }
+            reach.resize(self.triangles.len(), [Vec2::INFINITY, Vec2::NEG_INFINITY]);
+            // Walkability and widths changed in the new triangles only; wall ends
+            // around the vertices of the new triangles.
+            for &(v, t) in &around {
+                self.for_each_around(v, t, |u, _| reach[u as usize] = self.reach_box(u));
+            }
+        } else {
+            reach = (0..self.triangles.len() as u32)
+                .map(|t| self.reach_box(t))
+                .collect();
         }
-        let dirty: Vec<u32> = (0..self.triangles.len())
-            .filter(|&t| {
-                is_new[t]
-                    || (self.is_walkable(TriangleId(t as u32))
-                        && (0..3).any(|k| {
-                            let c = self.vertices[self.triangles[t][k] as usize];
-                            let d = c.clamp(clo, chi).distance(c);
-                            d == 0.0
-                                || (self.obstacle_vertex[self.triangles[t][k] as usize]
-                                    && d <= self.widths[t][k] * (1.0 + 1e-6) + 1e-6)
-                        }))
-            })
+        let reaches = |t: usize| {
+            self.is_walkable(TriangleId(t as u32))
+                && (0..3).any(|k| {
+                    let c = self.vertices[self.triangles[t][k] as usize];
+                    let d = c.clamp(clo, chi).distance(c);
+                    d == 0.0
+                        || (self.obstacle_vertex[self.triangles[t][k] as usize]
+                            && d <= self.widths[t][k] * (1.0 + 1e-6) + 1e-6)
+                })
+        };
+        let mut dirty: Vec<u32> = reach
+            .iter()
+            .enumerate()
+            .filter(|(_, [lo, hi])| lo.cmple(chi).all() && clo.cmple(*hi).all())
+            .map(|(t, _)| t)
+            .filter(|&t| reaches(t))
             .map(|t| t as u32)
             .collect();
+        dirty.extend(&new_ids);
+        dirty.sort_unstable();
+        dirty.dedup();
         let measured = remeasure_and_refine(self, dirty);
+        reach.resize(self.triangles.len(), [Vec2::INFINITY, Vec2::NEG_INFINITY]);
+        for &t in &measured {
+            reach[t as usize] = self.reach_box(t);
+        }
         // Corner gaps: the vertices of every triangle whose widths or walls changed.
         self.corner_gap.resize(self.vertices.len(), 0.0);
         around.clear();
@@ -777,7 +831,32 @@ impl NavMesh {
         locator.update(self, clo, chi, &moved, start);
         self.locator = locator;
         self.id = super::navmesh::fresh_mesh_id();
+        self.obstacles.reach = reach;
+        self.obstacles.reach_of = self.id;
         self.obstacles.edits += 1;
+    }
+
+    /// The box an edit's changed box must meet for walkable triangle `t` to be
+    /// measured again: it holds each corner and, around a corner ending a wall, the
+    /// square of half-side its gate width, grown a little so that rounding never
+    /// leaves out a corner the exact test in `commit` would take. Empty for a blocked
+    /// triangle.
+    fn reach_box(&self, t: u32) -> [Vec2; 2] {
+        let (mut lo, mut hi) = (Vec2::INFINITY, Vec2::NEG_INFINITY);
+        if self.is_walkable(TriangleId(t)) {
+            for (k, &v) in self.triangles[t as usize].iter().enumerate() {
+                let c = self.vertices[v as usize];
+                let r = if self.obstacle_vertex[v as usize] {
+                    let w = self.widths[t as usize][k];
+                    (w * (1.0 + 1e-6) + 1e-6) * (1.0 + 1e-5) + 1e-5 * (1.0 + c.abs().max_element())
+                } else {
+                    0.0
+                };
+                lo = lo.min(c - r);
+                hi = hi.max(c + r);
+            }
+        }
+        [lo, hi]
     }
 
     /// Flips edge `e` of `t` when it is open (not a wall), both sides are alike

@@ -76,7 +76,7 @@ fn assert_indexes_fresh(edited: &NavMesh, what: &str) {
         assert_eq!(a.to_bits(), b.to_bits(), "{what}: corner gap of vertex {v}");
     }
     assert!(
-        edited.locator.hints_valid(edited.triangles.len()),
+        edited.locator.hints_valid(edited),
         "{what}: a locator hint names no triangle"
     );
 }

@@ -353,7 +353,8 @@ impl NavMesh {
             let tid = TriangleId(t);
             if self.is_walkable(tid) {
                 gap = gap.min(self.widths[t as usize][k]);
-                walls += u32::from(self.is_wall(tid, k)) + u32::from(self.is_wall(tid, (k + 2) % 3));
+                walls +=
+                    u32::from(self.is_wall(tid, k)) + u32::from(self.is_wall(tid, (k + 2) % 3));
             }
         });
         if walls == 2 && gap.is_finite() {
