@@ -1,7 +1,8 @@
 //! Run-time edits of a built mesh: obstacles added, moved and removed in place.
 //!
 //! An edit re-triangulates only the **region** it touches: the triangles whose
-//! bounding boxes meet the obstacle's (the old and the new one for a move). The
+//! bounding boxes meet the obstacle's (the old and the new one for a move), found by a
+//! flood across edges from the triangle holding one of its corners. The
 //! region's vertices and the edges that must stay (its outline, and every inner edge
 //! whose two sides differ in what covers them) go into a small constrained Delaunay
 //! triangulation (spade), the added obstacle's edges are inserted with their crossings
@@ -17,11 +18,21 @@
 //! Clearance is re-measured only where the change can reach: a gate width at corner
 //! `C` is the distance to the nearest wall in its wedge, so only corners whose current
 //! width reaches the changed region's bounding box, and the new triangles, are
-//! measured again; Kallmann refinement then runs from those. The per-radius corridor
-//! index, the dead-end pockets, the near-wall lists and the point locator are rebuilt
-//! over the whole mesh (O(n); see docs/mesh-edits.md for their cost), and the lazy
-//! query grids are dropped. Every edit gives the mesh a fresh identity, so per-mesh
-//! memos (keyed by it) never serve stale data.
+//! measured again; Kallmann refinement then runs from those. The corners are found
+//! among the triangles whose **reach boxes** (each corner, and around a wall corner
+//! the square of its gate width; built by a mesh's first edit, kept up to date by the
+//! next) meet that box: one box test per triangle, the exact test on the few that
+//! pass.
+//!
+//! Everything else is updated where it changed, or dropped: the wall ends and corner
+//! gaps of the vertices around the changed triangles (walking each vertex's fan), the
+//! locator's hints in the cells under the change and under moved triangles. The
+//! indexes numbered over the whole mesh (the per-radius corridor index and the
+//! near-wall lists' slots, both keyed by portal number, and the dead-end pockets) are
+//! dropped and built again by the first query that needs them, or by
+//! [`NavMesh::prepare_queries`]; the lazy query grids are dropped too. Every edit
+//! gives the mesh a fresh identity, so per-mesh memos (keyed by it) never serve stale
+//! data. See docs/mesh-edits.md for the cost of each part.
 
 use super::build::incenter;
 use super::level::{clean_polygon, signed_area, winding_contribution, LevelError, PolygonRef};
