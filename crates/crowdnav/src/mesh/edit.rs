@@ -832,9 +832,13 @@ impl NavMesh {
         for &(v, t) in &around {
             self.corner_gap[v as usize] = self.corner_gap_at(v, t);
         }
-        // Indexes over the whole mesh's portals and pockets: built on first use.
+        // The pockets, around the changed triangles; the indexes numbered over the
+        // whole mesh's portals: built on first use.
         self.portals = Default::default();
-        self.pockets = Default::default();
+        if let Some(mut pockets) = self.pockets.take() {
+            pockets.update(self, &measured, &moved);
+            self.pockets.put(pockets);
+        }
         self.corner_grid = Default::default();
         self.query_index = Default::default();
         let start = new_ids.first().copied().unwrap_or(0);

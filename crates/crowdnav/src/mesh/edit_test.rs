@@ -75,6 +75,8 @@ fn assert_indexes_fresh(edited: &NavMesh, what: &str) {
     for (v, (&a, &b)) in edited.corner_gap.iter().zip(&gaps).enumerate() {
         assert_eq!(a.to_bits(), b.to_bits(), "{what}: corner gap of vertex {v}");
     }
+    let fresh = crate::path::pockets::Pockets::new(edited);
+    edited.pockets().assert_agrees_with(&fresh, edited, what);
     assert!(
         edited.locator.hints_valid(edited),
         "{what}: a locator hint names no triangle"
