@@ -37,7 +37,7 @@
 use super::build::incenter;
 use super::level::{clean_polygon, signed_area, winding_contribution, LevelError, PolygonRef};
 use super::navmesh::{pack_flags, NavMesh, TriangleId, COVERED, NONE};
-use super::refine::{relink, remeasure_and_refine};
+use super::refine::{relink, remeasure_and_refine, Refined};
 use crate::geom::{incircle_value, orient2d, orient2d_value, Segment, MAX_COORDINATE};
 use glam::Vec2;
 use spade::handles::FixedVertexHandle;
@@ -814,7 +814,7 @@ impl NavMesh {
         dirty.extend(&new_ids);
         dirty.sort_unstable();
         dirty.dedup();
-        let measured = remeasure_and_refine(self, dirty);
+        let Refined { measured, reshaped } = remeasure_and_refine(self, dirty);
         reach.resize(self.triangles.len(), [Vec2::INFINITY, Vec2::NEG_INFINITY]);
         for &t in &measured {
             reach[t as usize] = self.reach_box(t);
@@ -836,7 +836,12 @@ impl NavMesh {
         // whole mesh's portals: built on first use.
         self.portals = Default::default();
         if let Some(mut pockets) = self.pockets.take() {
-            pockets.update(self, &measured, &moved);
+            // The triangles whose corners, neighbours or walkability changed.
+            let mut changed = reshaped;
+            changed.extend(&new_ids);
+            changed.sort_unstable();
+            changed.dedup();
+            pockets.update(self, &changed, &moved);
             self.pockets.put(pockets);
         }
         self.corner_grid = Default::default();
