@@ -26,11 +26,12 @@
 //!
 //! Everything else is updated where it changed, or dropped: the wall ends and corner
 //! gaps of the vertices around the changed triangles (walking each vertex's fan), the
-//! locator's hints in the cells under the change and under moved triangles. The
-//! indexes numbered over the whole mesh (the per-radius corridor index and the
-//! near-wall lists' slots, both keyed by portal number, and the dead-end pockets) are
-//! dropped and built again by the first query that needs them, or by
-//! [`NavMesh::prepare_queries`]; the lazy query grids are dropped too. Every edit
+//! locator's hints in the cells under the change and under moved triangles, the
+//! dead-end pockets in the pocket trees that touch the changed triangles. The
+//! indexes numbered over the whole mesh's portals (the per-radius corridor index and
+//! the near-wall lists' slots) are dropped and built again by the first query that
+//! needs them, or by [`NavMesh::prepare_queries`]; the lazy query grids are dropped
+//! too. Every edit
 //! gives the mesh a fresh identity, so per-mesh memos (keyed by it) never serve stale
 //! data. See docs/mesh-edits.md for the cost of each part.
 
@@ -275,11 +276,11 @@ impl NavMesh {
     }
 
     /// Builds now the whole-mesh search indexes that an edit leaves to be built on
-    /// first use: the per-radius corridor index, the slots of the near-wall lists and
-    /// the dead-end pockets. Without this call the first path query after an edit
-    /// builds them (a few milliseconds on a level of 70 000 triangles; see
-    /// `docs/mesh-edits.md`); call it after a batch of edits to choose when that
-    /// happens. Does nothing when they are built.
+    /// first use: the per-radius corridor index and the slots of the near-wall lists
+    /// (and the dead-end pockets, should they be waiting too). Without this call the
+    /// first path query after an edit builds them (about 6 ms on a level of 70 000
+    /// triangles; see `docs/mesh-edits.md`); call it after a batch of edits to choose
+    /// when that happens. Does nothing when they are built.
     pub fn prepare_queries(&self) {
         self.portal_indexes();
         self.pockets();
