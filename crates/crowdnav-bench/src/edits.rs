@@ -33,6 +33,12 @@ pub struct EditTimes {
     pub remove_ms: Vec<f64>,
     /// Each full build of the edited walls.
     pub rebuild_ms: Vec<f64>,
+    /// After each edit, a path query (r = 0.5) between two random walkable points
+    /// near the edit: it builds the whole-mesh indexes the edit dropped (see
+    /// `NavMesh::prepare_queries`).
+    pub first_query_ms: Vec<f64>,
+    /// The same query again, with the indexes built.
+    pub warm_query_ms: Vec<f64>,
     /// Triangles of the mesh as built.
     pub triangles: usize,
     /// Boxes refused (reaching outside the mesh near the map's edge).
@@ -87,6 +93,26 @@ fn time_polyanya(base: &BlockedSpace, mesh: &NavMesh, times: &mut EditTimes) {
     }
 }
 
+/// Times a path query after an edit near `c` (which builds the indexes the edit
+/// dropped), then the same query again, into `times`. Its end points are drawn from
+/// `rng`, apart from the one placing the edits, so the edits are the same with or
+/// without these queries.
+fn time_first_query(rng: &mut ChaCha8Rng, mesh: &NavMesh, c: Vec2, times: &mut EditTimes) {
+    let mut near = || loop {
+        let p = c + Vec2::new(rng.gen_range(-30.0..30.0), rng.gen_range(-30.0..30.0));
+        if matches!(mesh.locate(p), Location::Walkable(_)) {
+            return p;
+        }
+    };
+    let (a, b) = (near(), near());
+    for out in [&mut times.first_query_ms, &mut times.warm_query_ms] {
+        let start = Instant::now();
+        // Found or not, the query is timed.
+        let _ = std::hint::black_box(mesh.find_path(a, b, 0.5));
+        out.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+}
+
 /// Adds `edits` boxes 10 m across at random walkable points of aurora (keeping at most
 /// `live` in place: past that, each add is followed by a timed remove of a random
 /// one), then builds the edited level `rebuilds` times. After about `polyanya_edits`
@@ -120,6 +146,7 @@ pub fn time_edits(
     let stride = operations.div_ceil(polyanya_edits.max(1)).max(1);
     let mut operation = 0;
     let mut rng = ChaCha8Rng::seed_from_u64(22);
+    let mut query_rng = ChaCha8Rng::seed_from_u64(2022);
     let mut placed: Vec<MeshObstacleId> = Vec::new();
     while times.add_ms.len() < edits {
         let c = Vec2::new(
@@ -136,6 +163,7 @@ pub fn time_edits(
         match added {
             Ok(id) => {
                 times.add_ms.push(ms);
+                time_first_query(&mut query_rng, &mesh, c, &mut times);
                 placed.push(id);
                 operation += 1;
                 if polyanya_edits > 0 && operation % stride == 0 {
@@ -150,9 +178,11 @@ pub fn time_edits(
         }
         if placed.len() > live {
             let id = placed.swap_remove(rng.gen_range(0..placed.len()));
+            let at = mesh.obstacle(id).map_or(c, |p| p[0]);
             let start = Instant::now();
             mesh.remove_obstacle(id).map_err(|e| e.to_string())?;
             times.remove_ms.push(start.elapsed().as_secs_f64() * 1e3);
+            time_first_query(&mut query_rng, &mesh, at, &mut times);
             operation += 1;
             if polyanya_edits > 0 && operation % stride == 0 {
                 time_polyanya(&blocked, &mesh, &mut times);

@@ -948,6 +948,7 @@ fn edit_part(r: &mut Report, opts: &EditOptions, data: Result<&Path, &str>) -> R
         Spread::of(&both),
         Spread::of(&t.rebuild_ms),
     );
+    let (first_query, warm_query) = (Spread::of(&t.first_query_ms), Spread::of(&t.warm_query_ms));
     let poly = t.polyanya_ms.each_ref().map(|v| Spread::of(v));
     let ratio = all.median / rebuild.median;
     let _ = writeln!(
@@ -956,7 +957,10 @@ fn edit_part(r: &mut Report, opts: &EditOptions, data: Result<&Path, &str>) -> R
          walkable point, and `remove_obstacle` of a random one once {} are in place, against `NavMesh::from_walls` \
          of the edited level, and against polyanya (0.18) building the level as one of the edits left it \
          (`Triangulation` of the level's obstacles and the boxes in place, agent-radius inflation, \
-         `merge_polygons`, `bake`), after {} of the edits. {} boxes refused (reaching outside the mesh).\n",
+         `merge_polygons`, `bake`), after {} of the edits. {} boxes refused (reaching outside the mesh). \
+         An edit leaves the whole-mesh search indexes (corridor index, near-wall slots, pockets) to be \
+         built on first use: after each edit a path query (r = 0.5) between random walkable points within \
+         30 m of it is timed (it builds them), then the same query again.\n",
         crate::edits::EDIT_MAP.0,
         t.triangles,
         opts.live,
@@ -969,6 +973,8 @@ fn edit_part(r: &mut Report, opts: &EditOptions, data: Result<&Path, &str>) -> R
         ("add", add, false),
         ("remove", remove, false),
         ("add and remove", all, false),
+        ("first path query after an edit", first_query, false),
+        ("the same query again", warm_query, false),
         ("full build", rebuild, true),
         ("polyanya build, r = 0", poly[0], true),
         ("polyanya build, r = 0.5", poly[1], true),
@@ -1006,13 +1012,14 @@ fn edit_part(r: &mut Report, opts: &EditOptions, data: Result<&Path, &str>) -> R
         json!({"map": crate::edits::EDIT_MAP.0, "triangles": t.triangles, "refused": t.refused,
                "add_ms": spread_json(add), "remove_ms": spread_json(remove),
                "edit_ms": spread_json(all), "rebuild_ms": spread_json(rebuild),
+               "first_query_ms": spread_json(first_query), "warm_query_ms": spread_json(warm_query),
                "polyanya_r0": polyanya_json(0), "polyanya_r05": polyanya_json(1),
                "polyanya_area_max_relative_difference": finite(t.polyanya_area_diff),
                "detour_tile_cache": DETOUR_TILE_CACHE_NOTE}),
     );
     r.plots.push((
         "bench-edit-times.svg".into(),
-        edit_plot(&both, &t.rebuild_ms, &t.polyanya_ms),
+        edit_plot(&both, &t.first_query_ms, &t.rebuild_ms, &t.polyanya_ms),
     ));
     r.json.insert("edit_median_ms".into(), finite(all.median));
     r.json.insert("edit_over_rebuild".into(), finite(ratio));
@@ -1028,7 +1035,12 @@ process) yet";
 
 /// Per-edit times, each series sorted: the share of edits (x, percent) done within
 /// y milliseconds, on a log y axis.
-fn edit_plot(ours: &[f64], rebuild: &[f64], polyanya: &[Vec<f64>; 2]) -> String {
+fn edit_plot(
+    ours: &[f64],
+    first_query: &[f64],
+    rebuild: &[f64],
+    polyanya: &[Vec<f64>; 2],
+) -> String {
     let sorted = |v: &[f64]| {
         let mut v = v.to_vec();
         v.sort_by(f64::total_cmp);
@@ -1049,6 +1061,12 @@ fn edit_plot(ours: &[f64], rebuild: &[f64], polyanya: &[Vec<f64>; 2]) -> String 
                 name: "crowdnav add/remove_obstacle".into(),
                 color: "#1f77b4",
                 points: sorted(ours),
+                line: true,
+            },
+            Series {
+                name: "crowdnav first path query after an edit".into(),
+                color: "#2ca02c",
+                points: sorted(first_query),
                 line: true,
             },
             Series {

@@ -168,6 +168,12 @@ fn tiny_run_reports_finite_top_level_figures() {
                 assert!(x.is_finite() && x > 0.0, "{key} {x}");
             }
             assert!(report.markdown.contains("### Mesh edits"));
+            // The first path query after each edit (it builds the indexes the edit
+            // dropped), and the same query again.
+            for key in ["first_query_ms", "warm_query_ms"] {
+                let ms = json["edit"][key]["median"].as_f64();
+                assert!(ms.is_some_and(|ms| ms > 0.0), "{key} {}", json["edit"]);
+            }
             // polyanya building the edited level, at r = 0 and r = 0.5.
             for key in ["polyanya_r0", "polyanya_r05"] {
                 let p = &json["edit"][key];

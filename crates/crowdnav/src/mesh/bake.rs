@@ -28,7 +28,7 @@
 //! the corridor tree well ordered), so a corrupt or crafted file is refused with an
 //! error and can never make a later query panic.
 
-use super::corridors::Corridors;
+use super::corridors::{Corridors, LazyPortalIndexes, PortalIndexes};
 use super::locate::Locator;
 use super::navmesh::{corner_gaps, fresh_mesh_id, NavMesh, COVERED, NONE};
 use crate::geom::{orient2d, MAX_COORDINATE};
@@ -120,7 +120,7 @@ impl NavMesh {
     ///
     /// See `docs/baked-mesh.md` for the layout.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let (corridor_keys, corridor_parents) = self.corridors.tree();
+        let (corridor_keys, corridor_parents) = self.portal_indexes().corridors.tree();
         let body = Body {
             vertices: Cow::Borrowed(&self.vertices),
             triangles: Cow::Borrowed(&self.triangles),
@@ -367,9 +367,8 @@ fn from_body(body: Body) -> Result<NavMesh, String> {
         flags,
         widths,
         corner_gap: Vec::new(),
-        corridors: Corridors::default(),
+        portals: Default::default(),
         pockets: Default::default(),
-        near_walls: Default::default(),
         corner_grid: Default::default(),
         query_index: Default::default(),
         locator: Locator::default(),
@@ -393,14 +392,17 @@ fn from_body(body: Body) -> Result<NavMesh, String> {
     }
     mesh.corner_gap = corner_gaps(&mesh);
     let (portal, side) = mesh.number_portals();
-    mesh.corridors = Corridors::from_tree(
+    let corridors = Corridors::from_tree(
         portal.clone(),
         side.len(),
         body.corridor_keys.into_owned(),
         body.corridor_parents.into_owned(),
     )?;
-    mesh.near_walls = super::clearance::NearWalls::with_portals(portal, side);
-    mesh.pockets = crate::path::pockets::Pockets::new(&mesh);
+    mesh.portals = LazyPortalIndexes::built(PortalIndexes {
+        corridors,
+        near_walls: super::clearance::NearWalls::with_portals(portal, side),
+    });
+    mesh.pockets = crate::path::pockets::LazyPockets::built(&mesh);
     mesh.locator = Locator::new(&mesh);
     Ok(mesh)
 }

@@ -132,10 +132,9 @@ impl NavMesh {
         let mut mesh = assemble(topo, walkable, &planar, reference_area)?;
         measure_and_refine(&mut mesh);
         mesh.corner_gap = corner_gaps(&mesh);
-        let (portal, side) = mesh.number_portals();
-        mesh.corridors = super::corridors::Corridors::with_portals(&mesh, portal.clone(), &side);
-        mesh.pockets = crate::path::pockets::Pockets::new(&mesh);
-        mesh.near_walls = super::clearance::NearWalls::with_portals(portal, side);
+        let portals = super::corridors::PortalIndexes::new(&mesh);
+        mesh.portals = super::corridors::LazyPortalIndexes::built(portals);
+        mesh.pockets = crate::path::pockets::LazyPockets::built(&mesh);
         mesh.locator = Locator::new(&mesh);
         Ok(mesh)
     }
@@ -403,8 +402,7 @@ fn assemble(
         corner_gap: Vec::new(),
         obstacle_vertex,
         pockets: Default::default(),
-        corridors: Default::default(),
-        near_walls: Default::default(),
+        portals: Default::default(),
         corner_grid: Default::default(),
         query_index: Default::default(),
         locator: Locator::default(),

@@ -374,7 +374,11 @@ impl NavMesh {
         let r2 = radius * radius;
         let mut cuts: smallvec::SmallVec<[(f64, f64); 8]> = smallvec::SmallVec::new();
         if let Some(walls) = lists
-            .then(|| self.near_walls.within(self, t, edge % 3, r2))
+            .then(|| {
+                self.portal_indexes()
+                    .near_walls
+                    .within(self, t, edge % 3, r2)
+            })
             .flatten()
         {
             // The lists' cuts are measured from the portal's lower-numbered vertex.

@@ -26,7 +26,9 @@
 //! never does. So "not linked" is exact (the search then finds nothing), while
 //! "linked" lets the search run; the random-world tests check that the two agree.
 
+use super::clearance::NearWalls;
 use super::navmesh::{NavMesh, TriangleId, NONE};
+use std::sync::OnceLock;
 
 /// The connectivity index of a mesh: see the module's documentation.
 #[derive(Clone, Debug, Default)]
@@ -212,6 +214,49 @@ impl Corridors {
         ta.iter()
             .flatten()
             .any(|x| tb.iter().flatten().any(|y| x == y))
+    }
+}
+
+/// The indexes keyed by portal number ([`NavMesh::number_portals`]): the corridor
+/// index and the near-wall lists' slots. Both depend on the whole mesh's portal
+/// numbering, so an edit drops them and they are built again on first use (see
+/// [`LazyPortalIndexes`]).
+#[derive(Clone, Debug)]
+pub(crate) struct PortalIndexes {
+    /// Which triangles a disc of each radius can travel between.
+    pub(crate) corridors: Corridors,
+    /// Per portal, the walls that can narrow it for a disc.
+    pub(crate) near_walls: NearWalls,
+}
+
+impl PortalIndexes {
+    /// The indexes of `mesh`, whose widths are measured.
+    pub(crate) fn new(mesh: &NavMesh) -> PortalIndexes {
+        let (portal, side) = mesh.number_portals();
+        PortalIndexes {
+            corridors: Corridors::with_portals(mesh, portal.clone(), &side),
+            near_walls: NearWalls::with_portals(portal, side),
+        }
+    }
+}
+
+/// The [`PortalIndexes`] of a mesh: set by a build or a load, dropped by an edit and
+/// then built on first use (by whichever thread asks first; the result depends on the
+/// mesh alone).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LazyPortalIndexes(OnceLock<PortalIndexes>);
+
+impl LazyPortalIndexes {
+    /// Indexes already built.
+    pub(crate) fn built(indexes: PortalIndexes) -> LazyPortalIndexes {
+        LazyPortalIndexes(OnceLock::from(indexes))
+    }
+}
+
+impl NavMesh {
+    /// The corridor index and the near-wall lists, built on first use after an edit.
+    pub(crate) fn portal_indexes(&self) -> &PortalIndexes {
+        self.portals.0.get_or_init(|| PortalIndexes::new(self))
     }
 }
 

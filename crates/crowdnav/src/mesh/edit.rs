@@ -1,7 +1,8 @@
 //! Run-time edits of a built mesh: obstacles added, moved and removed in place.
 //!
 //! An edit re-triangulates only the **region** it touches: the triangles whose
-//! bounding boxes meet the obstacle's (the old and the new one for a move). The
+//! bounding boxes meet the obstacle's (the old and the new one for a move), found by a
+//! flood across edges from the triangle holding one of its corners. The
 //! region's vertices and the edges that must stay (its outline, and every inner edge
 //! whose two sides differ in what covers them) go into a small constrained Delaunay
 //! triangulation (spade), the added obstacle's edges are inserted with their crossings
@@ -17,22 +18,32 @@
 //! Clearance is re-measured only where the change can reach: a gate width at corner
 //! `C` is the distance to the nearest wall in its wedge, so only corners whose current
 //! width reaches the changed region's bounding box, and the new triangles, are
-//! measured again; Kallmann refinement then runs from those. The per-radius corridor
-//! index, the dead-end pockets, the near-wall lists and the point locator are rebuilt
-//! over the whole mesh (O(n); see docs/mesh-edits.md for their cost), and the lazy
-//! query grids are dropped. Every edit gives the mesh a fresh identity, so per-mesh
-//! memos (keyed by it) never serve stale data.
+//! measured again; Kallmann refinement then runs from those. The corners are found
+//! among the triangles whose **reach boxes** (each corner, and around a wall corner
+//! the square of its gate width; built by a mesh's first edit, kept up to date by the
+//! next) meet that box: one box test per triangle, the exact test on the few that
+//! pass.
+//!
+//! Everything else is updated where it changed, or dropped: the wall ends and corner
+//! gaps of the vertices around the changed triangles (walking each vertex's fan), the
+//! locator's hints in the cells under the change and under moved triangles, the
+//! dead-end pockets in the pocket trees that touch the changed triangles. The
+//! indexes numbered over the whole mesh's portals (the per-radius corridor index and
+//! the near-wall lists' slots) are dropped and built again by the first query that
+//! needs them, or by [`NavMesh::prepare_queries`]; the lazy query grids are dropped
+//! too. Every edit
+//! gives the mesh a fresh identity, so per-mesh memos (keyed by it) never serve stale
+//! data. See docs/mesh-edits.md for the cost of each part.
 
 use super::build::incenter;
 use super::level::{clean_polygon, signed_area, winding_contribution, LevelError, PolygonRef};
-use super::locate::Locator;
-use super::navmesh::{corner_gaps, pack_flags, NavMesh, TriangleId, COVERED, NONE};
-use super::refine::{relink, remeasure_and_refine};
+use super::navmesh::{pack_flags, NavMesh, TriangleId, COVERED, NONE};
+use super::refine::{relink, remeasure_and_refine, Refined};
 use crate::geom::{incircle_value, orient2d, orient2d_value, Segment, MAX_COORDINATE};
 use glam::Vec2;
 use spade::handles::FixedVertexHandle;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 /// Names an obstacle added to a [`NavMesh`] with [`NavMesh::add_obstacle`]. Ids are
@@ -141,6 +152,10 @@ pub(crate) struct Obstacles {
     /// Indexed by [`MeshObstacleId`]; `None` once removed.
     list: Vec<Option<Added>>,
     edits: u64,
+    /// Per triangle, its [`NavMesh::reach_box`], for the mesh whose id is `reach_of`:
+    /// built by the first edit of a mesh, then kept up to date by each edit.
+    reach: Vec<[Vec2; 2]>,
+    reach_of: u64,
 }
 
 type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
@@ -260,6 +275,17 @@ impl NavMesh {
         super::Walls { segments }
     }
 
+    /// Builds now the whole-mesh search indexes that an edit leaves to be built on
+    /// first use: the per-radius corridor index and the slots of the near-wall lists
+    /// (and the dead-end pockets, should they be waiting too). Without this call the
+    /// first path query after an edit builds them (about 6 ms on a level of 70 000
+    /// triangles; see `docs/mesh-edits.md`); call it after a batch of edits to choose
+    /// when that happens. Does nothing when they are built.
+    pub fn prepare_queries(&self) {
+        self.portal_indexes();
+        self.pockets();
+    }
+
     /// How many edits (adds, moves, removes) this mesh has seen since it was built or
     /// loaded.
     pub fn edit_count(&self) -> u64 {
@@ -340,14 +366,39 @@ impl NavMesh {
         hi: Vec2,
     ) -> Result<Plan, EditError> {
         let n = self.triangles.len();
-        // The region: triangles whose bounding box meets [lo, hi].
-        let region: Vec<u32> = (0..n as u32)
-            .filter(|&t| {
-                let [a, b, c] = self.triangle_points(TriangleId(t));
-                let (tl, th) = (a.min(b).min(c), a.max(b).max(c));
-                tl.cmple(hi).all() && lo.cmple(th).all()
-            })
-            .collect();
+        // The region: triangles whose bounding box meets [lo, hi], found by a flood
+        // across edges from the triangle holding a corner of an obstacle, so that it
+        // holds every triangle meeting the box inside the hull (that part of the box is
+        // convex, so those triangles are joined by edges).
+        let meets = |t: u32| {
+            let [a, b, c] = self.triangle_points(TriangleId(t));
+            let (tl, th) = (a.min(b).min(c), a.max(b).max(c));
+            tl.cmple(hi).all() && lo.cmple(th).all()
+        };
+        let old = remove.and_then(|i| self.obstacles.list[i as usize].as_ref());
+        let seed = add
+            .or(old)
+            .and_then(|a| self.locate_any(*a.points.first()?))
+            .filter(|t| meets(t.0));
+        let region: Vec<u32> = match seed {
+            Some(seed) => {
+                let mut region = vec![seed.0];
+                let mut seen: HashSet<u32> = HashSet::from([seed.0]);
+                let mut next = 0;
+                while next < region.len() {
+                    let t = region[next];
+                    next += 1;
+                    for nb in self.neighbors[t as usize] {
+                        if nb != NONE && meets(nb) && seen.insert(nb) {
+                            region.push(nb);
+                        }
+                    }
+                }
+                region.sort_unstable();
+                region
+            }
+            None => (0..n as u32).filter(|&t| meets(t)).collect(),
+        };
         let (mut rlo, mut rhi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
         for &t in &region {
             for p in self.triangle_points(TriangleId(t)) {
@@ -600,6 +651,14 @@ impl NavMesh {
             old_walkable_area,
             changed,
         } = plan;
+        let triangles_before = self.triangles.len();
+        // The vertices of the old triangles, whose wall ends and gaps may change.
+        let mut old_vertices: Vec<u32> = region
+            .iter()
+            .flat_map(|&t| self.triangles[t as usize])
+            .collect();
+        old_vertices.sort_unstable();
+        old_vertices.dedup();
         self.vertices.extend_from_slice(&new_vertices);
         // Slots: the region's ids, then new ones.
         let mut ids: Vec<u32> = region.iter().copied().take(new.len()).collect();
@@ -658,6 +717,7 @@ impl NavMesh {
         self.walkable_area = area;
         // Fewer triangles than before: move the last ones into the freed slots.
         let mut new_ids = ids;
+        let mut moved: Vec<(u32, u32)> = Vec::new();
         let freed: Vec<u32> = region.iter().copied().skip(new.len()).collect();
         if !freed.is_empty() {
             let len = self.triangles.len() - freed.len();
@@ -666,6 +726,7 @@ impl NavMesh {
                 .filter(|t| freed.binary_search(t).is_err());
             for (dst, src) in holes.zip(movers.collect::<Vec<_>>()) {
                 self.move_triangle(src, dst);
+                moved.push((src, dst));
                 if let Some(x) = new_ids.iter_mut().find(|x| **x == src) {
                     *x = dst;
                 }
@@ -694,50 +755,129 @@ impl NavMesh {
         }
         new_ids.sort_unstable();
         new_ids.dedup();
-        // Walls ends.
-        self.obstacle_vertex.clear();
+        // Wall ends: the vertices of the old and the new triangles (walls changed only
+        // on their edges), each from a new triangle around it; a vertex no triangle
+        // uses any more ends no wall.
         self.obstacle_vertex.resize(self.vertices.len(), false);
-        for t in 0..self.triangles.len() {
-            for e in 0..3 {
-                if self.flags[t] & (2 << e) != 0 {
-                    let ids = self.triangles[t];
-                    self.obstacle_vertex[ids[e] as usize] = true;
-                    self.obstacle_vertex[ids[(e + 1) % 3] as usize] = true;
-                }
+        let mut around: Vec<(u32, u32)> = new_ids
+            .iter()
+            .flat_map(|&t| self.triangles[t as usize].map(|v| (v, t)))
+            .collect();
+        around.sort_unstable();
+        around.dedup_by_key(|&mut (v, _)| v);
+        for &v in &old_vertices {
+            if around.binary_search_by_key(&v, |&(v, _)| v).is_err() {
+                self.obstacle_vertex[v as usize] = false;
+                self.corner_gap[v as usize] = 0.0;
             }
         }
-        // Clearance: the new triangles, and every corner whose width reaches the
-        // changed box (its nearest wall may have moved, or a nearer one appeared).
-        let (clo, chi) = changed;
-        let mut is_new = vec![false; self.triangles.len()];
-        for &t in &new_ids {
-            is_new[t as usize] = true;
+        for &(v, t) in &around {
+            self.obstacle_vertex[v as usize] = self.ends_wall(v, t);
         }
-        let dirty: Vec<u32> = (0..self.triangles.len())
-            .filter(|&t| {
-                is_new[t]
-                    || (self.is_walkable(TriangleId(t as u32))
-                        && (0..3).any(|k| {
-                            let c = self.vertices[self.triangles[t][k] as usize];
-                            let d = c.clamp(clo, chi).distance(c);
-                            d == 0.0
-                                || (self.obstacle_vertex[self.triangles[t][k] as usize]
-                                    && d <= self.widths[t][k] * (1.0 + 1e-6) + 1e-6)
-                        }))
-            })
+        // Clearance: the new triangles, and every corner whose width reaches the
+        // changed box (its nearest wall may have moved, or a nearer one appeared),
+        // found among the triangles whose reach boxes meet it.
+        let (clo, chi) = changed;
+        let mut reach = std::mem::take(&mut self.obstacles.reach);
+        if self.obstacles.reach_of == self.id && reach.len() == triangles_before {
+            for &(src, dst) in &moved {
+                reach[dst as usize] = reach[src as usize];
+            }
+            reach.resize(self.triangles.len(), [Vec2::INFINITY, Vec2::NEG_INFINITY]);
+            // Walkability and widths changed in the new triangles only; wall ends
+            // around the vertices of the new triangles.
+            for &(v, t) in &around {
+                self.for_each_around(v, t, |u, _| reach[u as usize] = self.reach_box(u));
+            }
+        } else {
+            reach = (0..self.triangles.len() as u32)
+                .map(|t| self.reach_box(t))
+                .collect();
+        }
+        let reaches = |t: usize| {
+            self.is_walkable(TriangleId(t as u32))
+                && (0..3).any(|k| {
+                    let c = self.vertices[self.triangles[t][k] as usize];
+                    let d = c.clamp(clo, chi).distance(c);
+                    d == 0.0
+                        || (self.obstacle_vertex[self.triangles[t][k] as usize]
+                            && d <= self.widths[t][k] * (1.0 + 1e-6) + 1e-6)
+                })
+        };
+        let mut dirty: Vec<u32> = reach
+            .iter()
+            .enumerate()
+            .filter(|(_, [lo, hi])| lo.cmple(chi).all() && clo.cmple(*hi).all())
+            .map(|(t, _)| t)
+            .filter(|&t| reaches(t))
             .map(|t| t as u32)
             .collect();
-        remeasure_and_refine(self, dirty);
-        self.corner_gap = corner_gaps(self);
-        let (portal, side) = self.number_portals();
-        self.corridors = super::corridors::Corridors::with_portals(self, portal.clone(), &side);
-        self.pockets = crate::path::pockets::Pockets::new(self);
-        self.near_walls = super::clearance::NearWalls::with_portals(portal, side);
+        dirty.extend(&new_ids);
+        dirty.sort_unstable();
+        dirty.dedup();
+        let Refined { measured, reshaped } = remeasure_and_refine(self, dirty);
+        reach.resize(self.triangles.len(), [Vec2::INFINITY, Vec2::NEG_INFINITY]);
+        for &t in &measured {
+            reach[t as usize] = self.reach_box(t);
+        }
+        // Corner gaps: the vertices of every triangle whose widths or walls changed.
+        self.corner_gap.resize(self.vertices.len(), 0.0);
+        around.clear();
+        around.extend(
+            measured
+                .iter()
+                .flat_map(|&t| self.triangles[t as usize].map(|v| (v, t))),
+        );
+        around.sort_unstable();
+        around.dedup_by_key(|&mut (v, _)| v);
+        for &(v, t) in &around {
+            self.corner_gap[v as usize] = self.corner_gap_at(v, t);
+        }
+        // The pockets, around the changed triangles; the indexes numbered over the
+        // whole mesh's portals: built on first use.
+        self.portals = Default::default();
+        if let Some(mut pockets) = self.pockets.take() {
+            // The triangles whose corners, neighbours or walkability changed.
+            let mut changed = reshaped;
+            changed.extend(&new_ids);
+            changed.sort_unstable();
+            changed.dedup();
+            pockets.update(self, &changed, &moved);
+            self.pockets.put(pockets);
+        }
         self.corner_grid = Default::default();
         self.query_index = Default::default();
-        self.locator = Locator::new(self);
+        let start = new_ids.first().copied().unwrap_or(0);
+        let mut locator = std::mem::take(&mut self.locator);
+        locator.update(self, clo, chi, &moved, start);
+        self.locator = locator;
         self.id = super::navmesh::fresh_mesh_id();
+        self.obstacles.reach = reach;
+        self.obstacles.reach_of = self.id;
         self.obstacles.edits += 1;
+    }
+
+    /// The box an edit's changed box must meet for walkable triangle `t` to be
+    /// measured again: it holds each corner and, around a corner ending a wall, the
+    /// square of half-side its gate width, grown a little so that rounding never
+    /// leaves out a corner the exact test in `commit` would take. Empty for a blocked
+    /// triangle.
+    fn reach_box(&self, t: u32) -> [Vec2; 2] {
+        let (mut lo, mut hi) = (Vec2::INFINITY, Vec2::NEG_INFINITY);
+        if self.is_walkable(TriangleId(t)) {
+            for (k, &v) in self.triangles[t as usize].iter().enumerate() {
+                let c = self.vertices[v as usize];
+                let r = if self.obstacle_vertex[v as usize] {
+                    let w = self.widths[t as usize][k];
+                    (w * (1.0 + 1e-6) + 1e-6) * (1.0 + 1e-5) + 1e-5 * (1.0 + c.abs().max_element())
+                } else {
+                    0.0
+                };
+                lo = lo.min(c - r);
+                hi = hi.max(c + r);
+            }
+        }
+        [lo, hi]
     }
 
     /// Flips edge `e` of `t` when it is open (not a wall), both sides are alike

@@ -57,6 +57,32 @@ fn walkable_point(mesh: &NavMesh, rng: &mut ChaCha8Rng) -> Option<Vec2> {
         .find(|&p| matches!(mesh.locate(p), super::Location::Walkable(_)))
 }
 
+/// Asserts that the indexes an edit updates locally (wall ends, corner gaps, locator
+/// hints) are those a scan of the whole mesh gives.
+fn assert_indexes_fresh(edited: &NavMesh, what: &str) {
+    let mut ends = vec![false; edited.vertices.len()];
+    for (t, ids) in edited.triangles.iter().enumerate() {
+        for e in 0..3 {
+            if edited.is_wall(super::TriangleId(t as u32), e) {
+                ends[ids[e] as usize] = true;
+                ends[ids[(e + 1) % 3] as usize] = true;
+            }
+        }
+    }
+    assert_eq!(edited.obstacle_vertex, ends, "{what}: wall ends");
+    let gaps = super::navmesh::corner_gaps(edited);
+    assert_eq!(edited.corner_gap.len(), gaps.len(), "{what}: corner gaps");
+    for (v, (&a, &b)) in edited.corner_gap.iter().zip(&gaps).enumerate() {
+        assert_eq!(a.to_bits(), b.to_bits(), "{what}: corner gap of vertex {v}");
+    }
+    let fresh = crate::path::pockets::Pockets::new(edited);
+    edited.pockets().assert_agrees_with(&fresh, edited, what);
+    assert!(
+        edited.locator.hints_valid(edited),
+        "{what}: a locator hint names no triangle"
+    );
+}
+
 /// Asserts that `edited` answers as `built`: walkable area, invariants, clearance at
 /// random points, and paths (found or not, and length) at r = 0, 0.5 and 2.
 ///
@@ -69,6 +95,7 @@ fn assert_same(edited: &NavMesh, built: &NavMesh, rng: &mut ChaCha8Rng, what: &s
     let mut second = None;
     let mut seconded = 0;
     edited.check_invariants();
+    assert_indexes_fresh(edited, what);
     // Every gate width as the brute force measures it (so none is stale).
     for t in edited.walkable_triangles() {
         for k in 0..3 {

@@ -63,11 +63,82 @@ impl Locator {
         Locator { layout, hints }
     }
 
-    fn hint(&self, p: Vec2) -> u32 {
-        if self.hints.is_empty() {
-            return 0;
+    /// Brings the hints up to date after an edit that changed the triangles inside the
+    /// box `lo..hi` (and flipped or split a few next to it), and moved triangle `src` to
+    /// slot `dst` for each `(src, dst)` of `moved` before dropping the slots from
+    /// `mesh`'s triangle count on. The layout stays as built. The cells meeting the box
+    /// walk again, as [`Locator::new`] does, from `start` (a triangle in the box), and
+    /// a hint to a moved triangle follows it. Every other hint names the triangle it
+    /// did, which the edit left in place or changed only next to the box, so a walk
+    /// from it is as short as before; but for a cell beyond the hull whose walk ended
+    /// in a triangle the edit moved or dropped, whose hint may then name another
+    /// triangle or none ([`Locator::hint`] then starts from triangle 0): locating is
+    /// exact from any start.
+    pub(crate) fn update(
+        &mut self,
+        mesh: &NavMesh,
+        lo: Vec2,
+        hi: Vec2,
+        moved: &[(u32, u32)],
+        start: u32,
+    ) {
+        if self.hints.is_empty() || mesh.triangles.is_empty() {
+            *self = Locator::new(mesh);
+            return;
         }
-        self.hints[self.layout.index(p)]
+        let n = mesh.triangles.len() as u32;
+        let start = if start < n { start } else { 0 };
+        let layout = self.layout;
+        let centre = |index: usize| {
+            let (lo, hi) = layout.cell_box(index % layout.cols, index / layout.cols);
+            (lo + hi) * 0.5
+        };
+        // A hint to a moved triangle names a cell whose centre it holds (or, beyond the
+        // hull, the triangle a walk ended in): the cells under its box follow it.
+        for &(src, dst) in moved {
+            let [a, b, c] = mesh.triangles[dst as usize].map(|v| mesh.vertices[v as usize]);
+            let (x0, y0) = layout.coords(a.min(b).min(c));
+            let (x1, y1) = layout.coords(a.max(b).max(c));
+            for cy in y0..=y1 {
+                for hint in &mut self.hints[cy * layout.cols + x0..=cy * layout.cols + x1] {
+                    if *hint == src {
+                        *hint = dst;
+                    }
+                }
+            }
+        }
+        let (x0, y0) = layout.coords(lo);
+        let (x1, y1) = layout.coords(hi);
+        let mut from = start;
+        for cy in y0..=y1 {
+            for cx in x0..=x1 {
+                let index = cy * layout.cols + cx;
+                from = walk_from(mesh, from, centre(index)).1;
+                self.hints[index] = from;
+            }
+            from = self.hints[y0.max(cy) * layout.cols + x0];
+        }
+    }
+
+    /// `true` when the hint of every cell whose centre lies in a triangle of `mesh`
+    /// names a triangle; for tests.
+    #[cfg(test)]
+    pub(crate) fn hints_valid(&self, mesh: &NavMesh) -> bool {
+        (0..self.hints.len()).all(|index| {
+            let layout = self.layout;
+            let (lo, hi) = layout.cell_box(index % layout.cols, index / layout.cols);
+            let outside = matches!(mesh.locate((lo + hi) * 0.5), Location::Outside);
+            outside || (self.hints[index] as usize) < mesh.triangles.len()
+        })
+    }
+
+    /// The starting triangle for `p` on a mesh of `triangles` triangles (0 when the
+    /// hint names none).
+    fn hint(&self, p: Vec2, triangles: usize) -> u32 {
+        match self.hints.get(self.layout.index(p)) {
+            Some(&h) if (h as usize) < triangles => h,
+            _ => 0,
+        }
     }
 }
 
@@ -121,7 +192,7 @@ impl NavMesh {
         if !p.is_finite() {
             return Location::Outside;
         }
-        self.locate_from(p, TriangleId(self.locator.hint(p)))
+        self.locate_from(p, TriangleId(self.locator.hint(p, self.triangles.len())))
     }
 
     /// Like [`NavMesh::locate`], starting the walk at `hint` (e.g. the triangle an agent
@@ -133,7 +204,7 @@ impl NavMesh {
         let start = if hint.index() < self.triangles.len() {
             hint.0
         } else {
-            self.locator.hint(p)
+            self.locator.hint(p, self.triangles.len())
         };
         match walk_from(self, start, p).0 {
             Walk::Inside(t) if self.is_walkable(TriangleId(t)) => Location::Walkable(TriangleId(t)),

@@ -249,6 +249,7 @@ fn listed_free_spans_match_searched_ones_on_random_worlds() {
                 }
                 for radius in [0.05, 0.3, 1.0, 2.5, 6.0, 20.0] {
                     let covered = mesh
+                        .portal_indexes()
                         .near_walls
                         .within(&mesh, t, e, radius * radius)
                         .is_some();

@@ -67,12 +67,12 @@ pub struct NavMesh {
     pub(crate) corner_gap: Vec<f32>,
     pub(crate) obstacle_vertex: Vec<bool>,
     /// Which triangles a disc of each radius can travel between, so that a path
-    /// query without an answer is refused at once.
-    pub(crate) corridors: super::corridors::Corridors,
+    /// query without an answer is refused at once, and per portal the walls that can
+    /// narrow it for a disc (see [`super::clearance::NearWalls`]); built on first use
+    /// after an edit.
+    pub(crate) portals: super::corridors::LazyPortalIndexes,
     /// Dead-end pockets, which path searches skip.
-    pub(crate) pockets: crate::path::pockets::Pockets,
-    /// Per portal, the walls that can narrow it for a disc (see [`super::clearance::NearWalls`]).
-    pub(crate) near_walls: super::clearance::NearWalls,
+    pub(crate) pockets: crate::path::pockets::LazyPockets,
     /// The obstacle corners on a grid, built on first use (see
     /// [`super::corner_grid::CornerGrid`]).
     pub(crate) corner_grid: super::corner_grid::LazyCornerGrid,
@@ -238,7 +238,7 @@ impl NavMesh {
     /// one, `to`, through gates and portals wide enough for it? `false` is exact: no
     /// path search between points of the two finds a channel (see `mesh::corridors`).
     pub(crate) fn corridor_linked(&self, from: TriangleId, to: TriangleId, radius: f32) -> bool {
-        self.corridors.linked(from, to, radius)
+        self.portal_indexes().corridors.linked(from, to, radius)
     }
 
     /// The wall segments, each once, with walkable space on the left.
@@ -293,6 +293,74 @@ impl NavMesh {
                 assert_eq!(self.is_wall(t, e), wall, "wall flag of edge {e} of {t:?}");
                 assert_eq!(self.is_wall(nb, back), wall);
             }
+        }
+    }
+}
+
+impl NavMesh {
+    /// Calls `f(t, k)` for each triangle `t` around vertex `v` (`v` being its corner
+    /// `k`), each once, starting from `start`, which has `v` as a corner: turning one
+    /// way across the edges into `v`, then (when the fan meets the hull) the other way.
+    pub(crate) fn for_each_around(&self, v: u32, start: u32, mut f: impl FnMut(u32, usize)) {
+        let corner = |t: u32| self.triangles[t as usize].iter().position(|&x| x == v);
+        let Some(k0) = corner(start) else {
+            return;
+        };
+        f(start, k0);
+        // Edge `k + 2` of a triangle runs into `v`, edge `k` out of it.
+        let (mut t, mut k) = (start, k0);
+        for _ in 0..self.triangles.len() {
+            let next = self.neighbors[t as usize][(k + 2) % 3];
+            if next == start {
+                return;
+            }
+            match (next != NONE).then(|| corner(next)).flatten() {
+                Some(j) => (t, k) = (next, j),
+                None => break,
+            }
+            f(t, k);
+        }
+        (t, k) = (start, k0);
+        for _ in 0..self.triangles.len() {
+            let next = self.neighbors[t as usize][k];
+            match (next != NONE && next != start)
+                .then(|| corner(next))
+                .flatten()
+            {
+                Some(j) => (t, k) = (next, j),
+                None => return,
+            }
+            f(t, k);
+        }
+    }
+
+    /// Does a wall end at vertex `v`, a corner of triangle `t`? What the build's
+    /// scan over every triangle finds, from the triangles around `v` only.
+    pub(crate) fn ends_wall(&self, v: u32, t: u32) -> bool {
+        let mut wall = false;
+        self.for_each_around(v, t, |t, k| {
+            let f = self.flags[t as usize];
+            wall |= f & (WALL_EDGE0 << k | WALL_EDGE0 << ((k + 2) % 3)) != 0;
+        });
+        wall
+    }
+
+    /// [`NavMesh::corner_gap`] of vertex `v`, a corner of triangle `t`: what
+    /// [`corner_gaps`] finds, from the triangles around `v` only.
+    pub(crate) fn corner_gap_at(&self, v: u32, t: u32) -> f32 {
+        let (mut gap, mut walls) = (f32::INFINITY, 0u32);
+        self.for_each_around(v, t, |t, k| {
+            let tid = TriangleId(t);
+            if self.is_walkable(tid) {
+                gap = gap.min(self.widths[t as usize][k]);
+                walls +=
+                    u32::from(self.is_wall(tid, k)) + u32::from(self.is_wall(tid, (k + 2) % 3));
+            }
+        });
+        if walls == 2 && gap.is_finite() {
+            gap
+        } else {
+            0.0
         }
     }
 }

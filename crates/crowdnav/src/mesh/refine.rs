@@ -30,12 +30,15 @@ pub(crate) fn measure_and_refine(mesh: &mut NavMesh) {
 
 /// Measures the gate widths of the listed triangles (sorted, distinct; the others'
 /// widths are kept) and refines the mesh from there until the widths are exact.
-pub(crate) fn remeasure_and_refine(mesh: &mut NavMesh, dirty: Vec<u32>) {
+/// Returns what changed (see [`Refined`]).
+pub(crate) fn remeasure_and_refine(mesh: &mut NavMesh, dirty: Vec<u32>) -> Refined {
     mesh.widths.resize(mesh.triangles.len(), [0.0; 3]);
     let (widths, mut splits) = measure(mesh, &dirty);
     for (&t, w) in dirty.iter().zip(widths) {
         mesh.widths[t as usize] = w;
     }
+    let mut measured = dirty;
+    let mut reshaped = Vec::new();
     for _ in 0..MAX_ROUNDS {
         if splits.is_empty() {
             break;
@@ -56,6 +59,7 @@ pub(crate) fn remeasure_and_refine(mesh: &mut NavMesh, dirty: Vec<u32>) {
                 for t in changed {
                     touched[t as usize] = true;
                     dirty.push(t);
+                    reshaped.push(t);
                 }
             }
         }
@@ -66,8 +70,25 @@ pub(crate) fn remeasure_and_refine(mesh: &mut NavMesh, dirty: Vec<u32>) {
         for (&t, w) in dirty.iter().zip(widths) {
             mesh.widths[t as usize] = w;
         }
+        measured.extend(dirty);
         splits = next;
     }
+    measured.sort_unstable();
+    measured.dedup();
+    reshaped.sort_unstable();
+    reshaped.dedup();
+    Refined { measured, reshaped }
+}
+
+/// What [`remeasure_and_refine`] changed; no other triangle's widths, walls, corners
+/// or neighbours changed.
+pub(crate) struct Refined {
+    /// Every triangle measured (sorted, distinct): the listed ones and those the
+    /// refinement made or changed.
+    pub(crate) measured: Vec<u32>,
+    /// The triangles the refinement made or changed (sorted, distinct): their corners
+    /// or neighbours may differ.
+    pub(crate) reshaped: Vec<u32>,
 }
 
 /// Splits wall `s.edge` of walkable triangle `s.triangle` at `s.at`: the triangle and

@@ -283,7 +283,7 @@ impl<'m> Search<'m> {
     ) -> Option<Open> {
         let mesh = self.mesh;
         let next = mesh.neighbor(t, exit)?;
-        if mesh.pockets.pointless(t.0, next.0, tg.0) {
+        if mesh.pockets().pointless(t.0, next.0, tg.0) {
             return None;
         }
         // A triangle other than the goal's that this agent cannot leave again (its
