@@ -163,7 +163,11 @@ pub(crate) struct QueryIndex {
     area_triangles: Vec<u32>,
     area_sums: Vec<f64>,
     /// What the nearest-point queries build per radius, on first use.
-    radii: radius::RadiusSlots,
+    radii: radius::RadiusSlots<radius::RadiusIndex>,
+    /// The walls near each triangle, per radius, built on first use.
+    triangle_walls: radius::RadiusSlots<radius::TriangleWalls>,
+    /// The walls in `f64`.
+    walls64: Vec<(DVec2, DVec2)>,
 }
 
 impl QueryIndex {
@@ -184,6 +188,10 @@ impl QueryIndex {
             area_triangles.push(t.0);
             area_sums.push(sum);
         }
+        let walls64 = walls
+            .iter()
+            .map(|w| (w.a.as_dvec2(), w.b.as_dvec2()))
+            .collect();
         let hull = mesh
             .triangles()
             .flat_map(|t| (0..3).map(move |e| (t, e)))
@@ -203,6 +211,8 @@ impl QueryIndex {
             area_triangles,
             area_sums,
             radii: radius::RadiusSlots::default(),
+            triangle_walls: radius::RadiusSlots::default(),
+            walls64,
         }
     }
 }
@@ -335,7 +345,6 @@ fn pick(rng: &mut (impl RngCore + ?Sized), sums: &[f64]) -> Option<usize> {
 }
 
 /// Squared distance between segments `a b` and `p q`, 0 when they cross.
-#[cfg(test)]
 fn segment_distance_squared(a: DVec2, b: DVec2, p: DVec2, q: DVec2) -> f64 {
     let side = |u: DVec2, v: DVec2, w: DVec2| (v - u).perp_dot(w - u);
     let (d1, d2) = (side(p, q, a), side(p, q, b));
@@ -733,15 +742,30 @@ impl NavMesh {
             return None;
         }
         index.radii.get(r, || {
-            let walls: Vec<(DVec2, DVec2)> = index
-                .walls
-                .iter()
-                .map(|w| (w.a.as_dvec2(), w.b.as_dvec2()))
-                .collect();
+            let walls = &index.walls64;
             let near = |x: DVec2, range: f64, out: &mut Vec<u32>| {
                 radius::walls_near(&index.grid, x, range, out)
             };
-            radius::RadiusIndex::new(self, r, &walls, index.lo, index.hi, &near)
+            radius::RadiusIndex::new(self, r, walls, index.lo, index.hi, &near)
+        })
+    }
+
+    /// The walls near each walkable triangle for radius `r > 0`, built on first use; `None`
+    /// in the cases [`NavMesh::radius_index`] gives up (too many radii, too wide a disc).
+    fn triangle_walls(&self, r: f64) -> Option<&radius::TriangleWalls> {
+        let index = self.query_index();
+        if r > radius::MAX_CELLS_WIDE * f64::from(index.grid_cell) {
+            return None;
+        }
+        index.triangle_walls.get(r, || {
+            let scale = 1.0
+                + r
+                + index
+                    .lo
+                    .abs()
+                    .max_element()
+                    .max(index.hi.abs().max_element());
+            radius::TriangleWalls::new(self, r, 1e-6 * scale, &index.walls64, &index.grid)
         })
     }
 
@@ -1408,10 +1432,10 @@ impl NavMesh {
         radius: f32,
     ) -> Result<Option<RayHit>, MeshQueryError> {
         let r = ray_ok(from, to, radius)?;
-        let Location::Walkable(_) = self.locate(from) else {
+        let Location::Walkable(t) = self.locate(from) else {
             return Err(MeshQueryError::OffMesh { point: from });
         };
-        Ok(self.raycast_from(from.as_dvec2(), to.as_dvec2(), r))
+        Ok(self.raycast_from(from.as_dvec2(), to.as_dvec2(), r, t))
     }
 
     /// [`NavMesh::raycast`] from a point whose triangle the caller already has, as
@@ -1444,10 +1468,160 @@ impl NavMesh {
         radius: f32,
     ) -> Result<Option<RayHit>, MeshQueryError> {
         let r = ray_ok(from, to, radius)?;
-        let Location::Walkable(_) = self.locate_from(from, start) else {
+        let Location::Walkable(t) = self.locate_from(from, start) else {
             return Err(MeshQueryError::OffMesh { point: from });
         };
-        Ok(self.raycast_from(from.as_dvec2(), to.as_dvec2(), r))
+        Ok(self.raycast_from(from.as_dvec2(), to.as_dvec2(), r, t))
+    }
+
+    /// The first touch of a disc of radius `r` moving from `s` (in walkable triangle
+    /// `start`) to `to`, over every wall; ties go to the lowest wall index. A walk of
+    /// the ray through the triangles ([`NavMesh::raycast_walk`]) when it can tell its
+    /// way (and, for `r > 0`, the radius has its lists of walls near each triangle),
+    /// else the walls on the grid along the ray ([`NavMesh::raycast_by_grid`]): the
+    /// same answer.
+    fn raycast_from(&self, s: DVec2, to: DVec2, r: f64, start: TriangleId) -> Option<RayHit> {
+        let lists = match r > 0.0 {
+            true => match self.triangle_walls(r) {
+                Some(lists) => Some(lists),
+                None => return self.raycast_by_grid(s, to, r),
+            },
+            false => None,
+        };
+        if let Some(found) = self.raycast_walk(s, to, r, start.0, lists) {
+            return found;
+        }
+        self.raycast_by_grid(s, to, r)
+    }
+
+    /// The first touch of a disc of radius `r` moving from `s` (in walkable triangle
+    /// `start`) to `to`, by a walk of its centre through the triangles the segment
+    /// crosses, testing walls with [`capsule_entry`] as it goes:
+    ///
+    /// - `r > 0`: the walls listed near each triangle (`lists`): a wall touched at time
+    ///   `t` is within `r` of the centre then, so listed near a triangle the walk has
+    ///   reached by `t`. The start triangle's whole list, then for each triangle entered
+    ///   those its list has and the one left does not.
+    /// - `r = 0` (`lists` is `None`): the start triangle's walls, then the wall the walk
+    ///   leaves a triangle through, if any: the segment touches a wall only where it
+    ///   crosses one, and it crosses walls only as edges of the triangles it crosses.
+    ///
+    /// Once the best touch is no later than where the walk leaves the current triangle
+    /// (or the ray ends in it), it is the first of all walls. The next triangle is told
+    /// by the side of the ray's line each vertex lies on: `None` (the caller searches
+    /// otherwise) when a vertex lies too near the line to tell, or the centre would
+    /// leave walkable space untouched (a graze along a wall).
+    fn raycast_walk(
+        &self,
+        s: DVec2,
+        to: DVec2,
+        r: f64,
+        start: u32,
+        lists: Option<&radius::TriangleWalls>,
+    ) -> Option<Option<RayHit>> {
+        let index = self.query_index();
+        let d = to - s;
+        let length = d.length();
+        let scale = 1.0 + r + s.abs().max_element().max(to.abs().max_element());
+        // Past the leaving point by less than the lists' margin: still within it (for
+        // r = 0 the walk stops at the wall it leaves through).
+        let slack = lists.map_or(0.0, |l| 0.25 * l.margin() / length);
+        // A wall both of whose ends are farther than this from the ray's line, on one
+        // side, cannot be touched (times |d|, as the sides below are).
+        let beyond = (r + 1e-9 * scale) * length;
+        let dn = d.x.abs() + d.y.abs();
+        let pos = |v: u32| self.vertices[v as usize].as_dvec2();
+        // The side of the ray's line `p` lies on (positive: left), unless too near it.
+        let side = |p: DVec2| {
+            let w = p - s;
+            let o = d.perp_dot(w);
+            (o.abs() > 1e-12 * dn * (w.x.abs() + w.y.abs())).then_some(o)
+        };
+        let mut t = start;
+        let mut ids = *self.triangles.get(t as usize)?;
+        // `s` in `start` (closed), but for rounding.
+        let [p0, p1, p2] = ids.map(pos);
+        for (a, b) in [(p0, p1), (p1, p2), (p2, p0)] {
+            let (ab, w) = (b - a, s - a);
+            if ab.perp_dot(w) < -1e-12 * (ab.x.abs() + ab.y.abs()) * (w.x.abs() + w.y.abs()) {
+                return None;
+            }
+        }
+        let mut o = [side(p0)?, side(p1)?, side(p2)?];
+        // The best touch: its time, its wall's index (0 for r = 0, whose touches do
+        // not tie) and ends.
+        let mut best = (1.0f64, u32::MAX, (DVec2::ZERO, DVec2::ZERO));
+        let test = |w: u32, (a, b): (DVec2, DVec2), best: &mut (f64, u32, _)| {
+            if let Some(x) = capsule_entry(s, d, a, b, r, best.0) {
+                // At most `best.0`: the earlier, or the lower wall at a tie.
+                if x < best.0 || w < best.1 {
+                    *best = (x, w, (a, b));
+                }
+            }
+        };
+        let edge = |ids: [u32; 3], e: usize| (pos(ids[e]), pos(ids[(e + 1) % 3]));
+        let mut entered = None;
+        for _ in 0..self.triangles.len() {
+            match lists {
+                Some(lists) => {
+                    let near = match entered {
+                        None => lists.of(t),
+                        Some(k) => lists.entering(t, k),
+                    };
+                    for &w in near {
+                        let (a, b) = index.walls64[w as usize];
+                        let (oa, ob) = (d.perp_dot(a - s), d.perp_dot(b - s));
+                        if (oa > beyond && ob > beyond) || (oa < -beyond && ob < -beyond) {
+                            continue;
+                        }
+                        test(w, (a, b), &mut best);
+                    }
+                }
+                None if entered.is_none() => {
+                    for e in 0..3 {
+                        if self.is_wall(TriangleId(t), e) {
+                            test(0, edge(ids, e), &mut best);
+                        }
+                    }
+                }
+                None => {}
+            }
+            // Leaving through the edge from a vertex on the right to one on the left.
+            let e = (0..3).find(|&k| o[k] < 0.0 && o[(k + 1) % 3] > 0.0)?;
+            let (va, vb) = (ids[e], ids[(e + 1) % 3]);
+            let (a, ab) = (pos(va), pos(vb) - pos(va));
+            let ends = ab.perp_dot(to - a) >= 0.0;
+            if lists.is_none() && self.is_wall(TriangleId(t), e) {
+                // Leaving walkable space through a wall (or ending on it): touching it,
+                // if not before.
+                test(0, edge(ids, e), &mut best);
+                if best.1 == u32::MAX && !ends {
+                    return None;
+                }
+                break;
+            }
+            if ends {
+                break; // The ray ends in `t`.
+            }
+            if best.1 != u32::MAX && best.0 <= (a - s).perp_dot(ab) / d.perp_dot(ab) + slack {
+                break;
+            }
+            let n = self.neighbors[t as usize][e];
+            if n == NONE || !self.is_walkable(TriangleId(n)) {
+                return None;
+            }
+            let next = self.triangles[n as usize];
+            let k = (0..3).find(|&k| next[k] == vb && next[(k + 1) % 3] == va)?;
+            let (oa, ob) = (o[e], o[(e + 1) % 3]);
+            o[k] = ob;
+            o[(k + 1) % 3] = oa;
+            o[(k + 2) % 3] = side(pos(next[(k + 2) % 3]))?;
+            (t, ids, entered) = (n, next, Some(k));
+        }
+        if best.1 == u32::MAX {
+            return Some(None);
+        }
+        Some(Some(ray_hit(s, d, best.0, best.2, r)))
     }
 
     /// The first touch of a disc of radius `r` moving from `s` to `to`, over every
@@ -1457,7 +1631,7 @@ impl NavMesh {
     /// centre then, so in a cell of the box of `t`'s chunk grown by `r`: once a touch
     /// is found no later than the end of the chunks searched, no later chunk can hold
     /// an earlier one, and the search stops.
-    fn raycast_from(&self, s: DVec2, to: DVec2, r: f64) -> Option<RayHit> {
+    fn raycast_by_grid(&self, s: DVec2, to: DVec2, r: f64) -> Option<RayHit> {
         let index = self.query_index();
         let d = to - s;
         let scale = 1.0 + r + s.abs().max_element().max(to.abs().max_element());
@@ -1470,7 +1644,7 @@ impl NavMesh {
             .clamp(1.0, 4096.0);
         with_scratch(|sc| {
             sc.start_walls(index.walls.len());
-            let mut best: (f64, Option<(DVec2, DVec2)>) = (1.0, None);
+            let mut best: (f64, Option<(u32, (DVec2, DVec2))>) = (1.0, None);
             let mut t0 = 0.0;
             for k in 1..=chunks as u32 {
                 let t1 = (f64::from(k) / chunks).min(1.0);
@@ -1490,8 +1664,9 @@ impl NavMesh {
                             continue;
                         }
                         if let Some(t) = capsule_entry(s, d, a, b, r, best.0) {
-                            if t < best.0 || best.1.is_none() {
-                                best = (t, Some((a, b)));
+                            // At most `best.0`: the earlier, or the lower wall at a tie.
+                            if t < best.0 || best.1.map_or(true, |(v, _)| w < v) {
+                                best = (t, Some((w, (a, b))));
                             }
                         }
                     }
@@ -1501,7 +1676,7 @@ impl NavMesh {
                 }
                 t0 = t1;
             }
-            let (t, wall) = (best.0, best.1?);
+            let (t, (_, wall)) = (best.0, best.1?);
             Some(ray_hit(s, d, t, wall, r))
         })
     }
@@ -1549,7 +1724,11 @@ impl NavMesh {
         let (mut pos, mut target) = (from.as_dvec2(), to.as_dvec2());
         let mut hits = 0;
         while pos != target {
-            let Some(hit) = self.raycast_from(pos, target, r) else {
+            let found = match self.locate(pos.as_vec2()) {
+                Location::Walkable(t) => self.raycast_from(pos, target, r, t),
+                _ => self.raycast_by_grid(pos, target, r),
+            };
+            let Some(hit) = found else {
                 pos = target;
                 break;
             };

@@ -666,3 +666,206 @@ fn raycast_in_is_raycast_from_any_start_triangle() {
         ));
     }
 }
+
+/// A ray from a free point for radius `r` in a random direction, if a free point is found.
+fn random_ray(rng: &mut ChaCha8Rng, mesh: &NavMesh, r: f32) -> Option<(Vec2, Vec2)> {
+    let from = free_point(rng, mesh, r)?;
+    let to = from + Vec2::from_angle(rng.gen_range(0.0..6.3)) * rng.gen_range(0.1..25.0);
+    Some((from, to))
+}
+
+/// The walk through the triangles, the grid search and the reference on one ray: the
+/// same first touch (the walk may decline, then `false`).
+fn walk_agrees(mesh: &NavMesh, from: Vec2, to: Vec2, r: f32) -> bool {
+    let Location::Walkable(start) = mesh.locate(from) else {
+        panic!("{from} is not walkable");
+    };
+    let lists = (r > 0.0).then(|| mesh.triangle_walls(f64::from(r)).expect("lists for r"));
+    let (s, e) = (from.as_dvec2(), to.as_dvec2());
+    let walk = mesh.raycast_walk(s, e, f64::from(r), start.0, lists);
+    let grid = mesh.raycast_by_grid(s, e, f64::from(r));
+    let theirs = reference::raycast(mesh, from, to, f64::from(r));
+    assert_eq!(
+        grid.map(|h| h.fraction),
+        theirs.map(|t| t as f32),
+        "{from} -> {to} r = {r}: grid"
+    );
+    match walk {
+        Some(walk) => {
+            assert_eq!(walk, grid, "{from} -> {to} r = {r}: walk");
+            true
+        }
+        None => false,
+    }
+}
+
+#[test]
+fn the_triangle_walk_is_the_grid_search_and_the_reference() {
+    // The walk through the triangles with the walls listed near each gives the exact
+    // first touch of every wall, wall and all, and declines almost never.
+    let mut rng = ChaCha8Rng::seed_from_u64(0x3a1c);
+    let (mut walked, mut total, mut hits) = (0, 0, 0);
+    for _ in 0..6 {
+        let mesh = random_mesh(&mut rng);
+        for _ in 0..60 {
+            let r = RADII[rng.gen_range(0..RADII.len())];
+            let Some((from, to)) = random_ray(&mut rng, &mesh, r) else {
+                continue;
+            };
+            total += 1;
+            walked += usize::from(walk_agrees(&mesh, from, to, r));
+            hits += usize::from(reference::raycast(&mesh, from, to, f64::from(r)).is_some());
+        }
+    }
+    assert!(
+        total >= 300 && walked * 100 >= total * 99 && hits >= total / 4,
+        "{walked} of {total} walked, {hits} hits"
+    );
+}
+
+#[test]
+fn the_triangle_walk_on_vertices_edges_and_walls() {
+    // Rays along walls and edges, through vertices, from vertices and from walls: the
+    // walk declines or gives the exact answer.
+    let m = room_with_pillar();
+    let points: Vec<Vec2> = [
+        (0.0, 0.0),
+        (4.0, 4.0),
+        (6.0, 4.0),
+        (2.0, 0.0),
+        (1.0, 3.0),
+        (3.0, 3.0),
+        (5.0, 3.0),
+        (9.0, 1.0),
+        (2.0, 2.0),
+        (8.0, 8.0),
+        (10.0, 5.0),
+        (4.0, 7.0),
+    ]
+    .map(|(x, y)| Vec2::new(x, y))
+    .into();
+    let mut walked = 0;
+    for &from in &points {
+        for &to in &points {
+            for r in [0.0, 0.5, 1.0] {
+                if from == to || !matches!(m.locate(from), Location::Walkable(_)) {
+                    continue;
+                }
+                for to in [to, from + (to - from) * 3.0] {
+                    walked += usize::from(walk_agrees(&m, from, to, r));
+                }
+            }
+        }
+    }
+    assert!(walked >= 100, "{walked}");
+}
+
+#[test]
+fn the_walls_listed_near_a_triangle_are_those_within_the_radius() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x7a11);
+    let mesh = random_mesh(&mut rng);
+    let walls: Vec<(DVec2, DVec2)> = mesh
+        .walls()
+        .map(|w| (w.a.as_dvec2(), w.b.as_dvec2()))
+        .collect();
+    for r in RADII {
+        let lists = mesh.triangle_walls(f64::from(r)).expect("lists for r");
+        for t in mesh.triangles() {
+            let listed = lists.of(t.0);
+            if !mesh.is_walkable(t) {
+                assert!(listed.is_empty());
+                continue;
+            }
+            let [a, b, c] = mesh.triangle_points(t).map(|v| v.as_dvec2());
+            // Distance from the triangle: sampled densely over it, so a little above.
+            let near = |(p, q): (DVec2, DVec2)| {
+                let mut d = f64::INFINITY;
+                for i in 0..=24 {
+                    for j in 0..=24 - i {
+                        let x =
+                            a + (b - a) * (f64::from(i) / 24.0) + (c - a) * (f64::from(j) / 24.0);
+                        d = d.min(distance_to_segment(x, p, q));
+                    }
+                }
+                d
+            };
+            for (k, m) in (0..3).map(|k| (k, mesh.neighbor(t, k))) {
+                // What a walk entering through edge k has not seen in the triangle across.
+                let theirs = match m {
+                    Some(m) if mesh.is_walkable(m) => lists.of(m.0),
+                    // A walk never enters from a blocked triangle: nothing kept.
+                    _ => listed,
+                };
+                let new: Vec<u32> = listed
+                    .iter()
+                    .copied()
+                    .filter(|w| !theirs.contains(w))
+                    .collect();
+                assert_eq!(lists.entering(t.0, k), &new[..], "{t:?} edge {k}");
+            }
+            for (w, &wall) in walls.iter().enumerate() {
+                let d = near(wall);
+                if d <= f64::from(r) {
+                    assert!(
+                        listed.contains(&(w as u32)),
+                        "{t:?} r = {r}: wall {w} at {d}"
+                    );
+                }
+                if listed.contains(&(w as u32)) {
+                    // Sampling overestimates by at most the triangle's sample spacing.
+                    let spacing = (b - a).length().max((c - a).length()) / 24.0;
+                    assert!(
+                        d <= f64::from(r) + lists.margin() + spacing,
+                        "{t:?} r = {r}: {w} at {d}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_triangle_walk_answers_for_the_mesh_after_an_edit() {
+    // Lists built before an edit are never used after it: each edit drops them.
+    let mut rng = ChaCha8Rng::seed_from_u64(0xed17);
+    let mut mesh = random_mesh(&mut rng);
+    let rays: Vec<(Vec2, Vec2)> = (0..200)
+        .map(|_| {
+            let from = Vec2::new(rng.gen_range(0.5..29.5), rng.gen_range(0.5..29.5));
+            (
+                from,
+                from + Vec2::from_angle(rng.gen_range(0.0..6.3)) * 20.0,
+            )
+        })
+        .collect();
+    let check = |mesh: &NavMesh| {
+        let mut checked = 0;
+        for &(from, to) in &rays {
+            for r in [0.0, 0.5] {
+                if reference::fits(mesh, from, f64::from(r)) {
+                    let ours = mesh.raycast(from, to, r).expect("valid ray");
+                    let theirs = reference::raycast(mesh, from, to, f64::from(r));
+                    assert_eq!(ours.map(|h| h.fraction), theirs.map(|t| t as f32));
+                    checked += 1;
+                }
+            }
+        }
+        checked
+    };
+    assert!(check(&mesh) >= 100);
+    let mut added = Vec::new();
+    for k in 0..4 {
+        let c = Vec2::new(4.0 + 6.0 * k as f32, 15.0);
+        let square =
+            [(-1.5, -1.5), (1.5, -1.5), (1.5, 1.5), (-1.5, 1.5)].map(|(x, y)| c + Vec2::new(x, y));
+        if let Ok(id) = mesh.add_obstacle(&square) {
+            added.push(id);
+        }
+        assert!(check(&mesh) >= 100);
+    }
+    assert!(!added.is_empty());
+    for id in added {
+        mesh.remove_obstacle(id).expect("remove");
+        assert!(check(&mesh) >= 100);
+    }
+}
