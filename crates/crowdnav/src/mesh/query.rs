@@ -1468,10 +1468,28 @@ impl NavMesh {
         radius: f32,
     ) -> Result<Option<RayHit>, MeshQueryError> {
         let r = ray_ok(from, to, radius)?;
-        let Location::Walkable(t) = self.locate_from(from, start) else {
-            return Err(MeshQueryError::OffMesh { point: from });
+        let t = match self.strictly_inside(start, from.as_dvec2()) {
+            true => start,
+            false => match self.locate_from(from, start) {
+                Location::Walkable(t) => t,
+                _ => return Err(MeshQueryError::OffMesh { point: from }),
+            },
         };
         Ok(self.raycast_from(from.as_dvec2(), to.as_dvec2(), r, t))
+    }
+
+    /// Whether `t` is a walkable triangle of this mesh with `x` inside it, clear of its
+    /// edges by more than rounding: then [`NavMesh::locate_from`] would find `t` too.
+    fn strictly_inside(&self, t: TriangleId, x: DVec2) -> bool {
+        let Some(ids) = self.triangles.get(t.index()) else {
+            return false;
+        };
+        let [a, b, c] = ids.map(|v| self.vertices[v as usize].as_dvec2());
+        let clear = |a: DVec2, b: DVec2| {
+            let (ab, w) = (b - a, x - a);
+            ab.perp_dot(w) > 1e-12 * (ab.x.abs() + ab.y.abs()) * (w.x.abs() + w.y.abs())
+        };
+        self.is_walkable(t) && clear(a, b) && clear(b, c) && clear(c, a)
     }
 
     /// The first touch of a disc of radius `r` moving from `s` (in walkable triangle
@@ -1586,8 +1604,13 @@ impl NavMesh {
                 }
                 None => {}
             }
-            // Leaving through the edge from a vertex on the right to one on the left.
-            let e = (0..3).find(|&k| o[k] < 0.0 && o[(k + 1) % 3] > 0.0)?;
+            // Leaving through the edge from a vertex on the right to one on the left:
+            // past the edge entered through, the one the third vertex's side tells.
+            let e = match entered {
+                None => (0..3).find(|&k| o[k] < 0.0 && o[(k + 1) % 3] > 0.0)?,
+                Some(k) if o[(k + 2) % 3] > 0.0 => (k + 1) % 3,
+                Some(k) => (k + 2) % 3,
+            };
             let (va, vb) = (ids[e], ids[(e + 1) % 3]);
             let (a, ab) = (pos(va), pos(vb) - pos(va));
             let ends = ab.perp_dot(to - a) >= 0.0;
@@ -1611,7 +1634,8 @@ impl NavMesh {
                 return None;
             }
             let next = self.triangles[n as usize];
-            let k = (0..3).find(|&k| next[k] == vb && next[(k + 1) % 3] == va)?;
+            // The shared edge runs from `vb` to `va` in `n`.
+            let k = (0..3).find(|&k| next[k] == vb)?;
             let (oa, ob) = (o[e], o[(e + 1) % 3]);
             o[k] = ob;
             o[(k + 1) % 3] = oa;
