@@ -818,7 +818,20 @@ impl NavMesh {
 
     /// Whether a disc of radius `r` centred at `x` (in walkable triangle `t`) is no
     /// nearer than `r` to any wall.
+    ///
+    /// For `r > 0` by the walls listed near `t` for `r` ([`radius::TriangleWalls`], built
+    /// on first use), which hold every wall within `r` of `x`; else (`r = 0`, or no
+    /// lists kept for `r`) by a search outward from `t`. Both test the same distances.
     fn has_room(&self, x: DVec2, t: TriangleId, r: f64) -> bool {
+        if r > 0.0 && self.is_walkable(t) {
+            if let Some(lists) = self.triangle_walls(r) {
+                let walls = &self.query_index().walls64;
+                return lists.of(t.0).iter().all(|&w| {
+                    let (a, b) = walls[w as usize];
+                    x.distance(closest_point(x, a, b)) >= r
+                });
+            }
+        }
         self.nearest_wall_within(x, t, r, r).1.is_none()
     }
 

@@ -33,6 +33,10 @@ pub(crate) trait PerRadius {
     fn radius(&self) -> f64;
 }
 
+/// Pieces per cell of the kept boundary's grid: fewer, larger cells make the ring
+/// search visit fewer of them (each a few pieces more, rejected by their boxes).
+const PIECES_PER_CELL: f32 = 12.0;
+
 /// Slots for the data of up to [`MAX_RADII`] radii, each filled once.
 #[derive(Clone, Debug)]
 pub(crate) struct RadiusSlots<T>([OnceLock<T>; MAX_RADII]);
@@ -182,7 +186,7 @@ impl RadiusIndex {
             glo.as_vec2(),
             ghi.as_vec2(),
             pieces.len().max(1),
-            2.0,
+            PIECES_PER_CELL,
         ));
         let piece_cells = bin(glo, ghi, piece_side, &piece_boxes, pad);
         RadiusIndex {

@@ -869,3 +869,41 @@ fn the_triangle_walk_answers_for_the_mesh_after_an_edit() {
         assert!(check(&mesh) >= 100);
     }
 }
+
+#[test]
+fn room_by_the_listed_walls_is_room_by_the_search_before_and_after_edits() {
+    // The room check of the nearest-point and random-point queries reads the walls
+    // listed near the point's triangle; it must agree with the search outward from the
+    // triangle and the exhaustive clearance, also once an edit has dropped the lists.
+    let mut rng = ChaCha8Rng::seed_from_u64(0x400f);
+    let mut mesh = random_mesh(&mut rng);
+    let check = |mesh: &NavMesh, rng: &mut ChaCha8Rng| {
+        let mut checked = 0;
+        for _ in 0..300 {
+            let x = Vec2::new(rng.gen_range(0.0..30.0), rng.gen_range(0.0..30.0));
+            let Location::Walkable(t) = mesh.locate(x) else {
+                continue;
+            };
+            for r in RADII {
+                let r = f64::from(r);
+                let listed = mesh.has_room(x.as_dvec2(), t, r);
+                let searched = mesh.nearest_wall_within(x.as_dvec2(), t, r, r).1.is_none();
+                assert_eq!(listed, searched, "{x} r = {r}");
+                assert_eq!(
+                    listed,
+                    reference::clearance(mesh, x.as_dvec2()) >= r,
+                    "{x} r = {r}"
+                );
+                checked += 1;
+            }
+        }
+        checked
+    };
+    assert!(check(&mesh, &mut rng) >= 600);
+    let square =
+        [(10.0, 10.0), (14.0, 10.0), (14.0, 14.0), (10.0, 14.0)].map(|(x, y)| Vec2::new(x, y));
+    let id = mesh.add_obstacle(&square).expect("added");
+    assert!(check(&mesh, &mut rng) >= 500);
+    mesh.remove_obstacle(id).expect("removed");
+    assert!(check(&mesh, &mut rng) >= 600);
+}
