@@ -163,9 +163,7 @@ pub(crate) struct QueryIndex {
     area_triangles: Vec<u32>,
     area_sums: Vec<f64>,
     /// What the nearest-point queries build per radius, on first use.
-    radii: radius::RadiusSlots<radius::RadiusIndex>,
-    /// The walls near each triangle, per radius, built on first use.
-    triangle_walls: radius::RadiusSlots<radius::TriangleWalls>,
+    radii: radius::RadiusSlots,
     /// The walls in `f64`.
     walls64: Vec<(DVec2, DVec2)>,
 }
@@ -211,7 +209,6 @@ impl QueryIndex {
             area_triangles,
             area_sums,
             radii: radius::RadiusSlots::default(),
-            triangle_walls: radius::RadiusSlots::default(),
             walls64,
         }
     }
@@ -345,6 +342,7 @@ fn pick(rng: &mut (impl RngCore + ?Sized), sums: &[f64]) -> Option<usize> {
 }
 
 /// Squared distance between segments `a b` and `p q`, 0 when they cross.
+#[cfg(test)]
 fn segment_distance_squared(a: DVec2, b: DVec2, p: DVec2, q: DVec2) -> f64 {
     let side = |u: DVec2, v: DVec2, w: DVec2| (v - u).perp_dot(w - u);
     let (d1, d2) = (side(p, q, a), side(p, q, b));
@@ -750,25 +748,6 @@ impl NavMesh {
         })
     }
 
-    /// The walls near each walkable triangle for radius `r > 0`, built on first use; `None`
-    /// in the cases [`NavMesh::radius_index`] gives up (too many radii, too wide a disc).
-    fn triangle_walls(&self, r: f64) -> Option<&radius::TriangleWalls> {
-        let index = self.query_index();
-        if r > radius::MAX_CELLS_WIDE * f64::from(index.grid_cell) {
-            return None;
-        }
-        index.triangle_walls.get(r, || {
-            let scale = 1.0
-                + r
-                + index
-                    .lo
-                    .abs()
-                    .max_element()
-                    .max(index.hi.abs().max_element());
-            radius::TriangleWalls::new(self, r, 1e-6 * scale, &index.walls64, &index.grid)
-        })
-    }
-
     /// The nearest wall point to `x`, which lies in triangle `t`, among walls nearer
     /// than `limit`: searches outward from `t`, crossing only non-wall edges nearer
     /// than the best wall found so far, so the answer is exact and local. Stops as soon
@@ -818,20 +797,7 @@ impl NavMesh {
 
     /// Whether a disc of radius `r` centred at `x` (in walkable triangle `t`) is no
     /// nearer than `r` to any wall.
-    ///
-    /// For `r > 0` by the walls listed near `t` for `r` ([`radius::TriangleWalls`], built
-    /// on first use), which hold every wall within `r` of `x`; else (`r = 0`, or no
-    /// lists kept for `r`) by a search outward from `t`. Both test the same distances.
     fn has_room(&self, x: DVec2, t: TriangleId, r: f64) -> bool {
-        if r > 0.0 && self.is_walkable(t) {
-            if let Some(lists) = self.triangle_walls(r) {
-                let walls = &self.query_index().walls64;
-                return lists.of(t.0).iter().all(|&w| {
-                    let (a, b) = walls[w as usize];
-                    x.distance(closest_point(x, a, b)) >= r
-                });
-            }
-        }
         self.nearest_wall_within(x, t, r, r).1.is_none()
     }
 
@@ -1506,60 +1472,32 @@ impl NavMesh {
     }
 
     /// The first touch of a disc of radius `r` moving from `s` (in walkable triangle
-    /// `start`) to `to`, over every wall; ties go to the lowest wall index. A walk of
-    /// the ray through the triangles ([`NavMesh::raycast_walk`]) when it can tell its
-    /// way (and, for `r > 0`, the radius has its lists of walls near each triangle),
-    /// else the walls on the grid along the ray ([`NavMesh::raycast_by_grid`]): the
-    /// same answer.
+    /// `start`) to `to`, over every wall; ties go to the lowest wall index. For `r = 0`
+    /// a walk of the ray through the triangles ([`NavMesh::raycast_walk`]) when it can
+    /// tell its way, else the walls on the grid along the ray
+    /// ([`NavMesh::raycast_by_grid`]): the same answer.
     fn raycast_from(&self, s: DVec2, to: DVec2, r: f64, start: TriangleId) -> Option<RayHit> {
-        let lists = match r > 0.0 {
-            true => match self.triangle_walls(r) {
-                Some(lists) => Some(lists),
-                None => return self.raycast_by_grid(s, to, r),
-            },
-            false => None,
-        };
-        if let Some(found) = self.raycast_walk(s, to, r, start.0, lists) {
-            return found;
+        if r == 0.0 {
+            if let Some(found) = self.raycast_walk(s, to, start.0) {
+                return found;
+            }
         }
         self.raycast_by_grid(s, to, r)
     }
 
-    /// The first touch of a disc of radius `r` moving from `s` (in walkable triangle
-    /// `start`) to `to`, by a walk of its centre through the triangles the segment
-    /// crosses, testing walls with [`capsule_entry`] as it goes:
+    /// The first wall a point moving from `s` (in walkable triangle `start`) to `to`
+    /// touches (a disc of radius 0), by a walk through the triangles the segment
+    /// crosses: the segment touches a wall only where it crosses one, and crosses
+    /// walls only as edges of the triangles it crosses, so testing the start
+    /// triangle's walls and the wall the walk leaves a triangle through (if any) with
+    /// [`capsule_entry`] gives the first touch over every wall.
     ///
-    /// - `r > 0`: the walls listed near each triangle (`lists`): a wall touched at time
-    ///   `t` is within `r` of the centre then, so listed near a triangle the walk has
-    ///   reached by `t`. The start triangle's whole list, then for each triangle entered
-    ///   those its list has and the one left does not.
-    /// - `r = 0` (`lists` is `None`): the start triangle's walls, then the wall the walk
-    ///   leaves a triangle through, if any: the segment touches a wall only where it
-    ///   crosses one, and it crosses walls only as edges of the triangles it crosses.
-    ///
-    /// Once the best touch is no later than where the walk leaves the current triangle
-    /// (or the ray ends in it), it is the first of all walls. The next triangle is told
-    /// by the side of the ray's line each vertex lies on: `None` (the caller searches
-    /// otherwise) when a vertex lies too near the line to tell, or the centre would
-    /// leave walkable space untouched (a graze along a wall).
-    fn raycast_walk(
-        &self,
-        s: DVec2,
-        to: DVec2,
-        r: f64,
-        start: u32,
-        lists: Option<&radius::TriangleWalls>,
-    ) -> Option<Option<RayHit>> {
-        let index = self.query_index();
+    /// The next triangle is told by the side of the ray's line each vertex lies on:
+    /// `None` (the caller searches otherwise) when a vertex lies too near the line to
+    /// tell, when `s` is not in `start` but for rounding, or when the walk would leave
+    /// walkable space other than through a wall.
+    fn raycast_walk(&self, s: DVec2, to: DVec2, start: u32) -> Option<Option<RayHit>> {
         let d = to - s;
-        let length = d.length();
-        let scale = 1.0 + r + s.abs().max_element().max(to.abs().max_element());
-        // Past the leaving point by less than the lists' margin: still within it (for
-        // r = 0 the walk stops at the wall it leaves through).
-        let slack = lists.map_or(0.0, |l| 0.25 * l.margin() / length);
-        // A wall both of whose ends are farther than this from the ray's line, on one
-        // side, cannot be touched (times |d|, as the sides below are).
-        let beyond = (r + 1e-9 * scale) * length;
         let dn = d.x.abs() + d.y.abs();
         let pos = |v: u32| self.vertices[v as usize].as_dvec2();
         // The side of the ray's line `p` lies on (positive: left), unless too near it.
@@ -1579,44 +1517,24 @@ impl NavMesh {
             }
         }
         let mut o = [side(p0)?, side(p1)?, side(p2)?];
-        // The best touch: its time, its wall's index (0 for r = 0, whose touches do
-        // not tie) and ends.
-        let mut best = (1.0f64, u32::MAX, (DVec2::ZERO, DVec2::ZERO));
-        let test = |w: u32, (a, b): (DVec2, DVec2), best: &mut (f64, u32, _)| {
-            if let Some(x) = capsule_entry(s, d, a, b, r, best.0) {
-                // At most `best.0`: the earlier, or the lower wall at a tie.
-                if x < best.0 || w < best.1 {
-                    *best = (x, w, (a, b));
+        // The best touch: its time and wall (touches of a point do not tie).
+        let mut best: Option<(f64, (DVec2, DVec2))> = None;
+        let test = |(a, b): (DVec2, DVec2), best: &mut Option<(f64, (DVec2, DVec2))>| {
+            let limit = best.map_or(1.0, |(t, _)| t);
+            if let Some(x) = capsule_entry(s, d, a, b, 0.0, limit) {
+                if best.map_or(true, |(t, _)| x < t) {
+                    *best = Some((x, (a, b)));
                 }
             }
         };
         let edge = |ids: [u32; 3], e: usize| (pos(ids[e]), pos(ids[(e + 1) % 3]));
+        for e in 0..3 {
+            if self.is_wall(TriangleId(t), e) {
+                test(edge(ids, e), &mut best);
+            }
+        }
         let mut entered = None;
         for _ in 0..self.triangles.len() {
-            match lists {
-                Some(lists) => {
-                    let near = match entered {
-                        None => lists.of(t),
-                        Some(k) => lists.entering(t, k),
-                    };
-                    for &w in near {
-                        let (a, b) = index.walls64[w as usize];
-                        let (oa, ob) = (d.perp_dot(a - s), d.perp_dot(b - s));
-                        if (oa > beyond && ob > beyond) || (oa < -beyond && ob < -beyond) {
-                            continue;
-                        }
-                        test(w, (a, b), &mut best);
-                    }
-                }
-                None if entered.is_none() => {
-                    for e in 0..3 {
-                        if self.is_wall(TriangleId(t), e) {
-                            test(0, edge(ids, e), &mut best);
-                        }
-                    }
-                }
-                None => {}
-            }
             // Leaving through the edge from a vertex on the right to one on the left:
             // past the edge entered through, the one the third vertex's side tells.
             let e = match entered {
@@ -1627,19 +1545,17 @@ impl NavMesh {
             let (va, vb) = (ids[e], ids[(e + 1) % 3]);
             let (a, ab) = (pos(va), pos(vb) - pos(va));
             let ends = ab.perp_dot(to - a) >= 0.0;
-            if lists.is_none() && self.is_wall(TriangleId(t), e) {
+            if self.is_wall(TriangleId(t), e) {
                 // Leaving walkable space through a wall (or ending on it): touching it,
                 // if not before.
-                test(0, edge(ids, e), &mut best);
-                if best.1 == u32::MAX && !ends {
+                test(edge(ids, e), &mut best);
+                if best.is_none() && !ends {
                     return None;
                 }
                 break;
             }
-            if ends {
-                break; // The ray ends in `t`.
-            }
-            if best.1 != u32::MAX && best.0 <= (a - s).perp_dot(ab) / d.perp_dot(ab) + slack {
+            // The ray ends in `t`, or touched a wall of the start before leaving it.
+            if ends || best.is_some_and(|(x, _)| x <= (a - s).perp_dot(ab) / d.perp_dot(ab)) {
                 break;
             }
             let n = self.neighbors[t as usize][e];
@@ -1655,10 +1571,7 @@ impl NavMesh {
             o[(k + 2) % 3] = side(pos(next[(k + 2) % 3]))?;
             (t, ids, entered) = (n, next, Some(k));
         }
-        if best.1 == u32::MAX {
-            return Some(None);
-        }
-        Some(Some(ray_hit(s, d, best.0, best.2, r)))
+        Some(best.map(|(t, wall)| ray_hit(s, d, t, wall, 0.0)))
     }
 
     /// The first touch of a disc of radius `r` moving from `s` to `to`, over every

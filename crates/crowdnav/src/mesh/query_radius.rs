@@ -14,7 +14,7 @@
 
 use crate::grid::{dense_side, Cells, Layout, MAX_CELLS};
 use crate::mesh::clearance::closest_point;
-use crate::mesh::navmesh::{NavMesh, TriangleId, NONE};
+use crate::mesh::navmesh::NavMesh;
 use crate::mesh::Location;
 use glam::{DVec2, Vec2};
 use std::f64::consts::TAU;
@@ -27,47 +27,29 @@ pub(crate) const MAX_RADII: usize = 8;
 /// built: wider discs take the general path.
 pub(crate) const MAX_CELLS_WIDE: f64 = 2.0;
 
-/// Data built for one disc radius.
-pub(crate) trait PerRadius {
-    /// The radius the data was built for.
-    fn radius(&self) -> f64;
-}
-
 /// Pieces per cell of the kept boundary's grid: fewer, larger cells make the ring
 /// search visit fewer of them (each a few pieces more, rejected by their boxes).
 const PIECES_PER_CELL: f32 = 12.0;
 
 /// Slots for the data of up to [`MAX_RADII`] radii, each filled once.
-#[derive(Clone, Debug)]
-pub(crate) struct RadiusSlots<T>([OnceLock<T>; MAX_RADII]);
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RadiusSlots([OnceLock<RadiusIndex>; MAX_RADII]);
 
-impl<T> Default for RadiusSlots<T> {
-    fn default() -> Self {
-        RadiusSlots(std::array::from_fn(|_| OnceLock::new()))
-    }
-}
-
-impl<T: PerRadius> RadiusSlots<T> {
+impl RadiusSlots {
     /// The data for radius `r`, built by `build` in the first free slot if no slot holds
     /// it yet; `None` when every slot holds another radius.
-    pub(crate) fn get(&self, r: f64, build: impl Fn() -> T) -> Option<&T> {
+    pub(crate) fn get(&self, r: f64, build: impl Fn() -> RadiusIndex) -> Option<&RadiusIndex> {
         for slot in &self.0 {
             // A slot another thread fills with another radius is passed over.
             let index = match slot.get() {
                 Some(index) => index,
                 None => slot.get_or_init(&build),
             };
-            if index.radius().to_bits() == r.to_bits() {
+            if index.radius.to_bits() == r.to_bits() {
                 return Some(index);
             }
         }
         None
-    }
-}
-
-impl PerRadius for RadiusIndex {
-    fn radius(&self) -> f64 {
-        self.radius
     }
 }
 
@@ -449,128 +431,4 @@ pub(crate) fn walls_near(grid: &crate::grid::WallGrid, x: DVec2, range: f64, out
     grid.for_each_row_in_box(p - half, p + half, |items| out.extend_from_slice(items));
     out.sort_unstable();
     out.dedup();
-}
-
-/// What [`NavMesh::raycast`] builds once per disc radius `r > 0`: for each walkable
-/// triangle, the walls within `r` of it (and a margin), so that a disc whose centre
-/// lies in the triangle can touch no other wall; and for each of its edges with a
-/// walkable triangle across, those of its walls that the triangle across does not list
-/// (what a walk entering through that edge has not seen in the triangle it left).
-/// Blocked triangles have none listed.
-#[derive(Clone, Debug)]
-pub(crate) struct TriangleWalls {
-    /// The disc radius.
-    radius: f64,
-    /// How much farther than `radius` the listed walls may be (at least).
-    margin: f64,
-    /// Triangle `t`'s walls are `walls[starts[t]..starts[t + 1]]`.
-    starts: Vec<u32>,
-    /// Wall indices, increasing within each triangle's list.
-    walls: Vec<u32>,
-    /// The walls of triangle `t` not listed for its neighbour across edge `k` are
-    /// `entering[entering_starts[3 t + k]..entering_starts[3 t + k + 1]]`.
-    entering_starts: Vec<u32>,
-    entering: Vec<u32>,
-}
-
-impl PerRadius for TriangleWalls {
-    fn radius(&self) -> f64 {
-        self.radius
-    }
-}
-
-impl TriangleWalls {
-    /// The lists for radius `r` over `walls` (in `f64`, as the wall grid `grid` holds
-    /// them), with at least `margin` to spare.
-    pub(crate) fn new(
-        mesh: &NavMesh,
-        r: f64,
-        margin: f64,
-        walls: &[(DVec2, DVec2)],
-        grid: &crate::grid::WallGrid,
-    ) -> TriangleWalls {
-        let reach = r + margin;
-        // Rounding the boxes to the grid's `f32`, as the grid pads its cells.
-        let pad = (reach * (1.0 + 1e-6)) + 1e-3 * f64::from(grid.cell_side()).max(1e-3);
-        let mut starts = Vec::with_capacity(mesh.triangles.len() + 1);
-        let mut out = Vec::new();
-        let mut found = Vec::new();
-        starts.push(0);
-        for (t, ids) in mesh.triangles.iter().enumerate() {
-            if mesh.is_walkable(TriangleId(t as u32)) {
-                let [a, b, c] = ids.map(|v| mesh.vertices[v as usize].as_dvec2());
-                let (lo, hi) = (a.min(b).min(c) - pad, a.max(b).max(c) + pad);
-                found.clear();
-                grid.for_each_row_in_box(lo.as_vec2(), hi.as_vec2(), |items| {
-                    found.extend_from_slice(items)
-                });
-                found.sort_unstable();
-                found.dedup();
-                out.extend(found.iter().copied().filter(|&w| {
-                    let (p, q) = walls[w as usize];
-                    triangle_segment_distance_squared([a, b, c], p, q) <= reach * reach
-                }));
-            }
-            starts.push(out.len() as u32);
-        }
-        let list = |t: usize| &out[starts[t] as usize..starts[t + 1] as usize];
-        let mut entering_starts = Vec::with_capacity(3 * mesh.triangles.len() + 1);
-        let mut entering = Vec::new();
-        entering_starts.push(0);
-        for (t, across) in mesh.neighbors.iter().enumerate() {
-            for &m in across {
-                if m != NONE && mesh.is_walkable(TriangleId(m)) {
-                    let theirs = list(m as usize);
-                    entering.extend(list(t).iter().filter(|w| theirs.binary_search(w).is_err()));
-                }
-                entering_starts.push(entering.len() as u32);
-            }
-        }
-        TriangleWalls {
-            radius: r,
-            margin,
-            starts,
-            walls: out,
-            entering_starts,
-            entering,
-        }
-    }
-
-    /// The walls listed for triangle `t` and not for its neighbour across edge `k`.
-    #[inline]
-    pub(crate) fn entering(&self, t: u32, k: usize) -> &[u32] {
-        let i = 3 * t as usize + k;
-        match (self.entering_starts.get(i), self.entering_starts.get(i + 1)) {
-            (Some(&a), Some(&b)) => &self.entering[a as usize..b as usize],
-            _ => &[],
-        }
-    }
-
-    /// The walls within the radius and margin of triangle `t`.
-    #[inline]
-    pub(crate) fn of(&self, t: u32) -> &[u32] {
-        let t = t as usize;
-        match (self.starts.get(t), self.starts.get(t + 1)) {
-            (Some(&a), Some(&b)) => &self.walls[a as usize..b as usize],
-            _ => &[],
-        }
-    }
-
-    /// How much farther than the radius a listed wall may be, at least.
-    pub(crate) fn margin(&self) -> f64 {
-        self.margin
-    }
-}
-
-/// The squared distance between closed triangle `tri` (counter-clockwise) and segment
-/// `p q`, which crosses none of its edges but may touch them (as walls and triangles of
-/// the mesh do): the least over the triangle's edges, or zero with `p` inside.
-fn triangle_segment_distance_squared(tri: [DVec2; 3], p: DVec2, q: DVec2) -> f64 {
-    let inside = |x: DVec2| (0..3).all(|e| (tri[(e + 1) % 3] - tri[e]).perp_dot(x - tri[e]) >= 0.0);
-    if inside(p) || inside(q) {
-        return 0.0;
-    }
-    (0..3)
-        .map(|e| super::segment_distance_squared(tri[e], tri[(e + 1) % 3], p, q))
-        .fold(f64::INFINITY, f64::min)
 }

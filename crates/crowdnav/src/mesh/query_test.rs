@@ -674,15 +674,13 @@ fn random_ray(rng: &mut ChaCha8Rng, mesh: &NavMesh, r: f32) -> Option<(Vec2, Vec
     Some((from, to))
 }
 
-/// The walk through the triangles, the grid search and the reference on one ray: the
-/// same first touch (the walk may decline, then `false`).
+/// The grid search and the reference on one ray give the same first touch, and for
+/// `r = 0` so does the walk through the triangles (which may decline: then `false`).
 fn walk_agrees(mesh: &NavMesh, from: Vec2, to: Vec2, r: f32) -> bool {
     let Location::Walkable(start) = mesh.locate(from) else {
         panic!("{from} is not walkable");
     };
-    let lists = (r > 0.0).then(|| mesh.triangle_walls(f64::from(r)).expect("lists for r"));
     let (s, e) = (from.as_dvec2(), to.as_dvec2());
-    let walk = mesh.raycast_walk(s, e, f64::from(r), start.0, lists);
     let grid = mesh.raycast_by_grid(s, e, f64::from(r));
     let theirs = reference::raycast(mesh, from, to, f64::from(r));
     assert_eq!(
@@ -690,9 +688,12 @@ fn walk_agrees(mesh: &NavMesh, from: Vec2, to: Vec2, r: f32) -> bool {
         theirs.map(|t| t as f32),
         "{from} -> {to} r = {r}: grid"
     );
-    match walk {
+    if r > 0.0 {
+        return false;
+    }
+    match mesh.raycast_walk(s, e, start.0) {
         Some(walk) => {
-            assert_eq!(walk, grid, "{from} -> {to} r = {r}: walk");
+            assert_eq!(walk, grid, "{from} -> {to}: walk");
             true
         }
         None => false,
@@ -701,14 +702,14 @@ fn walk_agrees(mesh: &NavMesh, from: Vec2, to: Vec2, r: f32) -> bool {
 
 #[test]
 fn the_triangle_walk_is_the_grid_search_and_the_reference() {
-    // The walk through the triangles with the walls listed near each gives the exact
-    // first touch of every wall, wall and all, and declines almost never.
+    // The walk of a point (r = 0) through the triangles gives the exact first touch of
+    // every wall, wall and all, and declines almost never.
     let mut rng = ChaCha8Rng::seed_from_u64(0x3a1c);
     let (mut walked, mut total, mut hits) = (0, 0, 0);
     for _ in 0..6 {
         let mesh = random_mesh(&mut rng);
         for _ in 0..60 {
-            let r = RADII[rng.gen_range(0..RADII.len())];
+            let r = 0.0;
             let Some((from, to)) = random_ray(&mut rng, &mesh, r) else {
                 continue;
             };
@@ -747,86 +748,21 @@ fn the_triangle_walk_on_vertices_edges_and_walls() {
     let mut walked = 0;
     for &from in &points {
         for &to in &points {
-            for r in [0.0, 0.5, 1.0] {
-                if from == to || !matches!(m.locate(from), Location::Walkable(_)) {
-                    continue;
-                }
-                for to in [to, from + (to - from) * 3.0] {
-                    walked += usize::from(walk_agrees(&m, from, to, r));
-                }
-            }
-        }
-    }
-    assert!(walked >= 100, "{walked}");
-}
-
-#[test]
-fn the_walls_listed_near_a_triangle_are_those_within_the_radius() {
-    let mut rng = ChaCha8Rng::seed_from_u64(0x7a11);
-    let mesh = random_mesh(&mut rng);
-    let walls: Vec<(DVec2, DVec2)> = mesh
-        .walls()
-        .map(|w| (w.a.as_dvec2(), w.b.as_dvec2()))
-        .collect();
-    for r in RADII {
-        let lists = mesh.triangle_walls(f64::from(r)).expect("lists for r");
-        for t in mesh.triangles() {
-            let listed = lists.of(t.0);
-            if !mesh.is_walkable(t) {
-                assert!(listed.is_empty());
+            if from == to || !matches!(m.locate(from), Location::Walkable(_)) {
                 continue;
             }
-            let [a, b, c] = mesh.triangle_points(t).map(|v| v.as_dvec2());
-            // Distance from the triangle: sampled densely over it, so a little above.
-            let near = |(p, q): (DVec2, DVec2)| {
-                let mut d = f64::INFINITY;
-                for i in 0..=24 {
-                    for j in 0..=24 - i {
-                        let x =
-                            a + (b - a) * (f64::from(i) / 24.0) + (c - a) * (f64::from(j) / 24.0);
-                        d = d.min(distance_to_segment(x, p, q));
-                    }
-                }
-                d
-            };
-            for (k, m) in (0..3).map(|k| (k, mesh.neighbor(t, k))) {
-                // What a walk entering through edge k has not seen in the triangle across.
-                let theirs = match m {
-                    Some(m) if mesh.is_walkable(m) => lists.of(m.0),
-                    // A walk never enters from a blocked triangle: nothing kept.
-                    _ => listed,
-                };
-                let new: Vec<u32> = listed
-                    .iter()
-                    .copied()
-                    .filter(|w| !theirs.contains(w))
-                    .collect();
-                assert_eq!(lists.entering(t.0, k), &new[..], "{t:?} edge {k}");
-            }
-            for (w, &wall) in walls.iter().enumerate() {
-                let d = near(wall);
-                if d <= f64::from(r) {
-                    assert!(
-                        listed.contains(&(w as u32)),
-                        "{t:?} r = {r}: wall {w} at {d}"
-                    );
-                }
-                if listed.contains(&(w as u32)) {
-                    // Sampling overestimates by at most the triangle's sample spacing.
-                    let spacing = (b - a).length().max((c - a).length()) / 24.0;
-                    assert!(
-                        d <= f64::from(r) + lists.margin() + spacing,
-                        "{t:?} r = {r}: {w} at {d}"
-                    );
-                }
+            for to in [to, from + (to - from) * 3.0] {
+                walked += usize::from(walk_agrees(&m, from, to, 0.0));
             }
         }
     }
+    assert!(walked >= 60, "{walked}");
 }
 
 #[test]
 fn the_triangle_walk_answers_for_the_mesh_after_an_edit() {
-    // Lists built before an edit are never used after it: each edit drops them.
+    // The walk reads the mesh as edited: the same answers as the grid search (whose
+    // index each edit drops) and the reference.
     let mut rng = ChaCha8Rng::seed_from_u64(0xed17);
     let mut mesh = random_mesh(&mut rng);
     let rays: Vec<(Vec2, Vec2)> = (0..200)
@@ -846,6 +782,7 @@ fn the_triangle_walk_answers_for_the_mesh_after_an_edit() {
                     let ours = mesh.raycast(from, to, r).expect("valid ray");
                     let theirs = reference::raycast(mesh, from, to, f64::from(r));
                     assert_eq!(ours.map(|h| h.fraction), theirs.map(|t| t as f32));
+                    walk_agrees(mesh, from, to, r);
                     checked += 1;
                 }
             }
@@ -868,42 +805,4 @@ fn the_triangle_walk_answers_for_the_mesh_after_an_edit() {
         mesh.remove_obstacle(id).expect("remove");
         assert!(check(&mesh) >= 100);
     }
-}
-
-#[test]
-fn room_by_the_listed_walls_is_room_by_the_search_before_and_after_edits() {
-    // The room check of the nearest-point and random-point queries reads the walls
-    // listed near the point's triangle; it must agree with the search outward from the
-    // triangle and the exhaustive clearance, also once an edit has dropped the lists.
-    let mut rng = ChaCha8Rng::seed_from_u64(0x400f);
-    let mut mesh = random_mesh(&mut rng);
-    let check = |mesh: &NavMesh, rng: &mut ChaCha8Rng| {
-        let mut checked = 0;
-        for _ in 0..300 {
-            let x = Vec2::new(rng.gen_range(0.0..30.0), rng.gen_range(0.0..30.0));
-            let Location::Walkable(t) = mesh.locate(x) else {
-                continue;
-            };
-            for r in RADII {
-                let r = f64::from(r);
-                let listed = mesh.has_room(x.as_dvec2(), t, r);
-                let searched = mesh.nearest_wall_within(x.as_dvec2(), t, r, r).1.is_none();
-                assert_eq!(listed, searched, "{x} r = {r}");
-                assert_eq!(
-                    listed,
-                    reference::clearance(mesh, x.as_dvec2()) >= r,
-                    "{x} r = {r}"
-                );
-                checked += 1;
-            }
-        }
-        checked
-    };
-    assert!(check(&mesh, &mut rng) >= 600);
-    let square =
-        [(10.0, 10.0), (14.0, 10.0), (14.0, 14.0), (10.0, 14.0)].map(|(x, y)| Vec2::new(x, y));
-    let id = mesh.add_obstacle(&square).expect("added");
-    assert!(check(&mesh, &mut rng) >= 500);
-    mesh.remove_obstacle(id).expect("removed");
-    assert!(check(&mesh, &mut rng) >= 600);
 }
