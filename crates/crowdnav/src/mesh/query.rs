@@ -140,6 +140,10 @@ pub struct Slide {
 /// [`NavMesh::random_point`]).
 pub const MAX_RANDOM_SAMPLES: u32 = 1 << 16;
 
+/// The length of the pieces of a ray whose walls [`NavMesh::raycast`] gathers at a
+/// time from the grid, in cells.
+const CHUNK_CELLS: f64 = 1.0;
+
 /// Most walls [`NavMesh::move_along_surface`] slides along in one move.
 pub const MAX_SLIDES: u32 = 4;
 
@@ -1589,7 +1593,8 @@ impl NavMesh {
         // Rounding the boxes to the grid's `f32`: a few ulps, as the grid pads its cells.
         let cell = f64::from(index.grid.cell_side());
         let pad = r + slack + 1e-4 * cell + 1e-6 * scale;
-        let chunks = (d.length() / (2.0 * cell).max(1e-9))
+        let beyond = (r + slack) * d.length();
+        let chunks = (d.length() / (CHUNK_CELLS * cell).max(1e-9))
             .ceil()
             .clamp(1.0, 4096.0);
         with_scratch(|sc| {
@@ -1607,7 +1612,13 @@ impl NavMesh {
                         }
                         let wall = index.walls[w as usize];
                         let (a, b) = (wall.a.as_dvec2(), wall.b.as_dvec2());
-                        // The box of the ray up to the best touch, grown by r, first.
+                        // Both ends farther than r from the ray's line, on one side: no
+                        // touch (the sides are times |d|).
+                        let (oa, ob) = (d.perp_dot(a - s), d.perp_dot(b - s));
+                        if (oa > beyond && ob > beyond) || (oa < -beyond && ob < -beyond) {
+                            continue;
+                        }
+                        // The box of the ray up to the best touch, grown by r.
                         let e = s + d * best.0;
                         let (blo, bhi) = (s.min(e) - (r + slack), s.max(e) + (r + slack));
                         if a.max(b).cmplt(blo).any() || a.min(b).cmpgt(bhi).any() {
