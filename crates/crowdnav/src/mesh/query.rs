@@ -345,6 +345,9 @@ fn pick(rng: &mut (impl RngCore + ?Sized), sums: &[f64]) -> Option<usize> {
     Some(sums.partition_point(|&s| s <= x).min(sums.len() - 1))
 }
 
+/// A wall's ends in `f64`.
+type Wall64 = (DVec2, DVec2);
+
 /// Squared distance between segments `a b` and `p q`, 0 when they cross.
 #[cfg(test)]
 fn segment_distance_squared(a: DVec2, b: DVec2, p: DVec2, q: DVec2) -> f64 {
@@ -1386,10 +1389,11 @@ impl NavMesh {
     /// The disc touches a wall when it comes within `radius` of it while moving
     /// closer; a disc that starts nearer than `radius` to a wall is stopped at once
     /// only if it moves towards that wall, so a disc resting against a wall can slide
-    /// along it or leave it. The search tests the walls on the query grid's cells along
-    /// the ray, nearest first, stopping past the first touch, and is exact. The start's
-    /// point location is part of the cost: [`NavMesh::raycast_in`] skips most of it when
-    /// the caller knows `from`'s triangle.
+    /// along it or leave it. For `radius = 0` the search walks the segment through the
+    /// triangles it crosses up to the first wall; for a disc it tests the walls on the
+    /// query grid's cells along the ray, nearest first, stopping past the first touch.
+    /// Both are exact. The start's point location is part of the cost:
+    /// [`NavMesh::raycast_in`] skips it when the caller knows `from`'s triangle.
     ///
     /// # Errors
     /// [`MeshQueryError::NotFinite`], [`MeshQueryError::BadRadius`] for bad input;
@@ -1522,11 +1526,11 @@ impl NavMesh {
         }
         let mut o = [side(p0)?, side(p1)?, side(p2)?];
         // The best touch: its time and wall (touches of a point do not tie).
-        let mut best: Option<(f64, (DVec2, DVec2))> = None;
-        let test = |(a, b): (DVec2, DVec2), best: &mut Option<(f64, (DVec2, DVec2))>| {
+        let mut best: Option<(f64, Wall64)> = None;
+        let test = |(a, b): Wall64, best: &mut Option<(f64, Wall64)>| {
             let limit = best.map_or(1.0, |(t, _)| t);
             if let Some(x) = capsule_entry(s, d, a, b, 0.0, limit) {
-                if best.map_or(true, |(t, _)| x < t) {
+                if best.is_none_or(|(t, _)| x < t) {
                     *best = Some((x, (a, b)));
                 }
             }
@@ -1599,7 +1603,8 @@ impl NavMesh {
             .clamp(1.0, 4096.0);
         with_scratch(|sc| {
             sc.start_walls(index.walls.len());
-            let mut best: (f64, Option<(u32, (DVec2, DVec2))>) = (1.0, None);
+            // The best touch: its time, and its wall's index and ends.
+            let mut best: (f64, Option<(u32, Wall64)>) = (1.0, None);
             let mut t0 = 0.0;
             for k in 1..=chunks as u32 {
                 let t1 = (f64::from(k) / chunks).min(1.0);
@@ -1626,7 +1631,7 @@ impl NavMesh {
                         }
                         if let Some(t) = capsule_entry(s, d, a, b, r, best.0) {
                             // At most `best.0`: the earlier, or the lower wall at a tie.
-                            if t < best.0 || best.1.map_or(true, |(v, _)| w < v) {
+                            if t < best.0 || best.1.is_none_or(|(v, _)| w < v) {
                                 best = (t, Some((w, (a, b))));
                             }
                         }
