@@ -1542,7 +1542,11 @@ impl NavMesh {
             }
         }
         let mut entered = None;
-        for _ in 0..self.triangles.len() {
+        // Each triangle once at most (a longer walk would be a cycle of rounding).
+        for steps in 0.. {
+            if steps > self.triangles.len() {
+                return None;
+            }
             // Leaving through the edge from a vertex on the right to one on the left:
             // past the edge entered through, the one the third vertex's side tells.
             let e = match entered {
