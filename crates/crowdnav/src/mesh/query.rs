@@ -140,6 +140,10 @@ pub struct Slide {
 /// [`NavMesh::random_point`]).
 pub const MAX_RANDOM_SAMPLES: u32 = 1 << 16;
 
+/// The length of the pieces of a ray whose walls [`NavMesh::raycast`] gathers at a
+/// time from the grid, in cells.
+const CHUNK_CELLS: f64 = 1.0;
+
 /// Most walls [`NavMesh::move_along_surface`] slides along in one move.
 pub const MAX_SLIDES: u32 = 4;
 
@@ -164,6 +168,8 @@ pub(crate) struct QueryIndex {
     area_sums: Vec<f64>,
     /// What the nearest-point queries build per radius, on first use.
     radii: radius::RadiusSlots,
+    /// The walls in `f64`.
+    walls64: Vec<(DVec2, DVec2)>,
 }
 
 impl QueryIndex {
@@ -184,6 +190,10 @@ impl QueryIndex {
             area_triangles.push(t.0);
             area_sums.push(sum);
         }
+        let walls64 = walls
+            .iter()
+            .map(|w| (w.a.as_dvec2(), w.b.as_dvec2()))
+            .collect();
         let hull = mesh
             .triangles()
             .flat_map(|t| (0..3).map(move |e| (t, e)))
@@ -203,6 +213,7 @@ impl QueryIndex {
             area_triangles,
             area_sums,
             radii: radius::RadiusSlots::default(),
+            walls64,
         }
     }
 }
@@ -333,6 +344,9 @@ fn pick(rng: &mut (impl RngCore + ?Sized), sums: &[f64]) -> Option<usize> {
     let x = unit(rng) * total;
     Some(sums.partition_point(|&s| s <= x).min(sums.len() - 1))
 }
+
+/// A wall's ends in `f64`.
+type Wall64 = (DVec2, DVec2);
 
 /// Squared distance between segments `a b` and `p q`, 0 when they cross.
 #[cfg(test)]
@@ -733,15 +747,11 @@ impl NavMesh {
             return None;
         }
         index.radii.get(r, || {
-            let walls: Vec<(DVec2, DVec2)> = index
-                .walls
-                .iter()
-                .map(|w| (w.a.as_dvec2(), w.b.as_dvec2()))
-                .collect();
+            let walls = &index.walls64;
             let near = |x: DVec2, range: f64, out: &mut Vec<u32>| {
                 radius::walls_near(&index.grid, x, range, out)
             };
-            radius::RadiusIndex::new(self, r, &walls, index.lo, index.hi, &near)
+            radius::RadiusIndex::new(self, r, walls, index.lo, index.hi, &near)
         })
     }
 
@@ -1379,10 +1389,11 @@ impl NavMesh {
     /// The disc touches a wall when it comes within `radius` of it while moving
     /// closer; a disc that starts nearer than `radius` to a wall is stopped at once
     /// only if it moves towards that wall, so a disc resting against a wall can slide
-    /// along it or leave it. The search tests the walls on the query grid's cells along
-    /// the ray, nearest first, stopping past the first touch, and is exact. The start's
-    /// point location is part of the cost: [`NavMesh::raycast_in`] skips most of it when
-    /// the caller knows `from`'s triangle.
+    /// along it or leave it. For `radius = 0` the search walks the segment through the
+    /// triangles it crosses up to the first wall; for a disc it tests the walls on the
+    /// query grid's cells along the ray, nearest first, stopping past the first touch.
+    /// Both are exact. The start's point location is part of the cost:
+    /// [`NavMesh::raycast_in`] skips it when the caller knows `from`'s triangle.
     ///
     /// # Errors
     /// [`MeshQueryError::NotFinite`], [`MeshQueryError::BadRadius`] for bad input;
@@ -1408,10 +1419,10 @@ impl NavMesh {
         radius: f32,
     ) -> Result<Option<RayHit>, MeshQueryError> {
         let r = ray_ok(from, to, radius)?;
-        let Location::Walkable(_) = self.locate(from) else {
+        let Location::Walkable(t) = self.locate(from) else {
             return Err(MeshQueryError::OffMesh { point: from });
         };
-        Ok(self.raycast_from(from.as_dvec2(), to.as_dvec2(), r))
+        Ok(self.raycast_from(from.as_dvec2(), to.as_dvec2(), r, t))
     }
 
     /// [`NavMesh::raycast`] from a point whose triangle the caller already has, as
@@ -1444,10 +1455,135 @@ impl NavMesh {
         radius: f32,
     ) -> Result<Option<RayHit>, MeshQueryError> {
         let r = ray_ok(from, to, radius)?;
-        let Location::Walkable(_) = self.locate_from(from, start) else {
-            return Err(MeshQueryError::OffMesh { point: from });
+        let t = match self.strictly_inside(start, from.as_dvec2()) {
+            true => start,
+            false => match self.locate_from(from, start) {
+                Location::Walkable(t) => t,
+                _ => return Err(MeshQueryError::OffMesh { point: from }),
+            },
         };
-        Ok(self.raycast_from(from.as_dvec2(), to.as_dvec2(), r))
+        Ok(self.raycast_from(from.as_dvec2(), to.as_dvec2(), r, t))
+    }
+
+    /// Whether `t` is a walkable triangle of this mesh with `x` inside it, clear of its
+    /// edges by more than rounding: then [`NavMesh::locate_from`] would find `t` too.
+    fn strictly_inside(&self, t: TriangleId, x: DVec2) -> bool {
+        let Some(ids) = self.triangles.get(t.index()) else {
+            return false;
+        };
+        let [a, b, c] = ids.map(|v| self.vertices[v as usize].as_dvec2());
+        let clear = |a: DVec2, b: DVec2| {
+            let (ab, w) = (b - a, x - a);
+            ab.perp_dot(w) > 1e-12 * (ab.x.abs() + ab.y.abs()) * (w.x.abs() + w.y.abs())
+        };
+        self.is_walkable(t) && clear(a, b) && clear(b, c) && clear(c, a)
+    }
+
+    /// The first touch of a disc of radius `r` moving from `s` (in walkable triangle
+    /// `start`) to `to`, over every wall; ties go to the lowest wall index. For `r = 0`
+    /// a walk of the ray through the triangles ([`NavMesh::raycast_walk`]) when it can
+    /// tell its way, else the walls on the grid along the ray
+    /// ([`NavMesh::raycast_by_grid`]): the same answer.
+    fn raycast_from(&self, s: DVec2, to: DVec2, r: f64, start: TriangleId) -> Option<RayHit> {
+        if r == 0.0 {
+            if let Some(found) = self.raycast_walk(s, to, start.0) {
+                return found;
+            }
+        }
+        self.raycast_by_grid(s, to, r)
+    }
+
+    /// The first wall a point moving from `s` (in walkable triangle `start`) to `to`
+    /// touches (a disc of radius 0), by a walk through the triangles the segment
+    /// crosses: the segment touches a wall only where it crosses one, and crosses
+    /// walls only as edges of the triangles it crosses, so testing the start
+    /// triangle's walls and the wall the walk leaves a triangle through (if any) with
+    /// [`capsule_entry`] gives the first touch over every wall.
+    ///
+    /// The next triangle is told by the side of the ray's line each vertex lies on:
+    /// `None` (the caller searches otherwise) when a vertex lies too near the line to
+    /// tell, when `s` is not in `start` but for rounding, or when the walk would leave
+    /// walkable space other than through a wall.
+    fn raycast_walk(&self, s: DVec2, to: DVec2, start: u32) -> Option<Option<RayHit>> {
+        let d = to - s;
+        let dn = d.x.abs() + d.y.abs();
+        let pos = |v: u32| self.vertices[v as usize].as_dvec2();
+        // The side of the ray's line `p` lies on (positive: left), unless too near it.
+        let side = |p: DVec2| {
+            let w = p - s;
+            let o = d.perp_dot(w);
+            (o.abs() > 1e-12 * dn * (w.x.abs() + w.y.abs())).then_some(o)
+        };
+        let mut t = start;
+        let mut ids = *self.triangles.get(t as usize)?;
+        // `s` in `start` (closed), but for rounding.
+        let [p0, p1, p2] = ids.map(pos);
+        for (a, b) in [(p0, p1), (p1, p2), (p2, p0)] {
+            let (ab, w) = (b - a, s - a);
+            if ab.perp_dot(w) < -1e-12 * (ab.x.abs() + ab.y.abs()) * (w.x.abs() + w.y.abs()) {
+                return None;
+            }
+        }
+        let mut o = [side(p0)?, side(p1)?, side(p2)?];
+        // The best touch: its time and wall (touches of a point do not tie).
+        let mut best: Option<(f64, Wall64)> = None;
+        let test = |(a, b): Wall64, best: &mut Option<(f64, Wall64)>| {
+            let limit = best.map_or(1.0, |(t, _)| t);
+            if let Some(x) = capsule_entry(s, d, a, b, 0.0, limit) {
+                if best.is_none_or(|(t, _)| x < t) {
+                    *best = Some((x, (a, b)));
+                }
+            }
+        };
+        let edge = |ids: [u32; 3], e: usize| (pos(ids[e]), pos(ids[(e + 1) % 3]));
+        for e in 0..3 {
+            if self.is_wall(TriangleId(t), e) {
+                test(edge(ids, e), &mut best);
+            }
+        }
+        let mut entered = None;
+        // Each triangle once at most (a longer walk would be a cycle of rounding).
+        for steps in 0.. {
+            if steps > self.triangles.len() {
+                return None;
+            }
+            // Leaving through the edge from a vertex on the right to one on the left:
+            // past the edge entered through, the one the third vertex's side tells.
+            let e = match entered {
+                None => (0..3).find(|&k| o[k] < 0.0 && o[(k + 1) % 3] > 0.0)?,
+                Some(k) if o[(k + 2) % 3] > 0.0 => (k + 1) % 3,
+                Some(k) => (k + 2) % 3,
+            };
+            let (va, vb) = (ids[e], ids[(e + 1) % 3]);
+            let (a, ab) = (pos(va), pos(vb) - pos(va));
+            let ends = ab.perp_dot(to - a) >= 0.0;
+            if self.is_wall(TriangleId(t), e) {
+                // Leaving walkable space through a wall (or ending on it): touching it,
+                // if not before.
+                test(edge(ids, e), &mut best);
+                if best.is_none() && !ends {
+                    return None;
+                }
+                break;
+            }
+            // The ray ends in `t`, or touched a wall of the start before leaving it.
+            if ends || best.is_some_and(|(x, _)| x <= (a - s).perp_dot(ab) / d.perp_dot(ab)) {
+                break;
+            }
+            let n = self.neighbors[t as usize][e];
+            if n == NONE || !self.is_walkable(TriangleId(n)) {
+                return None;
+            }
+            let next = self.triangles[n as usize];
+            // The shared edge runs from `vb` to `va` in `n`.
+            let k = (0..3).find(|&k| next[k] == vb)?;
+            let (oa, ob) = (o[e], o[(e + 1) % 3]);
+            o[k] = ob;
+            o[(k + 1) % 3] = oa;
+            o[(k + 2) % 3] = side(pos(next[(k + 2) % 3]))?;
+            (t, ids, entered) = (n, next, Some(k));
+        }
+        Some(best.map(|(t, wall)| ray_hit(s, d, t, wall, 0.0)))
     }
 
     /// The first touch of a disc of radius `r` moving from `s` to `to`, over every
@@ -1457,7 +1593,7 @@ impl NavMesh {
     /// centre then, so in a cell of the box of `t`'s chunk grown by `r`: once a touch
     /// is found no later than the end of the chunks searched, no later chunk can hold
     /// an earlier one, and the search stops.
-    fn raycast_from(&self, s: DVec2, to: DVec2, r: f64) -> Option<RayHit> {
+    fn raycast_by_grid(&self, s: DVec2, to: DVec2, r: f64) -> Option<RayHit> {
         let index = self.query_index();
         let d = to - s;
         let scale = 1.0 + r + s.abs().max_element().max(to.abs().max_element());
@@ -1465,12 +1601,14 @@ impl NavMesh {
         // Rounding the boxes to the grid's `f32`: a few ulps, as the grid pads its cells.
         let cell = f64::from(index.grid.cell_side());
         let pad = r + slack + 1e-4 * cell + 1e-6 * scale;
-        let chunks = (d.length() / (2.0 * cell).max(1e-9))
+        let beyond = (r + slack) * d.length();
+        let chunks = (d.length() / (CHUNK_CELLS * cell).max(1e-9))
             .ceil()
             .clamp(1.0, 4096.0);
         with_scratch(|sc| {
             sc.start_walls(index.walls.len());
-            let mut best: (f64, Option<(DVec2, DVec2)>) = (1.0, None);
+            // The best touch: its time, and its wall's index and ends.
+            let mut best: (f64, Option<(u32, Wall64)>) = (1.0, None);
             let mut t0 = 0.0;
             for k in 1..=chunks as u32 {
                 let t1 = (f64::from(k) / chunks).min(1.0);
@@ -1483,15 +1621,22 @@ impl NavMesh {
                         }
                         let wall = index.walls[w as usize];
                         let (a, b) = (wall.a.as_dvec2(), wall.b.as_dvec2());
-                        // The box of the ray up to the best touch, grown by r, first.
+                        // Both ends farther than r from the ray's line, on one side: no
+                        // touch (the sides are times |d|).
+                        let (oa, ob) = (d.perp_dot(a - s), d.perp_dot(b - s));
+                        if (oa > beyond && ob > beyond) || (oa < -beyond && ob < -beyond) {
+                            continue;
+                        }
+                        // The box of the ray up to the best touch, grown by r.
                         let e = s + d * best.0;
                         let (blo, bhi) = (s.min(e) - (r + slack), s.max(e) + (r + slack));
                         if a.max(b).cmplt(blo).any() || a.min(b).cmpgt(bhi).any() {
                             continue;
                         }
                         if let Some(t) = capsule_entry(s, d, a, b, r, best.0) {
-                            if t < best.0 || best.1.is_none() {
-                                best = (t, Some((a, b)));
+                            // At most `best.0`: the earlier, or the lower wall at a tie.
+                            if t < best.0 || best.1.is_none_or(|(v, _)| w < v) {
+                                best = (t, Some((w, (a, b))));
                             }
                         }
                     }
@@ -1501,7 +1646,7 @@ impl NavMesh {
                 }
                 t0 = t1;
             }
-            let (t, wall) = (best.0, best.1?);
+            let (t, (_, wall)) = (best.0, best.1?);
             Some(ray_hit(s, d, t, wall, r))
         })
     }
@@ -1549,7 +1694,11 @@ impl NavMesh {
         let (mut pos, mut target) = (from.as_dvec2(), to.as_dvec2());
         let mut hits = 0;
         while pos != target {
-            let Some(hit) = self.raycast_from(pos, target, r) else {
+            let found = match self.locate(pos.as_vec2()) {
+                Location::Walkable(t) => self.raycast_from(pos, target, r, t),
+                _ => self.raycast_by_grid(pos, target, r),
+            };
+            let Some(hit) = found else {
                 pos = target;
                 break;
             };

@@ -27,6 +27,10 @@ pub(crate) const MAX_RADII: usize = 8;
 /// built: wider discs take the general path.
 pub(crate) const MAX_CELLS_WIDE: f64 = 2.0;
 
+/// Pieces per cell of the kept boundary's grid: fewer, larger cells make the ring
+/// search visit fewer of them (each a few pieces more, rejected by their boxes).
+const PIECES_PER_CELL: f32 = 12.0;
+
 /// Slots for the data of up to [`MAX_RADII`] radii, each filled once.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RadiusSlots([OnceLock<RadiusIndex>; MAX_RADII]);
@@ -164,7 +168,7 @@ impl RadiusIndex {
             glo.as_vec2(),
             ghi.as_vec2(),
             pieces.len().max(1),
-            2.0,
+            PIECES_PER_CELL,
         ));
         let piece_cells = bin(glo, ghi, piece_side, &piece_boxes, pad);
         RadiusIndex {

@@ -666,3 +666,143 @@ fn raycast_in_is_raycast_from_any_start_triangle() {
         ));
     }
 }
+
+/// A ray from a free point for radius `r` in a random direction, if a free point is found.
+fn random_ray(rng: &mut ChaCha8Rng, mesh: &NavMesh, r: f32) -> Option<(Vec2, Vec2)> {
+    let from = free_point(rng, mesh, r)?;
+    let to = from + Vec2::from_angle(rng.gen_range(0.0..6.3)) * rng.gen_range(0.1..25.0);
+    Some((from, to))
+}
+
+/// The grid search and the reference on one ray give the same first touch, and for
+/// `r = 0` so does the walk through the triangles (which may decline: then `false`).
+fn walk_agrees(mesh: &NavMesh, from: Vec2, to: Vec2, r: f32) -> bool {
+    let Location::Walkable(start) = mesh.locate(from) else {
+        panic!("{from} is not walkable");
+    };
+    let (s, e) = (from.as_dvec2(), to.as_dvec2());
+    let grid = mesh.raycast_by_grid(s, e, f64::from(r));
+    let theirs = reference::raycast(mesh, from, to, f64::from(r));
+    assert_eq!(
+        grid.map(|h| h.fraction),
+        theirs.map(|t| t as f32),
+        "{from} -> {to} r = {r}: grid"
+    );
+    if r > 0.0 {
+        return false;
+    }
+    match mesh.raycast_walk(s, e, start.0) {
+        Some(walk) => {
+            assert_eq!(walk, grid, "{from} -> {to}: walk");
+            true
+        }
+        None => false,
+    }
+}
+
+#[test]
+fn the_triangle_walk_is_the_grid_search_and_the_reference() {
+    // The walk of a point (r = 0) through the triangles gives the exact first touch of
+    // every wall, wall and all, and declines almost never.
+    let mut rng = ChaCha8Rng::seed_from_u64(0x3a1c);
+    let (mut walked, mut total, mut hits) = (0, 0, 0);
+    for _ in 0..6 {
+        let mesh = random_mesh(&mut rng);
+        for _ in 0..60 {
+            let r = 0.0;
+            let Some((from, to)) = random_ray(&mut rng, &mesh, r) else {
+                continue;
+            };
+            total += 1;
+            walked += usize::from(walk_agrees(&mesh, from, to, r));
+            hits += usize::from(reference::raycast(&mesh, from, to, f64::from(r)).is_some());
+        }
+    }
+    assert!(
+        total >= 300 && walked * 100 >= total * 99 && hits >= total / 4,
+        "{walked} of {total} walked, {hits} hits"
+    );
+}
+
+#[test]
+fn the_triangle_walk_on_vertices_edges_and_walls() {
+    // Rays along walls and edges, through vertices, from vertices and from walls: the
+    // walk declines or gives the exact answer.
+    let m = room_with_pillar();
+    let points: Vec<Vec2> = [
+        (0.0, 0.0),
+        (4.0, 4.0),
+        (6.0, 4.0),
+        (2.0, 0.0),
+        (1.0, 3.0),
+        (3.0, 3.0),
+        (5.0, 3.0),
+        (9.0, 1.0),
+        (2.0, 2.0),
+        (8.0, 8.0),
+        (10.0, 5.0),
+        (4.0, 7.0),
+    ]
+    .map(|(x, y)| Vec2::new(x, y))
+    .into();
+    let mut walked = 0;
+    for &from in &points {
+        for &to in &points {
+            if from == to || !matches!(m.locate(from), Location::Walkable(_)) {
+                continue;
+            }
+            for to in [to, from + (to - from) * 3.0] {
+                walked += usize::from(walk_agrees(&m, from, to, 0.0));
+            }
+        }
+    }
+    assert!(walked >= 60, "{walked}");
+}
+
+#[test]
+fn the_triangle_walk_answers_for_the_mesh_after_an_edit() {
+    // The walk reads the mesh as edited: the same answers as the grid search (whose
+    // index each edit drops) and the reference.
+    let mut rng = ChaCha8Rng::seed_from_u64(0xed17);
+    let mut mesh = random_mesh(&mut rng);
+    let rays: Vec<(Vec2, Vec2)> = (0..200)
+        .map(|_| {
+            let from = Vec2::new(rng.gen_range(0.5..29.5), rng.gen_range(0.5..29.5));
+            (
+                from,
+                from + Vec2::from_angle(rng.gen_range(0.0..6.3)) * 20.0,
+            )
+        })
+        .collect();
+    let check = |mesh: &NavMesh| {
+        let mut checked = 0;
+        for &(from, to) in &rays {
+            for r in [0.0, 0.5] {
+                if reference::fits(mesh, from, f64::from(r)) {
+                    let ours = mesh.raycast(from, to, r).expect("valid ray");
+                    let theirs = reference::raycast(mesh, from, to, f64::from(r));
+                    assert_eq!(ours.map(|h| h.fraction), theirs.map(|t| t as f32));
+                    walk_agrees(mesh, from, to, r);
+                    checked += 1;
+                }
+            }
+        }
+        checked
+    };
+    assert!(check(&mesh) >= 100);
+    let mut added = Vec::new();
+    for k in 0..4 {
+        let c = Vec2::new(4.0 + 6.0 * k as f32, 15.0);
+        let square =
+            [(-1.5, -1.5), (1.5, -1.5), (1.5, 1.5), (-1.5, 1.5)].map(|(x, y)| c + Vec2::new(x, y));
+        if let Ok(id) = mesh.add_obstacle(&square) {
+            added.push(id);
+        }
+        assert!(check(&mesh) >= 100);
+    }
+    assert!(!added.is_empty());
+    for id in added {
+        mesh.remove_obstacle(id).expect("remove");
+        assert!(check(&mesh) >= 100);
+    }
+}
