@@ -13,8 +13,10 @@
 //! walking the other way has no allowed velocity but theirs, and is carried hundreds of
 //! metres back. The rvo2 preset's larger bias (`OrcaParams::symmetry_bias`, 0.25 rad)
 //! lets agents meeting nearly head-on pass before they touch: 5 274, 5 144, 4 951 and
-//! 4 806 steps. Not every phase is within the bound yet: 4 of the 75 phases of
-//! `cargo run --release -p crowdnav --example circle_phases` are over (the worst 6 561).
+//! 4 806 steps. Not every phase is within the bound yet: 2 of the 75 phases of
+//! `cargo run --release -p crowdnav --example circle_phases` are over (the worst,
+//! `"phase": 0.74`, 6 323; 4 over and the worst 6 561 before arrived agents held their
+//! places).
 //!
 //! The scenario names RVO2's preset (`"orca": {"preset": "rvo2"}`): the default ORCA
 //! parameters are the people preset, not RVO2's.
