@@ -373,6 +373,24 @@ fn a_preset_fills_the_fields_left_out_and_unknown_ones_are_refused() {
     );
 }
 
+/// The velocity `orca` gives `me` with `other` (an agent) as its only neighbour.
+fn steer_pair(orca: &Orca, me: &SteerAgent, other: &SteerAgent) -> Vec2 {
+    let seen = Neighbor {
+        position: other.position,
+        velocity: other.velocity,
+        radius: other.radius,
+        preferred_velocity: other.preferred_velocity,
+        kind: NeighborKind::Agent,
+    };
+    let ctx = SteerContext {
+        agent: *me,
+        neighbors: &[seen],
+        walls: &[],
+        dt: 0.05,
+    };
+    orca.steer(&ctx, None)
+}
+
 /// Two agents walking the same way, one right behind the other: with priority the one
 /// behind takes all of the avoidance and the one ahead none, so the one ahead walks on
 /// as it wants while the one behind holds back; shared evenly (RVO2), the one ahead is
@@ -393,34 +411,21 @@ fn the_agent_behind_yields_to_the_one_ahead() {
         preferred_velocity: v(1.3, 0.0),
         ..ahead
     };
-    let seen = |a: &SteerAgent| Neighbor {
-        position: a.position,
-        velocity: a.velocity,
-        radius: a.radius,
-        preferred_velocity: a.preferred_velocity,
-        kind: NeighborKind::Agent,
-    };
-    let steer = |orca: &Orca, me: &SteerAgent, other: &SteerAgent| {
-        let ctx = SteerContext {
-            agent: *me,
-            neighbors: &[seen(other)],
-            walls: &[],
-            dt: 0.05,
-        };
-        orca.steer(&ctx, None)
-    };
     let people = Orca::new(OrcaParams {
         time_gap: 0.0,
         ..OrcaParams::people()
     });
-    assert_eq!(steer(&people, &ahead, &behind), ahead.preferred_velocity);
-    let held = steer(&people, &behind, &ahead);
+    assert_eq!(
+        steer_pair(&people, &ahead, &behind),
+        ahead.preferred_velocity
+    );
+    let held = steer_pair(&people, &behind, &ahead);
     assert!(held.x < 1.0, "the one behind holds back: {held}");
     let even = Orca::new(OrcaParams {
         time_horizon: 3.0,
         ..OrcaParams::rvo2()
     });
-    let pushed = steer(&even, &ahead, &behind);
+    let pushed = steer_pair(&even, &ahead, &behind);
     assert!(
         pushed.x > ahead.preferred_velocity.x + 0.01,
         "shared evenly, pushed on: {pushed}"
@@ -448,25 +453,9 @@ fn someone_standing_takes_a_tenth_of_the_avoidance_from_a_passer_by() {
         target: v(10.0, 0.05),
         ..standing
     };
-    let seen = |a: &SteerAgent| Neighbor {
-        position: a.position,
-        velocity: a.velocity,
-        radius: a.radius,
-        preferred_velocity: a.preferred_velocity,
-        kind: NeighborKind::Agent,
-    };
-    let steer = |orca: &Orca, me: &SteerAgent, other: &SteerAgent| {
-        let ctx = SteerContext {
-            agent: *me,
-            neighbors: &[seen(other)],
-            walls: &[],
-            dt: 0.05,
-        };
-        orca.steer(&ctx, None)
-    };
     let people = Orca::new(OrcaParams::people());
-    let stepped = steer(&people, &standing, &passer).length();
-    let turned = (steer(&people, &passer, &standing) - passer.preferred_velocity).length();
+    let stepped = steer_pair(&people, &standing, &passer).length();
+    let turned = (steer_pair(&people, &passer, &standing) - passer.preferred_velocity).length();
     assert!(stepped > 0.0, "the one standing steps aside a little");
     assert!(
         turned > 5.0 * stepped,
