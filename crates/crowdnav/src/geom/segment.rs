@@ -1,7 +1,7 @@
 //! Line segments: closest points, distances and intersections.
 
 use super::predicates::{orient2d_value, Orientation};
-use glam::Vec2;
+use glam::{DVec2, Vec2};
 use serde::{Deserialize, Serialize};
 
 /// A straight line segment from `a` to `b`.
@@ -53,7 +53,7 @@ impl Segment {
 /// # Example
 /// ```
 /// use crowdnav::geom::closest_point_on_segment;
-/// use glam::Vec2;
+/// use glam::{DVec2, Vec2};
 /// let q = closest_point_on_segment(Vec2::new(1.0, 5.0), Vec2::ZERO, Vec2::new(4.0, 0.0));
 /// assert_eq!(q, Vec2::new(1.0, 0.0));
 /// ```
@@ -163,6 +163,74 @@ impl From<f64> for Orientation {
             Orientation::Collinear
         }
     }
+}
+
+/// The point of segment `a b` nearest to `x`, in `f64`.
+pub(crate) fn closest_point_f64(x: DVec2, a: DVec2, b: DVec2) -> DVec2 {
+    let ab = b - a;
+    let len_sq = ab.length_squared();
+    let t = if len_sq > 0.0 {
+        ((x - a).dot(ab) / len_sq).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    a + ab * t
+}
+
+/// The first time `t` in `[0, limit]` at which a disc of radius `r` centred at
+/// `s + t d` moves into the `r`-neighbourhood of segment `a b` (touching it while
+/// moving inwards). A disc already nearer than `r` counts at `t = 0` only when it
+/// moves closer; grazing (moving along the boundary) does not count.
+pub(crate) fn capsule_entry(
+    s: DVec2,
+    d: DVec2,
+    a: DVec2,
+    b: DVec2,
+    r: f64,
+    limit: f64,
+) -> Option<f64> {
+    let c0 = closest_point_f64(s, a, b);
+    let off = s - c0;
+    if off.length_squared() < r * r {
+        // Inside: a hit now if moving closer (the distance is convex along the ray).
+        return (d.dot(off) < 0.0).then_some(0.0);
+    }
+    let mut best = f64::INFINITY;
+    let ab = b - a;
+    let len_sq = ab.length_squared();
+    if len_sq > 0.0 {
+        let n = ab.perp() / len_sq.sqrt();
+        let (h0, dn) = (n.dot(s - a), n.dot(d));
+        // Entering the strip |h| <= r through the side the ray starts on.
+        let t = if h0 >= r && dn < 0.0 {
+            Some((r - h0) / dn)
+        } else if h0 <= -r && dn > 0.0 {
+            Some((-r - h0) / dn)
+        } else {
+            None
+        };
+        if let Some(t) = t.filter(|&t| t >= 0.0 && t <= limit) {
+            let u = (s + d * t - a).dot(ab) / len_sq;
+            if (0.0..=1.0).contains(&u) {
+                best = t;
+            }
+        }
+    }
+    if r > 0.0 {
+        for c in [a, b] {
+            // |s + t d - c|² = r²: the smaller root, when the ray truly enters.
+            let m = s - c;
+            let (qa, qb, qc) = (d.length_squared(), m.dot(d), m.length_squared() - r * r);
+            let disc = qb * qb - qa * qc;
+            if qa > 0.0 && disc > 0.0 && qb < 0.0 {
+                let t = (-qb - disc.sqrt()) / qa;
+                if t >= 0.0 && t <= limit && t < best {
+                    best = t;
+                }
+            }
+        }
+    }
+    (best <= limit).then_some(best)
 }
 
 #[cfg(test)]

@@ -156,17 +156,7 @@ pub(crate) fn distance_squared_to_segment(x: DVec2, a: DVec2, b: DVec2) -> f64 {
     x.distance_squared(closest_point(x, a, b))
 }
 
-/// The point of segment `a b` nearest to `x`, in `f64`.
-pub(crate) fn closest_point(x: DVec2, a: DVec2, b: DVec2) -> DVec2 {
-    let ab = b - a;
-    let len_sq = ab.length_squared();
-    let t = if len_sq > 0.0 {
-        ((x - a).dot(ab) / len_sq).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    a + ab * t
-}
+pub(crate) use crate::geom::closest_point_f64 as closest_point;
 
 /// A wall to split at a point: the nearest wall point of some gate lies inside a wall
 /// that is not an edge of the gate's triangle (a Kallmann disturbance).

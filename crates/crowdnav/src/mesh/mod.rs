@@ -33,7 +33,6 @@ pub use import::{
 pub use level::{Level, LevelError, PolygonRef, Walls};
 pub use load::{read_walls, LoadError};
 pub use navmesh::{Location, NavMesh, TriangleId, VertexId};
-pub(crate) use query::capsule_entry;
 pub use query::{
     MeshQueryError, NearestPoint, RayHit, Slide, WallDistance, MAX_RANDOM_SAMPLES, MAX_SLIDES,
 };

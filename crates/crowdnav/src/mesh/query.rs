@@ -37,6 +37,7 @@
 use super::clearance::{closest_point, distance_squared_to_segment, distance_to_segment, Visited};
 use super::navmesh::{NavMesh, TriangleId, NONE};
 use super::Location;
+use crate::geom::capsule_entry;
 use crate::geom::Segment;
 use crate::grid::{dense_side, WallGrid};
 use glam::{DVec2, Vec2};
@@ -368,62 +369,6 @@ fn segment_distance_squared(a: DVec2, b: DVec2, p: DVec2, q: DVec2) -> f64 {
 /// The left unit normal of `a b` (towards walkable space for a wall), or zero.
 fn left_normal(a: DVec2, b: DVec2) -> DVec2 {
     (b - a).perp().normalize_or_zero()
-}
-
-/// The first time `t` in `[0, limit]` at which a disc of radius `r` centred at
-/// `s + t d` moves into the `r`-neighbourhood of segment `a b` (touching it while
-/// moving inwards). A disc already nearer than `r` counts at `t = 0` only when it
-/// moves closer; grazing (moving along the boundary) does not count.
-pub(crate) fn capsule_entry(
-    s: DVec2,
-    d: DVec2,
-    a: DVec2,
-    b: DVec2,
-    r: f64,
-    limit: f64,
-) -> Option<f64> {
-    let c0 = closest_point(s, a, b);
-    let off = s - c0;
-    if off.length_squared() < r * r {
-        // Inside: a hit now if moving closer (the distance is convex along the ray).
-        return (d.dot(off) < 0.0).then_some(0.0);
-    }
-    let mut best = f64::INFINITY;
-    let ab = b - a;
-    let len_sq = ab.length_squared();
-    if len_sq > 0.0 {
-        let n = ab.perp() / len_sq.sqrt();
-        let (h0, dn) = (n.dot(s - a), n.dot(d));
-        // Entering the strip |h| <= r through the side the ray starts on.
-        let t = if h0 >= r && dn < 0.0 {
-            Some((r - h0) / dn)
-        } else if h0 <= -r && dn > 0.0 {
-            Some((-r - h0) / dn)
-        } else {
-            None
-        };
-        if let Some(t) = t.filter(|&t| t >= 0.0 && t <= limit) {
-            let u = (s + d * t - a).dot(ab) / len_sq;
-            if (0.0..=1.0).contains(&u) {
-                best = t;
-            }
-        }
-    }
-    if r > 0.0 {
-        for c in [a, b] {
-            // |s + t d - c|² = r²: the smaller root, when the ray truly enters.
-            let m = s - c;
-            let (qa, qb, qc) = (d.length_squared(), m.dot(d), m.length_squared() - r * r);
-            let disc = qb * qb - qa * qc;
-            if qa > 0.0 && disc > 0.0 && qb < 0.0 {
-                let t = (-qb - disc.sqrt()) / qa;
-                if t >= 0.0 && t <= limit && t < best {
-                    best = t;
-                }
-            }
-        }
-    }
-    (best <= limit).then_some(best)
 }
 
 /// Points where the boundary of the free space of radius `r` may come nearest to `p`,

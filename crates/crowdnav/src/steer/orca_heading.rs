@@ -39,7 +39,7 @@
 #[cfg(doc)]
 use super::SteerAgent;
 use super::{NeighborKind, OrcaParams, SteerContext};
-use crate::mesh::capsule_entry;
+use crate::geom::capsule_entry;
 use glam::Vec2;
 
 /// The cosine below which a neighbour's preferred way counts as against the agent's
