@@ -168,7 +168,9 @@ pub enum AgentState {
     #[default]
     Moving,
     /// At its goal (or the nearest point it can reach): it came within the arrival
-    /// tolerance, and has not been pushed further than its radius off it since. Pushed
+    /// tolerance, and, for a point goal, has not been pushed further than its radius
+    /// off it since (a chaser holds no place: it follows as soon as it is out of the
+    /// tolerance). Pushed
     /// off within its radius, it stands while it is pushed and walks back once left in
     /// peace for [`SETTLE_TIME`](super::SETTLE_TIME) (it is then not
     /// [`is_arrived`](Agent::is_arrived) until back); pushed further, it is

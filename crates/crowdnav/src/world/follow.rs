@@ -264,9 +264,11 @@ fn prefer_velocity(
     let last = a.waypoints.len().saturating_sub(1);
     let to_goal = goal.distance(a.position);
     // At its place: within the tolerance, or, once there, pushed no further than its
-    // radius off it (its body still covers its place).
+    // radius off it (its body still covers its place). A chaser follows its body at
+    // once: it holds no place.
     let was_there = matches!(a.state, AgentState::Arrived | AgentState::Idle);
-    if to_goal <= arrive || (was_there && to_goal <= arrive + a.radius) {
+    let holds = was_there && matches!(a.goal, Goal::Point(_));
+    if to_goal <= arrive || (holds && to_goal <= arrive + a.radius) {
         if a.arrived_at.is_none() {
             a.arrived_at = Some(now);
         }

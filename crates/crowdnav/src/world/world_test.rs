@@ -550,3 +550,40 @@ fn an_arrived_agent_holds_its_place_within_its_radius_and_walks_back_when_left_i
     run(&mut world, dt, 400);
     assert!(world.all_arrived());
 }
+
+/// A chaser holds no place: as soon as the body it chases moves it out of the arrival
+/// tolerance, it is on its way again.
+#[test]
+fn a_chaser_follows_at_once_when_its_body_moves_off() {
+    let dt = 0.05;
+    let mut world = World::new(None, Box::new(Seek), WorldParams::default());
+    let leader = world
+        .add_agent(AgentParams::new(Vec2::new(5.0, 5.0), Vec2::new(5.0, 5.0)))
+        .expect("valid agent");
+    let chaser = world
+        .add_agent(AgentParams::new(Vec2::new(2.0, 5.0), Vec2::new(2.0, 5.0)))
+        .expect("valid agent");
+    world
+        .set_goal(chaser, Goal::Agent(leader))
+        .expect("a live agent");
+    run(&mut world, dt, 400);
+    assert!(world.all_arrived());
+    let radius = world.agent(chaser).expect("in the world").radius;
+    // The leader steps away by half the chaser's radius: within the radius a point goal
+    // would hold, but a chaser follows.
+    let at = world.agent(leader).expect("in the world").position;
+    world
+        .set_position(leader, at + Vec2::new(0.5 * radius, 0.0))
+        .expect("free space");
+    world
+        .set_goal(leader, Goal::Point(at + Vec2::new(0.5 * radius, 0.0)))
+        .expect("live");
+    world.step(dt).expect("valid step");
+    let a = world.agent(chaser).expect("in the world");
+    assert_eq!(a.state(), &AgentState::Moving);
+    assert!(
+        a.preferred_velocity.x > 0.0,
+        "follows: {}",
+        a.preferred_velocity
+    );
+}
