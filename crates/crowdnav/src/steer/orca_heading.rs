@@ -30,11 +30,10 @@
 //! would otherwise see its way blocked by those queueing ahead and slide along the wall
 //! instead of queueing (their spacing is the time gap's job). Walls end a free way only
 //! within half a metre (nearer, a way around someone into a wall is no way; further,
-//! they are left to the hard half-planes). The horizon of an agent that has stopped is at
-//! least a metre, so that near its place it still steps aside for someone who must
-//! get past. The ORCA
-//! half-planes then keep the chosen velocity collision-free: this only changes what
-//! the agent would like.
+//! they are left to the hard half-planes). The horizon of an agent that has stopped is
+//! at least a metre, so that near its place it still steps aside for someone who must
+//! get past. The ORCA half-planes then keep the chosen velocity collision-free: this
+//! only changes what the agent would like.
 
 #[cfg(doc)]
 use super::SteerAgent;

@@ -290,12 +290,8 @@ fn prefer_velocity(
         } else {
             // Left in peace: back onto its place, slowing down as it comes.
             let dist = to_goal - (arrive - tolerance);
-            let speed = a
-                .pref_speed
-                .min(dist / slowdown.max(1e-3))
-                .min(dist / dt)
-                .max(0.0);
-            (goal - a.position).normalize_or_zero() * speed
+            (goal - a.position).normalize_or_zero()
+                * approach_speed(a.pref_speed, dist, Some(slowdown), dt)
         };
         return if was_there { 0 } else { ARRIVED };
     }
@@ -319,13 +315,17 @@ fn prefer_velocity(
     };
     let dir = (target - a.position).normalize_or_zero();
     // A moving goal is met at full speed; a fixed one is approached slowly.
-    let ease = match a.goal {
-        Goal::Point(_) => dist / slowdown.max(1e-3),
-        _ => f32::INFINITY,
-    };
-    let speed = a.pref_speed.min(ease).min(dist / dt).max(0.0);
-    a.preferred_velocity = dir * speed;
+    let ease = matches!(a.goal, Goal::Point(_)).then_some(slowdown);
+    a.preferred_velocity = dir * approach_speed(a.pref_speed, dist, ease, dt);
     0
+}
+
+/// The speed at which an agent cruising at `pref_speed` walks on with `dist` metres
+/// to go: slowed down over its last `slowdown · pref_speed` metres when it eases in
+/// (`Some(slowdown)`), and never past the end within one step `dt`.
+fn approach_speed(pref_speed: f32, dist: f32, slowdown: Option<f32>, dt: f32) -> f32 {
+    let ease = slowdown.map_or(f32::INFINITY, |s| dist / s.max(1e-3));
+    pref_speed.min(ease).min(dist / dt).max(0.0)
 }
 
 /// Where agent `a` heads for its next waypoint (not the last): a point of the door's
