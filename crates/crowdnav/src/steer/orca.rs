@@ -88,12 +88,16 @@ pub struct OrcaParams {
     /// presets. \[Limit: >= 0\]
     pub yield_to_flow: f32,
     /// How far to either side of its way, radians, an agent looks for a free way around
-    /// people walking against it (more than 120° off its own way) and moving obstacles:
+    /// people walking against it (more than 120° off its own way), people walking
+    /// across it (more than 60° off, at 0.5 m/s or more, seen only on a straight leg
+    /// of at least `neighbor_dist`) and moving obstacles:
     /// of the directions within this angle it takes the one that would bring it nearest
     /// its way's end `neighbor_dist` ahead, given how far it could walk along each before
     /// meeting one of them (the heuristic of Moussaïd, Helbing and Theraulaz 2011). An
-    /// agent that has stopped looks wider, up to 90°. Two streams meeting head-on then
-    /// step aside into lanes instead of pressing into each other. Walls and people
+    /// agent that has stopped looks wider, up to 90° (no wider than 35° when only
+    /// people crossing are in view). Two streams meeting head-on then step aside into
+    /// lanes instead of pressing into each other, and two crossing streams pass through
+    /// each other instead of packing into a block where they meet. Walls and people
     /// walking its way are left to the half-planes, so a crowd at a door is unchanged.
     /// 0 turns it off. \[Limit: 0 to π/2\]
     pub vision: f32,

@@ -1,7 +1,8 @@
 //! Looking for a way around people coming the other way ([`OrcaParams::vision`]).
 //!
 //! Before the half-planes are built, an agent that sees people walking against it
-//! (more than 120° off its own way) or moving obstacles ahead picks its preferred
+//! (more than 120° off its own way), people walking across it, or moving obstacles
+//! ahead picks its preferred
 //! direction by the heuristic of Moussaïd, Helbing and Theraulaz ("How simple rules
 //! determine pedestrian behavior and crowd disasters", PNAS 2011): for each direction
 //! `α` within its field of view, `f(α)` is how far it could walk along `α` at its
@@ -25,6 +26,16 @@
 //! It looks over its [`OrcaParams::vision_neighbors`] nearest (40 for people), more
 //! than the half-planes take: in a dense stream the nearest ten walk its own way, and
 //! the oncoming stream would come into view only at arm's length.
+//!
+//! People walking across its way (more than 60° off, not against it) count when they
+//! walk (0.5 m/s or more) and the agent is on a straight leg (its next corner at least
+//! the neighbour range off). Two crossing streams then turn to pass each other rather
+//! than packing into a block where they meet (a block of people standing across each
+//! other's ways drains only from its edge). With only them in view, an agent looks
+//! no more than 35° aside, even when stopped: wider, it turned with the other stream
+//! into that stream's corridor and had to come back round the corner against it.
+//! People standing in a jam, and people converging on the corner it heads for (at a
+//! door), are left to the half-planes.
 //!
 //! People walking its way are left out on purpose: a crowd pressing towards a door
 //! would otherwise see its way blocked by those queueing ahead and slide along the wall
@@ -62,6 +73,30 @@ const WALL_REACH: f32 = 0.5;
 /// How far to either side an agent that has stopped looks, radians (90°).
 const STOPPED_VISION: f32 = std::f32::consts::FRAC_PI_2;
 
+/// The cosine below which a walking neighbour's preferred way counts as crossing the
+/// agent's own (more than 60° apart), when it is not against it.
+const CROSSING: f32 = 0.5;
+
+/// How fast, m/s, someone crossing the agent's way must walk to be looked out for:
+/// people standing or creeping in a jam are left to the half-planes (looking for a way
+/// around a packed block only sent people sideways into it).
+const CROSSING_SPEED: f32 = 0.5;
+
+/// How far to either side an agent looks, radians (35°), when only people crossing its
+/// way are in view. It is enough to pass behind them; looking wider let people turn
+/// with the other stream into its corridor, from where they had to come back round
+/// the corner against it.
+const CROSSING_VISION: f32 = 35.0 * std::f32::consts::PI / 180.0;
+
+/// Why a neighbour is looked out for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Seen {
+    /// Walking against the agent (more than 120° off its way), or a moving obstacle.
+    Against,
+    /// Walking across its way.
+    Crossing,
+}
+
 /// `preferred` turned to the direction within the agent's field of view that leads
 /// nearest its way's end, as the module docs say; `preferred` itself, bit for bit, when
 /// nobody it looks out for is in range, when it stands, or when the vision is not a
@@ -94,36 +129,54 @@ pub(super) fn look_for_a_way(
         return preferred;
     };
     let agent = &ctx.agent;
-    let looked_out_for = |neighbor: &&super::Neighbor| {
-        neighbor.kind == NeighborKind::Obstacle
-            || neighbor.preferred_velocity.normalize_or_zero().dot(way) < AGAINST
+    // People crossing its way count only on a straight leg: near a corner (a door's
+    // post) the horizon is short and people converging on the same corner cross
+    // each other's ways without being in each other's way.
+    let sees_crossing = to_target >= params.neighbor_dist;
+    let seen = |neighbor: &super::Neighbor| {
+        if neighbor.kind == NeighborKind::Obstacle {
+            return Some(Seen::Against);
+        }
+        let cosine = neighbor.preferred_velocity.normalize_or_zero().dot(way);
+        if cosine < AGAINST {
+            Some(Seen::Against)
+        } else if sees_crossing
+            && cosine < CROSSING
+            && neighbor.velocity.length_squared() >= CROSSING_SPEED * CROSSING_SPEED
+        {
+            Some(Seen::Crossing)
+        } else {
+            None
+        }
     };
     // Everyone it looks out for, once: offset, velocity and contact distance.
-    oncoming.clear();
-    oncoming.extend(
-        ctx.neighbors
-            .iter()
-            .take(params.seen_neighbors())
-            .filter(looked_out_for)
-            .map(|n| {
-                (
-                    n.position - agent.position,
-                    n.velocity,
-                    agent.radius + n.radius,
-                )
-            }),
-    );
-    // Nobody it looks out for within its horizon: straight on.
     let range_squared = horizon * horizon;
-    if !oncoming
-        .iter()
-        .any(|&(offset, _, _)| offset.length_squared() < range_squared)
-    {
+    let (mut in_view, mut against_in_view) = (false, false);
+    oncoming.clear();
+    for neighbor in ctx.neighbors.iter().take(params.seen_neighbors()) {
+        let Some(kind) = seen(neighbor) else {
+            continue;
+        };
+        let offset = neighbor.position - agent.position;
+        if offset.length_squared() < range_squared {
+            in_view = true;
+            against_in_view |= kind == Seen::Against;
+        }
+        oncoming.push((offset, neighbor.velocity, agent.radius + neighbor.radius));
+    }
+    // Nobody it looks out for within its horizon: straight on.
+    if !in_view {
         return preferred;
     }
-    // Slower than it wants to walk: look wider, up to 90° at a standstill.
+    // Slower than it wants to walk: look wider, up to 90° at a standstill; with only
+    // people crossing its way in view, no wider than `CROSSING_VISION`.
     let vision = vision.min(STOPPED_VISION);
     let vision = vision + (STOPPED_VISION - vision) * slowed;
+    let vision = if against_in_view {
+        vision
+    } else {
+        vision.min(CROSSING_VISION)
+    };
     let steps = (vision / STEP) as i32;
     // Straight on first, then alternately right and left, further out each time: the
     // first of equally good directions is kept, so ties go straight on, then right.
@@ -358,6 +411,67 @@ mod tests {
             &mut Vec::new(),
         );
         assert_eq!(v.to_array(), walking.preferred_velocity.to_array());
+    }
+
+    #[test]
+    fn someone_walking_across_its_way_makes_it_turn_no_more_than_the_crossing_view() {
+        // Someone coming from its right, walking north, on course to meet it 2.6 m
+        // ahead in 2 s.
+        let crosser = walker(Vec2::new(2.6, -2.6), Vec2::new(0.0, 1.3));
+        let v = look(&[crosser]);
+        let turned = v.angle_to(agent().preferred_velocity).abs();
+        assert!(turned > 0.0, "turns to pass them: {v}");
+        assert!(turned <= CROSSING_VISION + 1e-5, "within the view: {v}");
+        assert!((v.length() - 1.3).abs() < 1e-5, "same speed: {v}");
+        // Stopped, it would look up to 90° aside for someone coming against it; for
+        // someone crossing, it still looks no wider than `CROSSING_VISION`, or it
+        // turned with the other stream into its corridor.
+        let stopped = SteerAgent {
+            velocity: Vec2::ZERO,
+            ..agent()
+        };
+        let near = [walker(Vec2::new(0.8, -0.6), Vec2::new(0.0, 1.3))];
+        let ctx = SteerContext {
+            agent: stopped,
+            neighbors: &near,
+            walls: &[],
+            dt: 0.1,
+        };
+        let v = look_for_a_way(
+            &ctx,
+            stopped.preferred_velocity,
+            &OrcaParams::people(),
+            &mut Vec::new(),
+        );
+        let turned = v.angle_to(stopped.preferred_velocity).abs();
+        assert!(turned > 0.0, "turns: {v}");
+        assert!(turned <= CROSSING_VISION + 1e-5, "within the view: {v}");
+    }
+
+    #[test]
+    fn people_crossing_when_standing_or_near_a_corner_change_nothing() {
+        let preferred = agent().preferred_velocity;
+        // Standing (or creeping) in its way, crossing: left to the half-planes.
+        let mut standing = walker(Vec2::new(1.0, 0.0), Vec2::new(0.0, 0.3));
+        assert_eq!(look(&[standing]).to_array(), preferred.to_array());
+        // Walking across it, but it is 2 m from the corner it heads for (a door's
+        // post): people converging on one corner cross ways without being in the way.
+        standing.velocity = Vec2::new(0.0, 1.3);
+        standing.position = Vec2::new(1.3, -1.3);
+        assert_ne!(look(&[standing]).to_array(), preferred.to_array());
+        let at_corner = SteerAgent {
+            target: Vec2::new(2.0, 0.0),
+            ..agent()
+        };
+        let crossing = [standing];
+        let ctx = SteerContext {
+            agent: at_corner,
+            neighbors: &crossing,
+            walls: &[],
+            dt: 0.1,
+        };
+        let v = look_for_a_way(&ctx, preferred, &OrcaParams::people(), &mut Vec::new());
+        assert_eq!(v.to_array(), preferred.to_array());
     }
 
     #[test]
