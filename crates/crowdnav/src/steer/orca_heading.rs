@@ -276,15 +276,21 @@ mod tests {
     }
 
     fn look(neighbors: &[Neighbor]) -> Vec2 {
+        look_as(agent(), neighbors, &[])
+    }
+
+    /// Where `agent`, wanting its preferred velocity, looks to go among `neighbors` and
+    /// `walls` with the people preset.
+    fn look_as(agent: SteerAgent, neighbors: &[Neighbor], walls: &[crate::geom::Segment]) -> Vec2 {
         let ctx = SteerContext {
-            agent: agent(),
+            agent,
             neighbors,
-            walls: &[],
+            walls,
             dt: 0.1,
         };
         look_for_a_way(
             &ctx,
-            ctx.agent.preferred_velocity,
+            agent.preferred_velocity,
             &OrcaParams::people(),
             &mut Vec::new(),
         )
@@ -340,31 +346,14 @@ mod tests {
             Vec2::new(20.0, -0.3),
         )];
         let oncoming = [walker(Vec2::new(3.0, 0.0), Vec2::new(-1.3, 0.0))];
-        let ctx = SteerContext {
-            agent: agent(),
-            neighbors: &oncoming,
-            walls: &wall,
-            dt: 0.1,
-        };
-        let v = look_for_a_way(
-            &ctx,
-            ctx.agent.preferred_velocity,
-            &OrcaParams::people(),
-            &mut Vec::new(),
-        );
+        let v = look_as(agent(), &oncoming, &wall);
         assert!(v.y > 0.0, "goes left, away from the wall: {v}");
         // A wall further off than `WALL_REACH` is the half-planes' business.
         let far = [crate::geom::Segment::new(
             Vec2::new(-5.0, -2.0),
             Vec2::new(20.0, -2.0),
         )];
-        let ctx = SteerContext { walls: &far, ..ctx };
-        let v = look_for_a_way(
-            &ctx,
-            ctx.agent.preferred_velocity,
-            &OrcaParams::people(),
-            &mut Vec::new(),
-        );
+        let v = look_as(agent(), &oncoming, &far);
         assert!(v.y < 0.0, "a wall 2 m off changes nothing: {v}");
     }
 
@@ -382,34 +371,14 @@ mod tests {
         let oncoming = [walker(Vec2::new(0.7, 0.0), Vec2::ZERO)];
         let mut oncoming = oncoming;
         oncoming[0].preferred_velocity = Vec2::new(-1.3, 0.0);
-        let ctx = SteerContext {
-            agent: stopped,
-            neighbors: &oncoming,
-            walls: &[],
-            dt: 0.1,
-        };
-        let v = look_for_a_way(
-            &ctx,
-            stopped.preferred_velocity,
-            &OrcaParams::people(),
-            &mut Vec::new(),
-        );
+        let v = look_as(stopped, &oncoming, &[]);
         assert!(v.y.abs() > 0.3, "steps aside: {v}");
         // Walking at its preferred speed, its horizon still ends at its place.
         let walking = SteerAgent {
             velocity: stopped.preferred_velocity,
             ..stopped
         };
-        let ctx = SteerContext {
-            agent: walking,
-            ..ctx
-        };
-        let v = look_for_a_way(
-            &ctx,
-            walking.preferred_velocity,
-            &OrcaParams::people(),
-            &mut Vec::new(),
-        );
+        let v = look_as(walking, &oncoming, &[]);
         assert_eq!(v.to_array(), walking.preferred_velocity.to_array());
     }
 
@@ -431,18 +400,7 @@ mod tests {
             ..agent()
         };
         let near = [walker(Vec2::new(0.8, -0.6), Vec2::new(0.0, 1.3))];
-        let ctx = SteerContext {
-            agent: stopped,
-            neighbors: &near,
-            walls: &[],
-            dt: 0.1,
-        };
-        let v = look_for_a_way(
-            &ctx,
-            stopped.preferred_velocity,
-            &OrcaParams::people(),
-            &mut Vec::new(),
-        );
+        let v = look_as(stopped, &near, &[]);
         let turned = v.angle_to(stopped.preferred_velocity).abs();
         assert!(turned > 0.0, "turns: {v}");
         assert!(turned <= CROSSING_VISION + 1e-5, "within the view: {v}");
@@ -463,14 +421,7 @@ mod tests {
             target: Vec2::new(2.0, 0.0),
             ..agent()
         };
-        let crossing = [standing];
-        let ctx = SteerContext {
-            agent: at_corner,
-            neighbors: &crossing,
-            walls: &[],
-            dt: 0.1,
-        };
-        let v = look_for_a_way(&ctx, preferred, &OrcaParams::people(), &mut Vec::new());
+        let v = look_as(at_corner, &[standing], &[]);
         assert_eq!(v.to_array(), preferred.to_array());
     }
 
