@@ -1369,10 +1369,17 @@ impl NavMesh {
         radius: f32,
     ) -> Result<Option<RayHit>, MeshQueryError> {
         let r = ray_ok(from, to, radius)?;
+        let s = from.as_dvec2();
+        // Located on the walk's own records (then the walk finds its start at hand),
+        // else by the mesh's point location.
+        let hint = self.locator.hint(from, self.triangles.len());
+        if let Some(t) = self.query_index().walk.locate_strictly(s, hint) {
+            return Ok(self.raycast_from(s, to.as_dvec2(), r, TriangleId(t)));
+        }
         let Location::Walkable(t) = self.locate(from) else {
             return Err(MeshQueryError::OffMesh { point: from });
         };
-        Ok(self.raycast_from(from.as_dvec2(), to.as_dvec2(), r, t))
+        Ok(self.raycast_from(s, to.as_dvec2(), r, t))
     }
 
     /// [`NavMesh::raycast`] from a point whose triangle the caller already has, as

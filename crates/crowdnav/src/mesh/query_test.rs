@@ -864,3 +864,34 @@ fn the_walk_records_mirror_the_mesh_before_and_after_edits() {
         }
     }
 }
+
+#[test]
+fn the_walks_point_location_is_the_meshs_or_declines() {
+    // Located on the records from the locator's hint or any other triangle: the
+    // triangle `locate` finds, or no answer (about on an edge, or no walkable way).
+    let mut rng = ChaCha8Rng::seed_from_u64(0x10ca7e);
+    let (mut found, mut walkable) = (0, 0);
+    for _ in 0..4 {
+        let mesh = random_mesh(&mut rng);
+        let walk = &mesh.query_index().walk;
+        let triangles = mesh.triangle_count() as u32;
+        for _ in 0..400 {
+            let p = anywhere(&mut rng);
+            let located = mesh.locate(p);
+            walkable += usize::from(matches!(located, Location::Walkable(_)));
+            let own = mesh.locator.hint(p, mesh.triangle_count());
+            for hint in [own, rng.gen_range(0..triangles), u32::MAX] {
+                if let Some(t) = walk.locate_strictly(p.as_dvec2(), hint) {
+                    assert_eq!(
+                        located,
+                        Location::Walkable(TriangleId(t)),
+                        "{p} from {hint}"
+                    );
+                    found += usize::from(hint == own);
+                }
+            }
+        }
+    }
+    // From the locator's hint it answers for most walkable points.
+    assert!(found * 10 >= walkable * 8, "{found} of {walkable}");
+}

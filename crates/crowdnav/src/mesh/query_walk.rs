@@ -29,6 +29,8 @@ pub(crate) struct WalkTriangle {
     /// walkable neighbour across it, in slot `s`, whose edge `k` it is; [`CLOSED`] for
     /// a wall, the hull, or a blocked neighbour.
     pub(crate) next: [u32; 3],
+    /// The triangle's id in the mesh.
+    pub(crate) triangle: u32,
     /// Bit `i` set: edge `i` is a wall.
     pub(crate) walls: u8,
 }
@@ -97,6 +99,7 @@ impl Walk {
                 WalkTriangle {
                     p: ids.map(|v| mesh.vertices[v as usize]),
                     next,
+                    triangle: t,
                     walls,
                 }
             })
@@ -108,6 +111,46 @@ impl Walk {
     #[inline]
     pub(crate) fn of(&self, t: u32) -> Option<&WalkTriangle> {
         self.records.get(*self.slot.get(t as usize)? as usize)
+    }
+}
+
+impl Walk {
+    /// The walkable triangle that holds `p` clear of its edges by more than rounding
+    /// (then [`NavMesh::locate`] finds it too), by a visibility walk over the records
+    /// from triangle `hint`; `None` when the walk cannot tell (`p` about on an edge,
+    /// a blocked `hint`, a way out of walkable space, or a long walk): the caller
+    /// locates `p` otherwise.
+    pub(crate) fn locate_strictly(&self, p: DVec2, hint: u32) -> Option<u32> {
+        let mut slot = *self.slot.get(hint as usize)?;
+        for step in 0..64 {
+            let rec = self.records.get(slot as usize)?;
+            let mut out = None;
+            // The start edge rotates, so that the walk cannot cycle.
+            for i in 0..3 {
+                let e = (i + step) % 3;
+                let a = rec.at(e);
+                let (ab, w) = (rec.at((e + 1) % 3) - a, p - a);
+                let o = ab.perp_dot(w);
+                let margin = 1e-12 * (ab.x.abs() + ab.y.abs()) * (w.x.abs() + w.y.abs());
+                if o > margin {
+                    continue;
+                }
+                if o < -margin {
+                    out = Some(e);
+                    break;
+                }
+                return None;
+            }
+            let Some(e) = out else {
+                return Some(rec.triangle);
+            };
+            let n = rec.next[e];
+            if n == CLOSED {
+                return None;
+            }
+            slot = n >> 2;
+        }
+        None
     }
 }
 
