@@ -1461,6 +1461,9 @@ impl NavMesh {
     /// `None` (the caller searches otherwise) when a vertex lies too near the line to
     /// tell, when `s` is not in `start` but for rounding, or when the walk would leave
     /// walkable space other than through a wall.
+    ///
+    /// The walk reads its own records of the walkable triangles (see
+    /// `mesh/query_walk.rs`), one a step, not the mesh's arrays.
     fn raycast_walk(&self, s: DVec2, to: DVec2, start: u32) -> Option<Option<RayHit>> {
         let walk = &self.query_index().walk;
         let d = to - s;
