@@ -134,7 +134,7 @@ impl Locator {
 
     /// The starting triangle for `p` on a mesh of `triangles` triangles (0 when the
     /// hint names none).
-    fn hint(&self, p: Vec2, triangles: usize) -> u32 {
+    pub(crate) fn hint(&self, p: Vec2, triangles: usize) -> u32 {
         match self.hints.get(self.layout.index(p)) {
             Some(&h) if (h as usize) < triangles => h,
             _ => 0,

@@ -49,6 +49,8 @@ use std::sync::OnceLock;
 
 #[path = "query_radius.rs"]
 mod radius;
+#[path = "query_walk.rs"]
+mod walk;
 
 /// Why a mesh query refused its input. The mesh is never changed by a query.
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
@@ -171,6 +173,8 @@ pub(crate) struct QueryIndex {
     radii: radius::RadiusSlots,
     /// The walls in `f64`.
     walls64: Vec<(DVec2, DVec2)>,
+    /// The walkable triangles as the raycast's walk reads them.
+    walk: walk::Walk,
 }
 
 impl QueryIndex {
@@ -215,6 +219,7 @@ impl QueryIndex {
             area_sums,
             radii: radius::RadiusSlots::default(),
             walls64,
+            walk: walk::Walk::new(mesh),
         }
     }
 }
@@ -1364,10 +1369,17 @@ impl NavMesh {
         radius: f32,
     ) -> Result<Option<RayHit>, MeshQueryError> {
         let r = ray_ok(from, to, radius)?;
+        let s = from.as_dvec2();
+        // Located on the walk's own records (then the walk finds its start at hand),
+        // else by the mesh's point location.
+        let hint = self.locator.hint(from, self.triangles.len());
+        if let Some(t) = self.query_index().walk.locate_strictly(s, hint) {
+            return Ok(self.raycast_from(s, to.as_dvec2(), r, TriangleId(t)));
+        }
         let Location::Walkable(t) = self.locate(from) else {
             return Err(MeshQueryError::OffMesh { point: from });
         };
-        Ok(self.raycast_from(from.as_dvec2(), to.as_dvec2(), r, t))
+        Ok(self.raycast_from(s, to.as_dvec2(), r, t))
     }
 
     /// [`NavMesh::raycast`] from a point whose triangle the caller already has, as
@@ -1413,15 +1425,15 @@ impl NavMesh {
     /// Whether `t` is a walkable triangle of this mesh with `x` inside it, clear of its
     /// edges by more than rounding: then [`NavMesh::locate_from`] would find `t` too.
     fn strictly_inside(&self, t: TriangleId, x: DVec2) -> bool {
-        let Some(ids) = self.triangles.get(t.index()) else {
+        let Some(tri) = self.query_index().walk.of(t.0) else {
             return false;
         };
-        let [a, b, c] = ids.map(|v| self.vertices[v as usize].as_dvec2());
+        let [a, b, c] = [tri.at(0), tri.at(1), tri.at(2)];
         let clear = |a: DVec2, b: DVec2| {
             let (ab, w) = (b - a, x - a);
             ab.perp_dot(w) > 1e-12 * (ab.x.abs() + ab.y.abs()) * (w.x.abs() + w.y.abs())
         };
-        self.is_walkable(t) && clear(a, b) && clear(b, c) && clear(c, a)
+        clear(a, b) && clear(b, c) && clear(c, a)
     }
 
     /// The first touch of a disc of radius `r` moving from `s` (in walkable triangle
@@ -1449,20 +1461,22 @@ impl NavMesh {
     /// `None` (the caller searches otherwise) when a vertex lies too near the line to
     /// tell, when `s` is not in `start` but for rounding, or when the walk would leave
     /// walkable space other than through a wall.
+    ///
+    /// The walk reads its own records of the walkable triangles (see
+    /// `mesh/query_walk.rs`), one a step, not the mesh's arrays.
     fn raycast_walk(&self, s: DVec2, to: DVec2, start: u32) -> Option<Option<RayHit>> {
+        let walk = &self.query_index().walk;
         let d = to - s;
         let dn = d.x.abs() + d.y.abs();
-        let pos = |v: u32| self.vertices[v as usize].as_dvec2();
         // The side of the ray's line `p` lies on (positive: left), unless too near it.
         let side = |p: DVec2| {
             let w = p - s;
             let o = d.perp_dot(w);
             (o.abs() > 1e-12 * dn * (w.x.abs() + w.y.abs())).then_some(o)
         };
-        let mut t = start;
-        let mut ids = *self.triangles.get(t as usize)?;
+        let mut tri = walk.of(start)?;
         // `s` in `start` (closed), but for rounding.
-        let [p0, p1, p2] = ids.map(pos);
+        let [p0, p1, p2] = [tri.at(0), tri.at(1), tri.at(2)];
         for (a, b) in [(p0, p1), (p1, p2), (p2, p0)] {
             let (ab, w) = (b - a, s - a);
             if ab.perp_dot(w) < -1e-12 * (ab.x.abs() + ab.y.abs()) * (w.x.abs() + w.y.abs()) {
@@ -1480,16 +1494,16 @@ impl NavMesh {
                 }
             }
         };
-        let edge = |ids: [u32; 3], e: usize| (pos(ids[e]), pos(ids[(e + 1) % 3]));
+        let edge = |tri: &walk::WalkTriangle, e: usize| (tri.at(e), tri.at((e + 1) % 3));
         for e in 0..3 {
-            if self.is_wall(TriangleId(t), e) {
-                test(edge(ids, e), &mut best);
+            if tri.walls & (1 << e) != 0 {
+                test(edge(tri, e), &mut best);
             }
         }
         let mut entered = None;
         // Each triangle once at most (a longer walk would be a cycle of rounding).
         for steps in 0.. {
-            if steps > self.triangles.len() {
+            if steps > walk.records.len() {
                 return None;
             }
             // Leaving through the edge from a vertex on the right to one on the left:
@@ -1499,34 +1513,42 @@ impl NavMesh {
                 Some(k) if o[(k + 2) % 3] > 0.0 => (k + 1) % 3,
                 Some(k) => (k + 2) % 3,
             };
-            let (va, vb) = (ids[e], ids[(e + 1) % 3]);
-            let (a, ab) = (pos(va), pos(vb) - pos(va));
+            let (a, b) = edge(tri, e);
+            let ab = b - a;
             let ends = ab.perp_dot(to - a) >= 0.0;
-            if self.is_wall(TriangleId(t), e) {
+            if tri.walls & (1 << e) != 0 {
                 // Leaving walkable space through a wall (or ending on it): touching it,
                 // if not before.
-                test(edge(ids, e), &mut best);
+                test((a, b), &mut best);
                 if best.is_none() && !ends {
                     return None;
                 }
                 break;
             }
-            // The ray ends in `t`, or touched a wall of the start before leaving it.
+            // The ray ends in this triangle, or touched a wall of the start before
+            // leaving it.
             if ends || best.is_some_and(|(x, _)| x <= (a - s).perp_dot(ab) / d.perp_dot(ab)) {
                 break;
             }
-            let n = self.neighbors[t as usize][e];
-            if n == NONE || !self.is_walkable(TriangleId(n)) {
+            let n = tri.next[e];
+            if n == walk::CLOSED {
                 return None;
             }
-            let next = self.triangles[n as usize];
-            // The shared edge runs from `vb` to `va` in `n`.
-            let k = (0..3).find(|&k| next[k] == vb)?;
+            // The shared edge runs from `b` to `a` in the next triangle.
+            let k = (n & 3) as usize;
+            tri = walk.records.get((n >> 2) as usize)?;
+            // Ask now for the two triangles the walk may enter next, so that their
+            // loads overlap this step's work (the walk is bound by memory latency).
+            for x in [tri.next[(k + 1) % 3], tri.next[(k + 2) % 3]] {
+                if x != walk::CLOSED {
+                    std::hint::black_box(walk.records.get((x >> 2) as usize).map(|t| t.walls));
+                }
+            }
             let (oa, ob) = (o[e], o[(e + 1) % 3]);
             o[k] = ob;
             o[(k + 1) % 3] = oa;
-            o[(k + 2) % 3] = side(pos(next[(k + 2) % 3]))?;
-            (t, ids, entered) = (n, next, Some(k));
+            o[(k + 2) % 3] = side(tri.at((k + 2) % 3))?;
+            entered = Some(k);
         }
         Some(best.map(|(t, wall)| ray_hit(s, d, t, wall, 0.0)))
     }

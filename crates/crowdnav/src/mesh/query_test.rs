@@ -806,3 +806,92 @@ fn the_triangle_walk_answers_for_the_mesh_after_an_edit() {
         assert!(check(&mesh) >= 100);
     }
 }
+
+/// The walk's records mirror `mesh`: one per walkable triangle, with its corners, its
+/// walls, and per open edge the record of the walkable neighbour across it and the
+/// edge's index there.
+fn assert_walk_mirrors(mesh: &NavMesh) {
+    let walk = &mesh.query_index().walk;
+    let walkable: Vec<TriangleId> = mesh.walkable_triangles().collect();
+    assert_eq!(walk.records.len(), walkable.len());
+    for t in mesh.triangles() {
+        let Some(rec) = walk.of(t.0) else {
+            assert!(!mesh.is_walkable(t), "{t:?} has no record");
+            continue;
+        };
+        assert!(mesh.is_walkable(t), "{t:?} is blocked");
+        assert_eq!(rec.p, mesh.triangle_points(t));
+        for e in 0..3 {
+            assert_eq!(rec.walls & (1 << e) != 0, mesh.is_wall(t, e), "{t:?} {e}");
+            let across = mesh
+                .neighbor(t, e)
+                .filter(|&n| mesh.is_walkable(n) && !mesh.is_wall(t, e));
+            match across {
+                None => assert_eq!(rec.next[e], walk::CLOSED, "{t:?} {e}"),
+                Some(n) => {
+                    let (slot, k) = (rec.next[e] >> 2, (rec.next[e] & 3) as usize);
+                    assert_eq!(Some(slot), walk.slot.get(n.index()).copied());
+                    let theirs = walk.records[slot as usize];
+                    // The same edge, the other way round.
+                    assert_eq!(theirs.p[k], rec.p[(e + 1) % 3]);
+                    assert_eq!(theirs.p[(k + 1) % 3], rec.p[e]);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_walk_records_mirror_the_mesh_before_and_after_edits() {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x3ec0);
+    for _ in 0..4 {
+        let mut mesh = random_mesh(&mut rng);
+        assert_walk_mirrors(&mesh);
+        let mut added = Vec::new();
+        for _ in 0..3 {
+            let c = Vec2::new(rng.gen_range(3.0..27.0), rng.gen_range(3.0..27.0));
+            let square = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+                .map(|(x, y)| c + Vec2::new(x, y));
+            if let Ok(id) = mesh.add_obstacle(&square) {
+                added.push(id);
+                // Dropped by the edit, built again for the edited mesh.
+                assert_walk_mirrors(&mesh);
+            }
+        }
+        for id in added {
+            mesh.remove_obstacle(id).expect("remove");
+            assert_walk_mirrors(&mesh);
+        }
+    }
+}
+
+#[test]
+fn the_walks_point_location_is_the_meshs_or_declines() {
+    // Located on the records from the locator's hint or any other triangle: the
+    // triangle `locate` finds, or no answer (about on an edge, or no walkable way).
+    let mut rng = ChaCha8Rng::seed_from_u64(0x10ca7e);
+    let (mut found, mut walkable) = (0, 0);
+    for _ in 0..4 {
+        let mesh = random_mesh(&mut rng);
+        let walk = &mesh.query_index().walk;
+        let triangles = mesh.triangle_count() as u32;
+        for _ in 0..400 {
+            let p = anywhere(&mut rng);
+            let located = mesh.locate(p);
+            walkable += usize::from(matches!(located, Location::Walkable(_)));
+            let own = mesh.locator.hint(p, mesh.triangle_count());
+            for hint in [own, rng.gen_range(0..triangles), u32::MAX] {
+                if let Some(t) = walk.locate_strictly(p.as_dvec2(), hint) {
+                    assert_eq!(
+                        located,
+                        Location::Walkable(TriangleId(t)),
+                        "{p} from {hint}"
+                    );
+                    found += usize::from(hint == own);
+                }
+            }
+        }
+    }
+    // From the locator's hint it answers for most walkable points.
+    assert!(found * 10 >= walkable * 8, "{found} of {walkable}");
+}
