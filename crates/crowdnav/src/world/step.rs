@@ -522,6 +522,7 @@ impl World {
             }
             if happened & REPLANNED != 0 {
                 self.agent_events.push(AgentEvent::Replanned(a.id));
+                self.metrics.replans += 1;
             }
             if let (true, AgentState::NoPath(error)) = (happened & NO_PATH != 0, &a.state) {
                 self.agent_events.push(AgentEvent::NoPath {
