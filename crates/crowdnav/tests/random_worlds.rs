@@ -227,6 +227,7 @@ fn random_level(rng: &mut ChaCha8Rng, scale: f32) -> Level {
     Level {
         boundary: s(decorate(rng, boundary)),
         obstacles: obstacles.into_iter().map(|o| s(decorate(rng, o))).collect(),
+        ..Level::default()
     }
 }
 
@@ -461,6 +462,7 @@ fn crossing_level(rng: &mut ChaCha8Rng, size: f32) -> (Level, bool) {
     let level = Level {
         boundary: s(boundary),
         obstacles: obstacles.into_iter().map(s).collect(),
+        ..Level::default()
     };
     (level, integer)
 }

@@ -24,6 +24,7 @@ fn shaped_room(obstacles: Vec<Vec<Vec2>>, l_shape: bool) -> Level {
     Level {
         boundary: boundary.into_iter().map(Vec2::from).collect(),
         obstacles,
+        ..Level::default()
     }
 }
 
