@@ -575,6 +575,7 @@ fn nearly_overlapping_boundary_edges_give_a_valid_mesh_or_a_clean_error() {
             Vec2::new(0.0, 4.031_25),
             Vec2::new(4.0, 4.0),
         ]],
+        ..Level::default()
     };
     match NavMesh::from_level(&level) {
         Err(BuildError::Degenerate { x, y }) => {
@@ -625,6 +626,7 @@ fn a_vertex_a_hair_from_another_builds_without_panicking() {
             Vec2::new(132.031_25, 0.0),
             Vec2::new(0.0, 296.0),
         ]],
+        ..Level::default()
     };
     // The boundary is a sliver (two of its corners 1.6e-30 apart): the obstacle may
     // leave nothing walkable, which is a clean refusal.

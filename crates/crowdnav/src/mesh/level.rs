@@ -447,6 +447,7 @@ mod tests {
                 v(0.0, 0.0),
             ],
             obstacles: vec![],
+            ..Level::default()
         };
         let walls = level.to_walls().expect("valid level");
         assert_eq!(walls.segments.len(), 4);

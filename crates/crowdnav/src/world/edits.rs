@@ -27,10 +27,13 @@
 //!
 //! **Who is moved.** An agent whose centre a new obstacle covers, or whose disc no
 //! longer fits where it stands, is moved to the nearest place its disc fits
-//! ([`NavMesh::nearest_point`]) that overlaps no other agent and no moving obstacle:
-//! the nearest such place on rings of candidates around the first (a radius apart,
-//! up to [`RINGS`] radii out), agent by agent in agent order, each placed agent a
-//! fixed body for the next. Where no such place is found, it goes to the nearest place
+//! (a radius off the nearest wall side or corner, found through the world's wall grid:
+//! local, unlike [`NavMesh::nearest_point`], whose per-radius index an edit drops and
+//! the next call builds again over the whole mesh) that overlaps no other agent and
+//! no moving obstacle: the nearest such place among candidates on rings around the
+//! first (half a radius apart, up to [`RINGS`] radii out, each snapped off the walls
+//! near it), agent by agent in agent order, each placed agent a fixed body for the
+//! next. Where no such place is found, it goes to the nearest place
 //! it fits and the step's contacts part it from the others. A door closing on a queue
 //! so leaves nobody inside the door and nobody overlapping. A moved agent re-plans.
 //!
@@ -164,6 +167,7 @@ impl World {
                 moved: Vec::new(),
             };
         };
+        let walls = &self.walls;
         let added = added.map(Polygon::new);
         let removed = removed.map(Polygon::new);
         let verdicts: Vec<(bool, bool)> = self
@@ -171,7 +175,7 @@ impl World {
             .agents
             .par_iter()
             .map(|a| {
-                let caught = added.as_ref().is_some_and(|p| is_caught(a, p, mesh));
+                let caught = added.as_ref().is_some_and(|p| is_caught(a, p, mesh, walls));
                 let replan = !a.needs_plan
                     && (added.as_ref().is_some_and(|p| blocks(a, p))
                         || removed.as_ref().is_some_and(|p| may_shorten(a, p)));
@@ -198,8 +202,8 @@ impl World {
     }
 
     /// Moves the agents at `caught` (agent order) to the nearest places where their
-    /// discs fit, clear of every other agent and moving obstacle where there is such a
-    /// place within [`RINGS`] radii; returns the ids of those moved.
+    /// discs fit, clear of every other agent and moving obstacle ([`place`]); returns
+    /// the ids of those moved.
     fn move_out(&mut self, caught: &[usize]) -> Vec<AgentId> {
         let Some(mesh) = self.mesh.as_ref() else {
             return Vec::new();
@@ -207,14 +211,24 @@ impl World {
         let max_r = self.crowd.radii.1;
         let mut moved = Vec::new();
         let mut near: Vec<(Vec2, f32)> = Vec::new();
+        let mut scratch = Vec::new();
         for &i in caught {
             let (p, r) = (self.crowd.agents[i].position, self.crowd.agents[i].radius);
-            // (A finite point and a positive radius: the query refuses neither.)
-            let Ok(Some(first)) = mesh.nearest_point(p, r) else {
-                // No room anywhere: the step's *keep on mesh* does what it can.
+            let fits = |q: Vec2, ids: &mut Vec<u32>| fits(mesh, &self.walls, q, r, ids);
+            // The nearest place it fits, found among the walls ever further out.
+            let mut first = None;
+            let mut range = (4.0 * r).max(2.0);
+            for _ in 0..8 {
+                first = nearest_fit(p, r, range, &self.walls, &mut scratch, &fits);
+                if first.is_some() {
+                    break;
+                }
+                range *= 2.0;
+            }
+            let Some(first) = first else {
+                // No room near: the step's *keep on mesh* does what it can.
                 continue;
             };
-            let first = first.point;
             let reach = first.distance(p) + (RINGS as f32 + 1.0) * r + r + max_r;
             near.clear();
             near.extend(
@@ -231,7 +245,15 @@ impl World {
                     .filter(|o| o.position.distance(p) <= reach + o.radius)
                     .map(|o| (o.position, o.radius)),
             );
-            let at = clear_place(mesh, p, first, r, &near).unwrap_or(first);
+            let clear = |q: Vec2| near.iter().all(|&(o, ro)| o.distance(q) >= ro + r);
+            let at = if clear(first) {
+                first
+            } else {
+                clear_place(p, first, r, &self.walls, &mut scratch, &|q, ids| {
+                    clear(q) && fits(q, ids)
+                })
+                .unwrap_or(first)
+            };
             let a = &mut self.crowd.agents[i];
             if a.position != at {
                 a.position = at;
@@ -242,34 +264,92 @@ impl World {
     }
 }
 
-/// The nearest place to `p` where a disc of radius `r` fits on `mesh` and overlaps
-/// none of `others` (centres and radii): `first` (the nearest place it fits) when
-/// clear, else the nearest clear candidate on the first ring around `first` holding
-/// one (rings `r` apart, candidates about `r` apart along each, snapped to where the
-/// disc fits); `None` when none of [`RINGS`] rings holds one.
+/// Whether a disc of radius `r` centred at `q` fits on `mesh`: its centre walkable,
+/// and no wall of `walls` nearer than `r` (less a hair for rounding).
+fn fits(mesh: &NavMesh, walls: &Walls, q: Vec2, r: f32, ids: &mut Vec<u32>) -> bool {
+    if !matches!(mesh.locate(q), Location::Walkable(_)) {
+        return false;
+    }
+    walls.grid.walls_near(q, r, ids);
+    let room = r * (1.0 - 1e-4);
+    ids.iter()
+        .filter_map(|&w| walls.segments.get(w as usize))
+        .all(|w| w.distance_squared(q) >= room * room)
+}
+
+/// The nearest place to `p` where a disc of radius `r` fits (`fits`), among the
+/// places that touch a wall within `range` of `p`: a radius off a wall's side or
+/// corner (the free space's boundary; where two such pieces meet in a concave corner,
+/// the candidates a radius off either are pushed by the other and refused, and the
+/// ring candidates of [`clear_place`] serve). `p` itself when it fits; `None` when no
+/// candidate fits.
+fn nearest_fit(
+    p: Vec2,
+    r: f32,
+    range: f32,
+    walls: &Walls,
+    ids: &mut Vec<u32>,
+    fits: &dyn Fn(Vec2, &mut Vec<u32>) -> bool,
+) -> Option<Vec2> {
+    let mut probe = Vec::new();
+    if fits(p, &mut probe) {
+        return Some(p);
+    }
+    walls.grid.walls_near(p, range, ids);
+    let off = r * (1.0 + 1e-3) + 1e-4;
+    let mut best: Option<(f32, Vec2)> = None;
+    let mut consider = |q: Vec2, probe: &mut Vec<u32>| {
+        let d = q.distance_squared(p);
+        if best.is_none_or(|(b, _)| d < b) && fits(q, probe) {
+            best = Some((d, q));
+        }
+    };
+    for &w in ids.iter() {
+        let Some(&wall) = walls.segments.get(w as usize) else {
+            continue;
+        };
+        // Walkable on the left of a → b.
+        let normal = (wall.b - wall.a).perp().normalize_or_zero();
+        consider(wall.closest_point(p) + normal * off, &mut probe);
+        for corner in [wall.a, wall.b] {
+            let away = (p - corner).normalize_or(normal);
+            consider(corner + away * off, &mut probe);
+        }
+    }
+    best.map(|(_, q)| q)
+}
+
+/// The nearest place to `p` clear of everything (`ok`: it fits, and overlaps no other
+/// body) among candidates around `first` (the nearest place the disc fits): rings of
+/// candidates half a radius apart, out to [`RINGS`] radii, and the places a radius off
+/// the walls near each ring's candidates (as [`nearest_fit`]). The first ring holding
+/// one gives the answer; `None` when none does.
 fn clear_place(
-    mesh: &NavMesh,
     p: Vec2,
     first: Vec2,
     r: f32,
-    others: &[(Vec2, f32)],
+    walls: &Walls,
+    ids: &mut Vec<u32>,
+    ok: &dyn Fn(Vec2, &mut Vec<u32>) -> bool,
 ) -> Option<Vec2> {
-    let clear = |q: Vec2| others.iter().all(|&(o, ro)| o.distance(q) >= ro + r);
-    if clear(first) {
-        return Some(first);
-    }
-    for ring in 1..=RINGS {
+    let mut probe = Vec::new();
+    for ring in 1..=2 * RINGS {
         let count = 6 * ring;
+        let radius = 0.5 * r * ring as f32;
         let mut best: Option<(f32, Vec2)> = None;
         for k in 0..count {
             let angle = std::f32::consts::TAU * k as f32 / count as f32;
-            let c = first + Vec2::from_angle(angle) * (ring as f32 * r);
-            let Ok(Some(q)) = mesh.nearest_point(c, r) else {
-                continue;
+            let c = first + Vec2::from_angle(angle) * radius;
+            let q = if ok(c, &mut probe) {
+                Some(c)
+            } else {
+                nearest_fit(c, r, 2.0 * r, walls, ids, ok)
             };
-            let d = q.point.distance(p);
-            if clear(q.point) && best.is_none_or(|(b, _)| d < b) {
-                best = Some((d, q.point));
+            if let Some(q) = q {
+                let d = q.distance(p);
+                if best.is_none_or(|(b, _)| d < b) {
+                    best = Some((d, q));
+                }
             }
         }
         if let Some((_, q)) = best {
@@ -376,20 +456,12 @@ fn route(a: &Agent) -> impl Iterator<Item = Vec2> + '_ {
 }
 
 /// Whether the new obstacle `p` caught agent `a`: its centre is inside, or its disc
-/// meets it and no longer fits where it stands.
-fn is_caught(a: &Agent, p: &Polygon<'_>, mesh: &NavMesh) -> bool {
+/// meets it and no longer fits where it stands (by more than 1 % of its radius).
+fn is_caught(a: &Agent, p: &Polygon<'_>, mesh: &NavMesh, walls: &Walls) -> bool {
     if !p.meets(&[a.position], a.radius) {
         return false;
     }
-    if p.contains(a.position) {
-        return true;
-    }
-    match mesh.locate(a.position) {
-        Location::Walkable(_) => mesh
-            .clearance(a.position)
-            .is_none_or(|c| c < 0.99 * a.radius),
-        _ => true,
-    }
+    p.contains(a.position) || !fits(mesh, walls, a.position, 0.99 * a.radius, &mut Vec::new())
 }
 
 /// Whether the new obstacle `p` meets agent `a`'s route swept by its disc, or (portal
