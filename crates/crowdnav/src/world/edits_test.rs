@@ -316,3 +316,60 @@ fn edits_give_the_same_bits_on_one_and_two_threads() {
     let one = edited_run(7, 1);
     assert_eq!(one, edited_run(7, 2), "1 and 2 threads differ");
 }
+
+#[test]
+fn a_move_replans_who_the_old_place_may_shorten_and_who_the_new_place_blocks() {
+    let mut w = world(open_room());
+    let crate_ = w
+        .add_mesh_obstacle(&rect((19.0, 3.0), (21.0, 7.0)))
+        .expect("valid edit")
+        .obstacle;
+    // Round the crate's top corner, along y = 15, and round its ends, far to the left.
+    let round = add(&mut w, (10.0, 5.0), (30.0, 5.0));
+    let upper = add(&mut w, (10.0, 15.0), (30.0, 15.0));
+    let aside = add(&mut w, (2.0, 18.0), (6.0, 18.0));
+    w.step(0.1).expect("valid step");
+    assert!(path_of(&w, round).length() > 20.1);
+    let kept = path_of(&w, aside);
+    // The crate slides up across the upper way.
+    let edit = w
+        .move_mesh_obstacle(crate_, &rect((19.0, 13.0), (21.0, 17.0)))
+        .expect("valid edit");
+    assert_eq!(edit.replanning, vec![round, upper]);
+    w.step(0.1).expect("valid step");
+    assert_eq!(replanned(&w), vec![round, upper]);
+    assert!(
+        (path_of(&w, round).length() - 20.0).abs() < 0.2,
+        "straight now"
+    );
+    assert!(path_of(&w, upper).length() > 20.1, "round it now");
+    assert_eq!(path_of(&w, aside), kept);
+}
+
+#[test]
+fn an_agent_heading_for_a_substitute_goal_replans_on_every_removal() {
+    let mut w = world(open_room());
+    let wall = w
+        .add_mesh_obstacle(&rect((19.0, 0.5), (21.0, 19.5)))
+        .expect("valid edit");
+    // A wide agent (radius 1) cannot pass the 0.5 m gaps: it heads for the nearest
+    // point it can reach.
+    let wide = w
+        .add_agent(AgentParams::new(Vec2::new(5.0, 10.0), Vec2::new(35.0, 10.0)).with_radius(1.0))
+        .expect("valid agent");
+    w.step(0.1).expect("valid step");
+    assert!(w.agent(wide).is_some_and(|a| a.reachable_goal().is_some()));
+    // A box removed far from it frees nothing it needs, but it re-plans: what it can
+    // reach may have grown.
+    let far = w
+        .add_mesh_obstacle(&rect((3.0, 1.0), (4.0, 2.0)))
+        .expect("valid edit");
+    assert!(far.replanning.is_empty());
+    let edit = w.remove_mesh_obstacle(far.obstacle).expect("valid edit");
+    assert_eq!(edit.replanning, vec![wide]);
+    w.step(0.1).expect("valid step");
+    // The wall goes: its goal is in reach.
+    w.remove_mesh_obstacle(wall.obstacle).expect("valid edit");
+    w.step(0.1).expect("valid step");
+    assert!(w.agent(wide).is_some_and(|a| a.reachable_goal().is_none()));
+}
