@@ -331,13 +331,13 @@ fn a_door_the_level_does_not_have_or_a_bad_door_is_refused_when_built() {
     );
 }
 
-/// A door polygon reaching outside the mesh is refused when it closes, naming it.
+/// A door polygon wholly outside the mesh is refused when it closes, naming it.
 #[test]
 fn a_door_the_mesh_refuses_stops_the_run_naming_it() {
     let scenario = Scenario::from_json(
         r#"{"name": "n", "dt": 0.1, "steps": 5,
             "world": {"boundary": [[0, 0], [10, 0], [10, 10], [0, 10]],
-                      "doors": {"out": [[8, 8], [12, 8], [12, 12], [8, 12]]}},
+                      "doors": {"out": [[12, 12], [14, 12], [14, 14], [12, 14]]}},
             "events": [{"at": 0, "close": "out"}]}"#,
     )
     .expect("parses");
