@@ -406,6 +406,9 @@ impl<'a> Polygon<'a> {
     /// Whether the convex piece `k` (a point, a segment or a triangle) comes within
     /// `reach` of it.
     fn meets(&self, k: &[Vec2], reach: f32) -> bool {
+        if k.is_empty() {
+            return false;
+        }
         let klo = k.iter().copied().fold(Vec2::INFINITY, Vec2::min);
         let khi = k.iter().copied().fold(Vec2::NEG_INFINITY, Vec2::max);
         if (klo - reach).cmpgt(self.hi).any() || (khi + reach).cmplt(self.lo).any() {
@@ -419,17 +422,11 @@ impl<'a> Polygon<'a> {
                 return true;
             }
         }
+        // A point is a segment of no length; a segment has one edge, a triangle three.
         let m = k.len();
-        let k_edges = (0..m.max(1)).map(|j| (k[j % m], k[(j + 1) % m]));
-        let k_edges: Vec<(Vec2, Vec2)> = if m <= 2 {
-            k_edges.take(1).collect()
-        } else {
-            k_edges.collect()
-        };
+        let edges = if m <= 2 { 1 } else { m };
         self.edges().any(|(a, b)| {
-            k_edges
-                .iter()
-                .any(|&(c, d)| segment_distance(a, b, c, d) < reach)
+            (0..edges).any(|j| segment_distance(a, b, k[j % m], k[(j + 1) % m]) < reach)
         })
     }
 }
