@@ -203,8 +203,7 @@ impl World {
 
     /// Moves the agents at `caught` (agent order) to the nearest places where their
     /// discs fit, clear of every other agent and moving obstacle ([`nearest_fit`],
-    /// [`clear_place`]); returns
-    /// the ids of those moved.
+    /// [`clear_place`]); returns the ids of those moved.
     fn move_out(&mut self, caught: &[usize]) -> Vec<AgentId> {
         let Some(mesh) = self.mesh.as_ref() else {
             return Vec::new();
