@@ -56,6 +56,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(mesh) = NavMesh::from_level(&Level {
         boundary,
         obstacles,
+        ..Level::default()
     }) else {
         return;
     };

@@ -204,3 +204,98 @@ pub fn time_edits(
     }
     Ok(times)
 }
+
+/// Timings of mesh edits made through a running [`World`], in milliseconds.
+#[derive(Clone, Debug, Default)]
+pub struct WorldEditTimes {
+    /// Agents in the world.
+    pub agents: usize,
+    /// Each `World::add_mesh_obstacle` and `World::remove_mesh_obstacle`: the mesh
+    /// edit, the world's walls, who re-plans and who is moved.
+    pub edit_ms: Vec<f64>,
+    /// The step after each edit (the flagged agents re-plan in it, and the first of
+    /// their queries builds the indexes the edit dropped).
+    pub step_ms: Vec<f64>,
+    /// Agents marked to re-plan, over the adds and over the removes.
+    pub replanning: [usize; 2],
+    /// Agents moved out of a new box, over all edits.
+    pub moved: usize,
+}
+
+/// A world of `agents` agents (radius 0.5) walking between random walkable points of
+/// aurora, stepped once to plan, then `edits` mesh edits through the world, alternately
+/// adding a box 10 m across at a random walkable point and removing the last one, each
+/// followed by one step (0.1 s).
+///
+/// # Errors
+/// When the level cannot be read or built, or the world refuses a step.
+pub fn time_world_edits(
+    data: &Path,
+    edits: usize,
+    agents: usize,
+) -> Result<WorldEditTimes, String> {
+    use crowdnav::world::{AgentParams, World, WorldParams};
+    let path = data.join(EDIT_MAP.1);
+    let base = read_walls(&path).map_err(|e| e.to_string())?;
+    let mesh = NavMesh::from_walls(&base).map_err(|e| e.to_string())?;
+    let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+    for &p in mesh.vertices() {
+        lo = lo.min(p);
+        hi = hi.max(p);
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(2026);
+    let walkable = |mesh: &NavMesh, rng: &mut ChaCha8Rng, room: f32| loop {
+        let p = Vec2::new(rng.gen_range(lo.x..hi.x), rng.gen_range(lo.y..hi.y));
+        if mesh.clearance(p).is_some_and(|c| c >= room) {
+            return p;
+        }
+    };
+    let pairs: Vec<(Vec2, Vec2)> = (0..agents)
+        .map(|_| {
+            (
+                walkable(&mesh, &mut rng, 0.6),
+                walkable(&mesh, &mut rng, 0.6),
+            )
+        })
+        .collect();
+    let mut world = World::new(
+        Some(mesh),
+        Box::new(crowdnav::Orca::default()),
+        WorldParams::default(),
+    );
+    for (from, to) in pairs {
+        world
+            .add_agent(AgentParams::new(from, to))
+            .map_err(|e| e.to_string())?;
+    }
+    let step = |world: &mut World| world.step(0.1).map_err(|e| e.to_string());
+    step(&mut world)?;
+    let mut times = WorldEditTimes {
+        agents,
+        ..WorldEditTimes::default()
+    };
+    let mut placed: Option<MeshObstacleId> = None;
+    for _ in 0..edits {
+        let removing = placed.is_some();
+        let (start, edit) = match placed.take() {
+            Some(id) => (Instant::now(), world.remove_mesh_obstacle(id)),
+            None => {
+                let mesh = world.mesh().ok_or("edit: the world has no mesh")?;
+                let c = walkable(mesh, &mut rng, 0.0);
+                let polygon = random_box(&mut rng, c, 10.0);
+                let start = Instant::now();
+                let edit = world.add_mesh_obstacle(&polygon);
+                placed = edit.as_ref().ok().map(|e| e.obstacle);
+                (start, edit)
+            }
+        };
+        times.edit_ms.push(start.elapsed().as_secs_f64() * 1e3);
+        let edit = edit.map_err(|e| format!("edit: {e}"))?;
+        times.moved += edit.moved.len();
+        times.replanning[usize::from(removing)] += edit.replanning.len();
+        let start = Instant::now();
+        step(&mut world)?;
+        times.step_ms.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    Ok(times)
+}

@@ -1023,7 +1023,65 @@ fn edit_part(r: &mut Report, opts: &EditOptions, data: Result<&Path, &str>) -> R
     ));
     r.json.insert("edit_median_ms".into(), finite(all.median));
     r.json.insert("edit_over_rebuild".into(), finite(ratio));
+    world_edit_rows(r, &mut md, data, (opts.edits / 4).clamp(2, WORLD_EDITS))?;
     r.markdown += &md;
+    Ok(())
+}
+
+/// Mesh edits through a running world, at most this many per run (a quarter of the
+/// mesh edits).
+const WORLD_EDITS: usize = 100;
+/// Agents walking on aurora while the world's mesh is edited.
+const WORLD_EDIT_AGENTS: usize = 1000;
+
+/// The edit part's world rows: `World::add_mesh_obstacle` and `remove_mesh_obstacle`
+/// among [`WORLD_EDIT_AGENTS`] agents, and the step after each (JSON `edit.world`).
+fn world_edit_rows(
+    r: &mut Report,
+    md: &mut String,
+    data: &Path,
+    edits: usize,
+) -> Result<(), String> {
+    eprintln!("edit: through a world of {WORLD_EDIT_AGENTS} agents");
+    let w = crate::edits::time_world_edits(data, edits, WORLD_EDIT_AGENTS)?;
+    let (edit, step) = (Spread::of(&w.edit_ms), Spread::of(&w.step_ms));
+    // Adds and removes alternate, an add first.
+    let adds = w.edit_ms.len().div_ceil(2).max(1);
+    let removes = (w.edit_ms.len() / 2).max(1);
+    let (per_add, per_remove) = (
+        w.replanning[0] as f64 / adds as f64,
+        w.replanning[1] as f64 / removes as f64,
+    );
+    let moved = w.moved as f64 / adds as f64;
+    let _ = writeln!(
+        md,
+        "Through a running `World` of {} agents walking between random points (ORCA), alternately \
+         adding a box 10 m across at a random walkable point and removing it, one step (0.1 s) after \
+         each: the world's call (mesh edit, the world's wall list and grid rebuilt, who re-plans, who \
+         is moved) and the step after it (the marked agents re-plan; the first query builds the \
+         indexes the edit dropped). Agents marked to re-plan: {per_add:.1} per add (those whose way \
+         the box blocks), {per_remove:.1} per remove (those for whom a way through the freed box \
+         could be shorter than their remaining path, by straight lines: on aurora's winding paths, \
+         many); {moved:.2} moved per add.\n",
+        w.agents
+    );
+    *md += "| operation | count | median ms | p95 ms | max ms |\n|---|---:|---:|---:|---:|\n";
+    for (name, s) in [("world edit", edit), ("the step after it", step)] {
+        let _ = writeln!(
+            md,
+            "| {name} | {} | {:.3} | {:.3} | {:.3} |",
+            s.count, s.median, s.p95, s.max
+        );
+    }
+    md.push('\n');
+    if let Some(Value::Object(o)) = r.json.get_mut("edit") {
+        o.insert(
+            "world".into(),
+            json!({"agents": w.agents, "edit_ms": spread_json(edit), "step_after_ms": spread_json(step),
+                   "replanning_per_add": finite(per_add),
+                   "replanning_per_remove": finite(per_remove), "moved_per_add": finite(moved)}),
+        );
+    }
     Ok(())
 }
 

@@ -174,6 +174,11 @@ fn tiny_run_reports_finite_top_level_figures() {
                 let ms = json["edit"][key]["median"].as_f64();
                 assert!(ms.is_some_and(|ms| ms > 0.0), "{key} {}", json["edit"]);
             }
+            // Edits through a running world, and the step after each.
+            for key in ["edit_ms", "step_after_ms"] {
+                let ms = json["edit"]["world"][key]["median"].as_f64();
+                assert!(ms.is_some_and(|ms| ms > 0.0), "{key} {}", json["edit"]);
+            }
             // polyanya building the edited level, at r = 0 and r = 0.5.
             for key in ["polyanya_r0", "polyanya_r05"] {
                 let p = &json["edit"][key];

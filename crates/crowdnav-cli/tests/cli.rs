@@ -74,9 +74,10 @@ fn malformed_and_truncated_world_files_name_the_line() {
         &temp_file("cli", "wrong.json", "{\"boundary\": 3}"),
         "line 1",
     );
+    // (`doors` is a key of the format now: an unknown key is named.)
     assert_bad_input(
-        &temp_file("cli", "extra.json", "{\"boundary\": [], \"doors\": []}"),
-        "doors",
+        &temp_file("cli", "extra.json", "{\"boundary\": [], \"windows\": []}"),
+        "windows",
     );
 }
 

@@ -19,6 +19,8 @@ use macroquad::prelude as mq;
 const SHIPS: usize = 40;
 /// A press that moves less than this many pixels is a click.
 const CLICK_SLOP: f32 = 5.0;
+/// Side of the box the O key places, metres.
+const BOX_SIZE: f32 = 2.0;
 
 /// What the left or right mouse button is doing.
 #[derive(Clone, Copy, Debug)]
@@ -57,6 +59,8 @@ pub struct App {
     was_down: bool,
     was_left: bool,
     hover: Option<usize>,
+    /// The point of the level under the mouse, as of the last frame.
+    pointer: Option<Vec2>,
 }
 
 impl App {
@@ -86,6 +90,7 @@ impl App {
             was_down: false,
             was_left: false,
             hover: None,
+            pointer: None,
         };
         if scene == Scene::Space {
             app.toggle_space();
@@ -151,6 +156,17 @@ impl App {
                     self.view2 = None;
                     self.framed = false;
                 }
+                Action::PlaceBox => {
+                    if let Some(at) = self.pointer {
+                        self.floor_dirty |= self.crowd.place_box(at, BOX_SIZE);
+                    }
+                }
+                Action::RemoveObstacle => {
+                    if let Some(at) = self.pointer {
+                        self.floor_dirty |= self.crowd.remove_obstacle_at(at);
+                        self.hover = None;
+                    }
+                }
                 Action::Load => {}
             }
         }
@@ -199,6 +215,7 @@ impl App {
                     view.center -= Vec2::new(delta.x, -delta.y) / view.zoom;
                 }
                 let at = view.to_world(m, scr);
+                self.pointer = Some(at);
                 self.hover = self.crowd.obstacle_at(at);
                 if mq::is_mouse_button_pressed(Left) {
                     self.drag = match self.hover {
@@ -233,6 +250,7 @@ impl App {
                     self.orbit.rotate(crate::edge::to_mq2(delta));
                 }
                 let at = self.orbit.pick(crate::edge::to_mq2(m));
+                self.pointer = at;
                 self.hover = at.and_then(|p| self.crowd.obstacle_at(p));
                 if mq::is_mouse_button_pressed(Left) {
                     self.drag = match (self.hover, at) {

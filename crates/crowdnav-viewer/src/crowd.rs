@@ -2,7 +2,7 @@
 //! the seed demo's formation keys, selection, goals and live obstacle edits.
 
 use crowdnav::collide::{Collider, CollisionEvent};
-use crowdnav::mesh::{read_walls, Level, NavMesh};
+use crowdnav::mesh::{read_walls, Level, MeshObstacleId, NavMesh};
 use crowdnav::scenario::{
     self, formation_goals, formation_starts, FormationArea, FormationKind, Method, Scenario,
     WorldSpec,
@@ -39,6 +39,10 @@ pub struct Crowd {
     pub method: Method,
     /// The level with its static obstacles, when it can be edited (a `.json` world).
     pub level: Option<Level>,
+    /// Per obstacle of `level`, the mesh obstacle that stands for it when the world's
+    /// mesh holds it as an edit (see [`editable_mesh`]): moving it is then a mesh edit,
+    /// not a rebuild. `None` for obstacles built into the mesh.
+    edits: Vec<Option<MeshObstacleId>>,
     /// Where the crowd came from.
     pub origin: Origin,
     /// Its name, for the status line.
@@ -237,6 +241,7 @@ impl Crowd {
             scenario,
             method,
             level,
+            edits: Vec::new(),
             origin,
             loaded: false,
             selection: Vec::new(),
@@ -251,7 +256,23 @@ impl Crowd {
             player: None,
         };
         c.bounds = c.compute_bounds();
+        c.make_editable();
         c
+    }
+
+    /// Gives the world a mesh of the level on which its obstacles are edits
+    /// ([`editable_mesh`]), so that dragging one patches the mesh in place.
+    fn make_editable(&mut self) {
+        let Some(level) = &self.level else {
+            return;
+        };
+        if self.world.mesh().is_none() {
+            return;
+        }
+        if let Some((mesh, edits)) = editable_mesh(level) {
+            self.world.set_mesh(Some(mesh));
+            self.edits = edits;
+        }
     }
 
     /// The level's bounding box (the agents' when there is no level).
@@ -483,9 +504,10 @@ impl Crowd {
             .position(|poly| point_in_polygon(p, poly))
     }
 
-    /// Moves static obstacle `k` by `delta` and rebuilds the mesh (every agent
-    /// re-plans). A move that breaks the level (the obstacle out of the room, or over
-    /// another) is refused. Returns whether it moved.
+    /// Moves static obstacle `k` by `delta`: a mesh edit when the mesh holds it as one
+    /// (only the agents whose way it changes re-plan), else a rebuild of the mesh
+    /// (every agent re-plans). A move that breaks the level (the obstacle out of the
+    /// room) is refused. Returns whether it moved.
     pub fn move_obstacle(&mut self, k: usize, delta: Vec2) -> bool {
         let Some(level) = &self.level else {
             return false;
@@ -497,14 +519,70 @@ impl Crowd {
         for v in poly.iter_mut() {
             *v += delta;
         }
+        if let Some(&Some(id)) = self.edits.get(k) {
+            if self
+                .world
+                .move_mesh_obstacle(id, &moved.obstacles[k])
+                .is_err()
+            {
+                return false;
+            }
+            self.level = Some(moved);
+            return true;
+        }
         match NavMesh::from_level(&moved) {
             Ok(mesh) => {
                 self.world.set_mesh(Some(mesh));
                 self.level = Some(moved);
+                self.make_editable();
                 true
             }
             Err(_) => false,
         }
+    }
+
+    /// Places a square box `size` metres across centred at `at` (a mesh edit); agents
+    /// it covers are moved out. Returns whether it was placed (it must lie inside the
+    /// level's outline).
+    pub fn place_box(&mut self, at: Vec2, size: f32) -> bool {
+        let h = 0.5 * size;
+        let square = vec![
+            at + Vec2::new(-h, -h),
+            at + Vec2::new(h, -h),
+            at + Vec2::new(h, h),
+            at + Vec2::new(-h, h),
+        ];
+        let Some(level) = &mut self.level else {
+            return false;
+        };
+        match self.world.add_mesh_obstacle(&square) {
+            Ok(edit) => {
+                level.obstacles.push(square);
+                self.edits.resize(level.obstacles.len() - 1, None);
+                self.edits.push(Some(edit.obstacle));
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Removes the obstacle under `at` when the mesh holds it as an edit (a mesh
+    /// edit: the agents it may give a shorter way re-plan). Returns whether it did.
+    pub fn remove_obstacle_at(&mut self, at: Vec2) -> bool {
+        let Some(k) = self.obstacle_at(at) else {
+            return false;
+        };
+        let Some(&Some(id)) = self.edits.get(k) else {
+            return false;
+        };
+        if self.world.remove_mesh_obstacle(id).is_err() {
+            return false;
+        }
+        if let Some(level) = &mut self.level {
+            level.obstacles.remove(k);
+        }
+        self.edits.remove(k);
+        true
     }
 
     /// Advances the simulation by `frame_dt` seconds of wall (or scripted) time in
@@ -552,6 +630,44 @@ impl Crowd {
     pub fn collisions(&self) -> u64 {
         self.world.metrics().collisions
     }
+}
+
+/// A mesh of `level` on which its obstacles are mesh edits, and per obstacle its mesh
+/// obstacle id: the level's outline (and the obstacles a mesh edit refuses, those
+/// reaching its outer edge) is built, the others are added one by one. `None` when the
+/// outline does not build.
+fn editable_mesh(level: &Level) -> Option<(NavMesh, Vec<Option<MeshObstacleId>>)> {
+    let mut built = Level {
+        boundary: level.boundary.clone(),
+        obstacles: Vec::new(),
+        doors: level.doors.clone(),
+    };
+    let mut mesh = NavMesh::from_level(&built).ok()?;
+    let first: Vec<Option<MeshObstacleId>> = level
+        .obstacles
+        .iter()
+        .map(|o| mesh.add_obstacle(o).ok())
+        .collect();
+    if first.iter().all(Option::is_some) {
+        return Some((mesh, first));
+    }
+    // Build those a mesh edit refuses into the mesh, and add the others again.
+    built.obstacles = level
+        .obstacles
+        .iter()
+        .zip(&first)
+        .filter(|(_, id)| id.is_none())
+        .map(|(o, _)| o.clone())
+        .collect();
+    mesh = NavMesh::from_level(&built).ok()?;
+    let mut edits = Vec::with_capacity(first.len());
+    for (o, id) in level.obstacles.iter().zip(&first) {
+        edits.push(match id {
+            None => None,
+            Some(_) => Some(mesh.add_obstacle(o).ok()?),
+        });
+    }
+    Some((mesh, edits))
 }
 
 /// Whether `e` is a collision that [`Metrics::collisions`] counts: an agent meeting
@@ -645,6 +761,32 @@ mod tests {
         assert!(c.move_obstacle(k, Vec2::new(1.0, 0.0)));
         assert!(c.obstacle_at(Vec2::new(-4.0, 4.0)).is_some());
         assert!(!c.move_obstacle(k, Vec2::new(40.0, 0.0)));
+    }
+
+    /// The demo's pillars are mesh edits: dragging one, placing a box and removing it
+    /// edit the mesh in place (no rebuild), and the mesh answers as the level says.
+    #[test]
+    fn pillars_and_boxes_are_mesh_edits() {
+        let mut c = Crowd::demo(None).expect("demo builds");
+        let edits = |c: &Crowd| c.world.mesh().map_or(0, NavMesh::edit_count);
+        assert_eq!(edits(&c), 2, "the two pillars were added as edits");
+        let k = c.obstacle_at(Vec2::new(-5.0, 4.0)).expect("pillar there");
+        assert!(c.move_obstacle(k, Vec2::new(1.0, 0.0)));
+        assert_eq!(edits(&c), 3, "a drag is one edit");
+        let walkable =
+            |c: &Crowd, p: Vec2| c.world.mesh().is_some_and(|m| m.clearance(p).is_some());
+        assert!(!walkable(&c, Vec2::new(-4.0, 4.0)) && walkable(&c, Vec2::new(-5.7, 4.0)));
+        assert!(c.place_box(Vec2::new(8.0, 8.0), 2.0));
+        assert!(!walkable(&c, Vec2::new(8.0, 8.0)));
+        assert!(!c.place_box(Vec2::new(30.0, 8.0), 2.0), "out of the room");
+        assert!(c.remove_obstacle_at(Vec2::new(8.2, 7.9)));
+        assert!(walkable(&c, Vec2::new(8.0, 8.0)));
+        assert!(
+            !c.remove_obstacle_at(Vec2::new(8.0, 8.0)),
+            "nothing there now"
+        );
+        assert_eq!(edits(&c), 5);
+        assert_eq!(c.level.as_ref().map(|l| l.obstacles.len()), Some(2));
     }
 
     #[test]

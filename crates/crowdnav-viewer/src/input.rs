@@ -30,6 +30,10 @@ pub enum Action {
     DeleteSelected,
     /// Frame the level again.
     Fit,
+    /// Place a box under the mouse (a mesh edit).
+    PlaceBox,
+    /// Remove the obstacle under the mouse (a mesh edit).
+    RemoveObstacle,
     /// Nothing but loading the entities (any other key).
     Load,
 }
@@ -52,6 +56,8 @@ pub fn action_for(key: KeyCode) -> Action {
         KeyCode::Escape => Action::Deselect,
         KeyCode::Delete | KeyCode::Backspace => Action::DeleteSelected,
         KeyCode::F => Action::Fit,
+        KeyCode::O => Action::PlaceBox,
+        KeyCode::K => Action::RemoveObstacle,
         _ => Action::Load,
     }
 }
@@ -91,5 +97,5 @@ pub const SPACE_HELP: [&str; 2] = [
 /// The one-line help.
 pub const HELP: [&str; 2] = [
     "any key: load | R circle  B swap  T groups  G blocks  P lines | M method  I debug  V 3D  X space  Space pause  N step  H help  WASD player",
-    "click: goal  drag: select / move obstacle | right-drag: pan / orbit  wheel: zoom  F fit  Esc deselect  Del delete",
+    "click: goal  drag: select / move obstacle | right-drag: pan / orbit  wheel: zoom  F fit  Esc deselect  Del delete  O/K box",
 ];

@@ -18,7 +18,7 @@ pub use path::{NoPathReason, Path, PathError, PathPiece, PathQuery, QueryProblem
 pub use scenario::{Method, Report, Scenario, ScenarioError};
 pub use steer::{AntiGravity, Orca, OrcaParams, OrcaPreset, Steering, Swarm};
 pub use world::{
-    Agent, AgentBody, AgentEvent, AgentId, AgentParams, AgentState, Goal, Touched, World,
+    Agent, AgentBody, AgentEvent, AgentId, AgentParams, AgentState, Goal, MeshEdit, Touched, World,
     WorldError, WorldParams,
 };
 

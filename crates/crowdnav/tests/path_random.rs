@@ -48,6 +48,7 @@ fn random_mesh(rng: &mut ChaCha8Rng) -> NavMesh {
             .into_iter()
             .map(|o| o.into_iter().map(Vec2::from).collect())
             .collect(),
+        ..Level::default()
     };
     NavMesh::from_level(&level).expect("random world builds")
 }
@@ -241,6 +242,7 @@ fn stepped_mesh(rng: &mut ChaCha8Rng) -> Option<NavMesh> {
             .map(Vec2::from)
             .collect(),
         obstacles,
+        ..Level::default()
     };
     NavMesh::from_level(&level).ok()
 }
@@ -326,6 +328,7 @@ fn a_corner_added_inside_a_fan_keeps_the_channel() {
             Vec2::new(5.0, 27.0),
             Vec2::new(7.0, 24.0),
         ]],
+        ..Level::default()
     };
     let mesh = NavMesh::from_level(&level).expect("the level builds");
     let walls: Vec<_> = mesh.walls().collect();

@@ -227,6 +227,7 @@ fn random_level(rng: &mut ChaCha8Rng, scale: f32) -> Level {
     Level {
         boundary: s(decorate(rng, boundary)),
         obstacles: obstacles.into_iter().map(|o| s(decorate(rng, o))).collect(),
+        ..Level::default()
     }
 }
 
@@ -461,6 +462,7 @@ fn crossing_level(rng: &mut ChaCha8Rng, size: f32) -> (Level, bool) {
     let level = Level {
         boundary: s(boundary),
         obstacles: obstacles.into_iter().map(s).collect(),
+        ..Level::default()
     };
     (level, integer)
 }
@@ -573,6 +575,7 @@ fn nearly_overlapping_boundary_edges_give_a_valid_mesh_or_a_clean_error() {
             Vec2::new(0.0, 4.031_25),
             Vec2::new(4.0, 4.0),
         ]],
+        ..Level::default()
     };
     match NavMesh::from_level(&level) {
         Err(BuildError::Degenerate { x, y }) => {
@@ -623,6 +626,7 @@ fn a_vertex_a_hair_from_another_builds_without_panicking() {
             Vec2::new(132.031_25, 0.0),
             Vec2::new(0.0, 296.0),
         ]],
+        ..Level::default()
     };
     // The boundary is a sliver (two of its corners 1.6e-30 apart): the obstacle may
     // leave nothing walkable, which is a clean refusal.

@@ -90,12 +90,11 @@ pub enum EditError {
         /// 0-based index of the second edge.
         second: usize,
     },
-    /// The polygon reaches outside the mesh's triangulated area (the convex hull of
-    /// its walls), or touches its outer edge.
-    #[error("the obstacle reaches outside the mesh (vertex {vertex} at ({x}, {y}))")]
+    /// The polygon lies wholly outside the mesh's triangulated area (the convex hull
+    /// of its walls), or a coordinate's magnitude is above 1e7.
+    #[error("the obstacle lies outside the mesh (vertex {vertex} at ({x}, {y}))")]
     OutsideMesh {
-        /// 0-based index of a vertex outside, as cleaned (`usize::MAX` when the
-        /// polygon only touches the outer edge).
+        /// 0-based index of a vertex outside, as cleaned.
         vertex: usize,
         /// Its x coordinate.
         x: f32,
@@ -167,13 +166,14 @@ type State = Option<Vec<u32>>;
 impl NavMesh {
     /// Adds an obstacle: the polygon's inside becomes blocked. It may overlap other
     /// obstacles, the level's own obstacles and the level's boundary (the blocked space
-    /// is their union), but must lie inside the mesh's triangulated area. Only the
+    /// is their union), and reach outside the mesh's triangulated area (the part outside
+    /// blocks nothing), as a level's obstacles may. Only the
     /// triangles near the polygon are re-triangulated, and only the clearance the
     /// change can reach is measured again (see `docs/mesh-edits.md`).
     ///
     /// # Errors
     /// An [`EditError`] for a polygon with NaN or infinite coordinates, fewer than
-    /// three corners, no area or crossing edges, one reaching outside the mesh, or
+    /// three corners, no area or crossing edges, one wholly outside the mesh, or
     /// crossing walls too finely for `f32`. The mesh is then exactly as before.
     ///
     /// # Example
@@ -315,20 +315,29 @@ impl NavMesh {
         }
         let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
         for (vertex, &p) in points.iter().enumerate() {
-            let outside = EditError::OutsideMesh {
-                vertex,
-                x: p.x,
-                y: p.y,
-            };
             if p.abs().max_element() > MAX_COORDINATE {
-                return Err(outside);
-            }
-            // The hull is convex: corners inside it put the whole polygon inside.
-            if self.locate_any(p).is_none() {
-                return Err(outside);
+                return Err(EditError::OutsideMesh {
+                    vertex,
+                    x: p.x,
+                    y: p.y,
+                });
             }
             lo = lo.min(p);
             hi = hi.max(p);
+        }
+        // Corners may lie outside the mesh (the part outside blocks nothing), but the
+        // polygon must reach the mesh: a corner in it, or its box over a triangle's.
+        let reaches = points.iter().any(|&p| self.locate_any(p).is_some())
+            || (0..self.triangles.len()).any(|t| {
+                let [a, b, c] = self.triangle_points(TriangleId(t as u32));
+                a.min(b).min(c).cmple(hi).all() && lo.cmple(a.max(b).max(c)).all()
+            });
+        if !reaches {
+            return Err(EditError::OutsideMesh {
+                vertex: 0,
+                x: points[0].x,
+                y: points[0].y,
+            });
         }
         Ok(Added { points, lo, hi })
     }
@@ -378,7 +387,7 @@ impl NavMesh {
         let old = remove.and_then(|i| self.obstacles.list[i as usize].as_ref());
         let seed = add
             .or(old)
-            .and_then(|a| self.locate_any(*a.points.first()?))
+            .and_then(|a| a.points.iter().find_map(|&p| self.locate_any(p)))
             .filter(|t| meets(t.0));
         let region: Vec<u32> = match seed {
             Some(seed) => {
@@ -509,26 +518,42 @@ impl NavMesh {
                 }
             }
         }
-        // The outline must have survived: an obstacle touching the mesh's outer edge
-        // splits it.
+        // The outline must have survived, but for the mesh's outer edges that an
+        // obstacle reaching outside the mesh crosses: those are split where it crosses
+        // them, and their pieces are the outline there.
         let mut starts = Vec::with_capacity(outline.len());
         let mut keys: Vec<(usize, usize)> = outline.keys().copied().collect();
         keys.sort_unstable();
+        let mut pieces_of_split = Vec::new();
         for &(u, v) in &keys {
-            let e = cdt
-                .get_edge_from_neighbors(
-                    FixedVertexHandle::from_index(u),
-                    FixedVertexHandle::from_index(v),
-                )
-                .ok_or(EditError::OutsideMesh {
-                    vertex: usize::MAX,
-                    x: f32::NAN,
-                    y: f32::NAN,
-                })?;
-            let Some(inside) = e.face().as_inner() else {
-                return Err(degenerate(self.vertices[vertex_of[u] as usize]));
+            let pieces = match cdt.get_edge_from_neighbors(
+                FixedVertexHandle::from_index(u),
+                FixedVertexHandle::from_index(v),
+            ) {
+                Some(_) => vec![(u, v)],
+                None if outline[&(u, v)].0 == NONE => {
+                    let pieces = split_pieces(&cdt, u, v)
+                        .ok_or(degenerate(self.vertices[vertex_of[u] as usize]))?;
+                    pieces_of_split.extend(pieces.iter().copied());
+                    pieces
+                }
+                None => return Err(degenerate(self.vertices[vertex_of[u] as usize])),
             };
-            starts.push(inside.fix());
+            for (a, b) in pieces {
+                let e = cdt
+                    .get_edge_from_neighbors(
+                        FixedVertexHandle::from_index(a),
+                        FixedVertexHandle::from_index(b),
+                    )
+                    .ok_or(degenerate(self.vertices[vertex_of[u] as usize]))?;
+                let Some(inside) = e.face().as_inner() else {
+                    return Err(degenerate(self.vertices[vertex_of[u] as usize]));
+                };
+                starts.push(inside.fix());
+            }
+        }
+        for piece in pieces_of_split {
+            outline.insert(piece, (NONE, 0));
         }
         // The faces inside the outline, by a flood from it.
         let mut face_number: HashMap<usize, u32> = HashMap::new();
@@ -628,10 +653,16 @@ impl NavMesh {
                 0.5 * orient2d_value(a, b, c)
             })
             .sum();
+        // (Corners of an obstacle outside the mesh are in no new triangle.)
         let (mut clo, mut chi) = (rlo, rhi);
-        for &p in &new_vertices {
-            clo = clo.min(p);
-            chi = chi.max(p);
+        for t in &new {
+            for v in t.vertices {
+                if v >= first_new {
+                    let p = new_vertices[(v - first_new) as usize];
+                    clo = clo.min(p);
+                    chi = chi.max(p);
+                }
+            }
         }
         Ok(Plan {
             region,
@@ -970,6 +1001,49 @@ struct NewTriangle {
 }
 
 /// A re-triangulated region, checked and ready to apply.
+/// The pieces, in order, of the constrained edge `u → v` of `cdt` (vertex handle
+/// indices) as constraints crossing it split it: each piece a constraint edge between
+/// consecutive vertices on the segment (within rounding). `None` when no such chain
+/// leads from `u` to `v`.
+fn split_pieces(cdt: &Cdt, u: usize, v: usize) -> Option<Vec<(usize, usize)>> {
+    let at = |h: usize| {
+        let p = cdt.vertex(FixedVertexHandle::from_index(h)).position();
+        glam::DVec2::new(p.x, p.y)
+    };
+    let (pu, pv) = (at(u), at(v));
+    let d = pv - pu;
+    let len2 = d.length_squared();
+    if len2 == 0.0 {
+        return None;
+    }
+    // Crossings rounded to f32 lie within a few f32 ulps of the segment.
+    let slack = 1e-5 * (1.0 + pu.abs().max_element().max(pv.abs().max_element()));
+    let mut pieces = Vec::new();
+    let (mut here, mut t_here) = (u, 0.0);
+    while here != v {
+        let mut best: Option<(f64, usize)> = None;
+        for e in cdt.vertex(FixedVertexHandle::from_index(here)).out_edges() {
+            if !cdt.is_constraint_edge(e.as_undirected().fix()) {
+                continue;
+            }
+            let w = e.to().fix().index();
+            let q = at(w) - pu;
+            let t = q.dot(d) / len2;
+            let off = (q.perp_dot(d)).abs() / len2.sqrt();
+            if t > t_here && t <= 1.0 + 1e-12 && off <= slack && best.is_none_or(|(b, _)| t < b) {
+                best = Some((t, w));
+            }
+        }
+        let (t, w) = best?;
+        pieces.push((here, w));
+        (here, t_here) = (w, t);
+        if pieces.len() > cdt.num_vertices() {
+            return None;
+        }
+    }
+    Some(pieces)
+}
+
 struct Plan {
     /// The old triangles, sorted.
     region: Vec<u32>,

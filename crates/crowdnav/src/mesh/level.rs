@@ -5,6 +5,7 @@ use crate::geom::{orient2d_value, segment_intersection, Segment, SegmentIntersec
 use crate::grid::{Cells, Layout, MAX_CELLS};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// A level as the world file (JSON) describes it.
@@ -12,7 +13,10 @@ use std::fmt;
 /// `boundary` is the outer edge of the walkable region; `obstacles` are polygons inside
 /// it. Both may be listed in either orientation. Obstacles may overlap each other and may
 /// touch or cross the boundary: the free space is the inside of the boundary minus the
-/// union of the obstacles. See `docs/world-format.md`.
+/// union of the obstacles. `doors` are named polygons that are open (not walls) as the
+/// level is built: a scenario closes and opens them while it runs (mesh edits, see
+/// [`World::add_mesh_obstacle`](crate::world::World::add_mesh_obstacle)). See
+/// `docs/world-format.md`.
 ///
 /// # Example
 /// ```
@@ -33,6 +37,10 @@ pub struct Level {
     /// Obstacle polygons, each a list of `[x, y]` points.
     #[serde(default)]
     pub obstacles: Vec<Vec<Vec2>>,
+    /// Doors by name: polygons left open by [`Level::to_walls`], which a scenario's
+    /// `close` and `open` events block and free while it runs.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub doors: BTreeMap<String, Vec<Vec2>>,
 }
 
 /// Which polygon of a [`Level`] an error is about.
@@ -403,6 +411,7 @@ mod tests {
         let level = Level {
             boundary: outer,
             obstacles: vec![hole, square(7.0, 7.0, 1.0)],
+            ..Level::default()
         };
         let walls = level.to_walls().expect("valid level");
         assert_eq!(walls.winding_number(v(1.0, 1.0)), 1);
@@ -416,6 +425,7 @@ mod tests {
         let level = Level {
             boundary: square(0.0, 0.0, 10.0),
             obstacles: vec![square(2.0, 2.0, 4.0), square(4.0, 4.0, 4.0)],
+            ..Level::default()
         };
         let walls = level.to_walls().expect("valid level");
         assert_eq!(walls.winding_number(v(5.0, 5.0)), -1);
@@ -437,6 +447,7 @@ mod tests {
                 v(0.0, 0.0),
             ],
             obstacles: vec![],
+            ..Level::default()
         };
         let walls = level.to_walls().expect("valid level");
         assert_eq!(walls.segments.len(), 4);
@@ -449,6 +460,7 @@ mod tests {
         let level = Level {
             boundary: square(0.0, 0.0, 10.0),
             obstacles: vec![square(5.0, 5.0, 1.0), obstacle],
+            ..Level::default()
         };
         assert_eq!(
             level.to_walls(),
@@ -462,6 +474,7 @@ mod tests {
         let level = Level {
             boundary,
             obstacles: vec![],
+            ..Level::default()
         };
         assert!(matches!(
             level.to_walls(),
@@ -485,6 +498,7 @@ mod tests {
         let flat = Level {
             boundary: square(0.0, 0.0, 10.0),
             obstacles: vec![vec![v(1.0, 1.0), v(2.0, 2.0), v(3.0, 3.0)]],
+            ..Level::default()
         };
         assert!(matches!(
             flat.to_walls(),
@@ -500,6 +514,7 @@ mod tests {
         let level = Level {
             boundary: vec![v(0.0, 0.0), v(10.0, 10.0), v(10.0, 0.0), v(0.0, 10.0)],
             obstacles: vec![],
+            ..Level::default()
         };
         assert_eq!(
             level.to_walls(),
@@ -516,6 +531,7 @@ mod tests {
         let outside = Level {
             boundary: square(0.0, 0.0, 10.0),
             obstacles: vec![square(2.0, 2.0, 1.0), square(20.0, 20.0, 1.0)],
+            ..Level::default()
         };
         assert_eq!(
             outside.to_walls(),
@@ -524,11 +540,13 @@ mod tests {
         let crossing = Level {
             boundary: square(0.0, 0.0, 10.0),
             obstacles: vec![square(8.0, 4.0, 4.0)],
+            ..Level::default()
         };
         assert!(crossing.to_walls().is_ok());
         let touching_outside = Level {
             boundary: square(0.0, 0.0, 10.0),
             obstacles: vec![square(10.0, 4.0, 2.0)],
+            ..Level::default()
         };
         assert_eq!(
             touching_outside.to_walls(),

@@ -20,6 +20,7 @@ fn build(boundary: Vec<Vec2>, obstacles: Vec<Vec<Vec2>>) -> NavMesh {
     let mesh = NavMesh::from_level(&Level {
         boundary,
         obstacles,
+        ..Level::default()
     })
     .expect("valid level");
     mesh.check_invariants();
@@ -155,6 +156,7 @@ fn bad_input_gets_typed_errors_not_panics() {
     let huge = NavMesh::from_level(&Level {
         boundary: vec![v(0.0, 0.0), v(1e30, 0.0), v(0.0, 1e30)],
         obstacles: vec![],
+        ..Level::default()
     });
     assert!(matches!(huge, Err(BuildError::CoordinateRange { .. })));
 }
@@ -205,6 +207,7 @@ fn random_level(rng: &mut ChaCha8Rng) -> Level {
     Level {
         boundary: rect(0.0, 0.0, 100.0, 100.0),
         obstacles,
+        ..Level::default()
     }
 }
 

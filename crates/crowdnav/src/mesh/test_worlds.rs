@@ -36,6 +36,7 @@ pub(crate) fn quad_room(
             Vec2::new(0.0, 30.0),
         ],
         obstacles,
+        ..Level::default()
     };
     NavMesh::from_level(&level).expect("random room builds")
 }

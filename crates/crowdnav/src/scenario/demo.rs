@@ -33,6 +33,7 @@ pub fn level() -> Level {
             Vec2::new(-h, h),
         ],
         obstacles: Vec::new(),
+        doors: Default::default(),
     }
 }
 

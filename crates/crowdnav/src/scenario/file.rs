@@ -2,8 +2,9 @@
 
 use super::formation::{formation_goals, formation_starts, FormationArea, FormationKind};
 use super::lines::MeasurementLine;
-use super::script::{EventSpec, SinkSpec, SourceSpec};
-use crate::mesh::{read_walls, BuildError, Level, LevelError, LoadError, NavMesh};
+use super::script::{Action, EventSpec, SinkSpec, SourceSpec};
+use crate::mesh::level::clean_polygon;
+use crate::mesh::{read_walls, BuildError, Level, LevelError, LoadError, NavMesh, PolygonRef};
 use crate::steer::{
     AntiGravity, AntiGravityParams, Orca, OrcaParams, Steering, Swarm, SwarmParams,
 };
@@ -12,6 +13,7 @@ use glam::Vec2;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// A steering method by name.
@@ -594,6 +596,75 @@ impl Scenario {
         })
     }
 
+    /// The level's doors by name ([`Level::doors`]): those of the inline world or of
+    /// a world file (`.json`); none without a level or for `.mesh` and `.map` files.
+    ///
+    /// # Errors
+    /// [`ScenarioError::Load`] when the world file cannot be read or parsed.
+    pub fn doors(&self) -> Result<BTreeMap<String, Vec<Vec2>>, ScenarioError> {
+        match &self.world {
+            Some(WorldSpec::Inline(level)) => Ok(level.doors.clone()),
+            Some(WorldSpec::File(path))
+                if path
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("json")) =>
+            {
+                let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
+                    path: path.clone(),
+                    source,
+                })?;
+                let level = Level::from_json(&text).map_err(|source| LoadError::Level {
+                    path: path.clone(),
+                    source,
+                })?;
+                Ok(level.doors)
+            }
+            _ => Ok(BTreeMap::new()),
+        }
+    }
+
+    /// Checks the level's doors (each a valid polygon) and that every door an event
+    /// closes or opens is one of them.
+    fn validate_doors(&self) -> Result<(), ScenarioError> {
+        let named = self.events.iter().filter_map(|e| match &e.action {
+            Action::Close(name) | Action::Open(name) => Some((e.at, name)),
+            _ => None,
+        });
+        let named: Vec<(f64, &String)> = named.collect();
+        let doors = self.doors()?;
+        if doors.is_empty() && named.is_empty() {
+            return Ok(());
+        }
+        for (name, polygon) in &doors {
+            if let Err(e) = clean_polygon(polygon, PolygonRef::Obstacle(0)) {
+                let problem = match e {
+                    LevelError::NonFinite { vertex, .. } => {
+                        format!("vertex {vertex} has a coordinate that is NaN or infinite")
+                    }
+                    LevelError::TooFewPoints { corners, .. } => format!(
+                        "fewer than three distinct corners ({corners} after removing \
+                         duplicate and collinear points)"
+                    ),
+                    LevelError::SelfIntersecting { first, second, .. } => {
+                        format!("it intersects itself: edge {first} meets edge {second}")
+                    }
+                    _ => "it has zero area".to_owned(),
+                };
+                return Err(ScenarioError::Invalid(format!(
+                    "world: door \"{name}\": {problem}"
+                )));
+            }
+        }
+        for (at, name) in named {
+            if !doors.contains_key(name) {
+                return Err(ScenarioError::Invalid(format!(
+                    "event at {at} s: the level has no door named \"{name}\""
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// Checks the numbers that the world does not check itself.
     fn validate(&self) -> Result<(), ScenarioError> {
         self.check_counts()?;
@@ -650,6 +721,7 @@ impl Scenario {
         for (i, line) in self.lines.iter().enumerate() {
             line.validate(i)?;
         }
+        self.validate_doors()?;
         super::script::validate(self)
     }
 

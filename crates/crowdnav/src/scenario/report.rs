@@ -68,6 +68,10 @@ pub struct Report {
     /// counts those left in the world.
     #[serde(default)]
     pub removed: u64,
+    /// Paths planned again during the run ([`Metrics::replans`](crate::world::Metrics::replans)):
+    /// chases, strays, moves and mesh edits.
+    #[serde(default)]
+    pub replans: u64,
 }
 
 impl Report {
@@ -119,6 +123,7 @@ impl Report {
             lane_order: None,
             spawned: 0,
             removed: 0,
+            replans: m.replans,
         }
     }
 
@@ -160,6 +165,9 @@ impl Report {
                 self.max_penetration
             )),
             None => text.push_str("no two agents ever touched"),
+        }
+        if self.replans > 0 {
+            text.push_str(&format!(", paths planned again {}", self.replans));
         }
         text.push_str(&format!(
             "\n  {:.3} ms/step after a first step of {:.3} ms",

@@ -1,6 +1,6 @@
-//! What a scenario does while it runs: timed events (spawn, remove, drive an agent),
-//! sources that spawn agents at a rate into an area, and sinks that remove the agents
-//! that arrive in them.
+//! What a scenario does while it runs: timed events (spawn, remove, drive an agent,
+//! close and open a door of the level), sources that spawn agents at a rate into an
+//! area, and sinks that remove the agents that arrive in them.
 //!
 //! A [`Script`] is made from a scenario and the world [`Scenario::build`] built, and
 //! drives that world between steps: [`Script::before_step`] applies what is due,
@@ -12,8 +12,8 @@
 //! number when others are removed.
 
 use super::file::{AgentSpec, GoalSpec, Scenario, ScenarioError};
-use crate::mesh::{Location, NavMesh};
-use crate::world::{AgentId, AgentParams, Goal, World};
+use crate::mesh::{Location, MeshObstacleId, NavMesh};
+use crate::world::{AgentId, AgentParams, Goal, World, WorldError};
 use glam::Vec2;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -70,9 +70,12 @@ impl Area {
 /// In a scenario file: `{"at": 2.0, "spawn": {agent}}`, `{"at": 5.0, "remove": 3}`,
 /// `{"at": 1.0, "drive": 0, "velocity": [1.2, 0.0]}` (the agent goes exactly at that
 /// velocity, not steered, and the others avoid it), `{"at": 4.0, "drive": 0,
-/// "velocity": null}` (handed back to its goal), and `{"at": 3.0, "retarget": 2,
-/// "goal": [x, y]}`. Agents are named by their number in the scenario (see the
-/// docs of `scenario/script.rs`).
+/// "velocity": null}` (handed back to its goal), `{"at": 3.0, "retarget": 2,
+/// "goal": [x, y]}`, and `{"at": 6.0, "close": "west"}`, `{"at": 9.0, "open": "west"}`
+/// (a door of the level, by its name in the world file's `doors`: closing it adds its
+/// polygon to the mesh as an obstacle, opening it removes it; see
+/// [`World::add_mesh_obstacle`]). Agents are named by their number in the scenario (see
+/// the docs of `scenario/script.rs`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "RawEvent", into = "RawEvent")]
 pub struct EventSpec {
@@ -94,6 +97,10 @@ pub enum Action {
     Drive(u32, Option<Vec2>),
     /// Send the agent with this number to a new goal.
     Retarget(u32, GoalSpec),
+    /// Close the level's door of this name (nothing when it is closed).
+    Close(String),
+    /// Open the level's door of this name (nothing when it is open).
+    Open(String),
 }
 
 /// An event as the file writes it: `at` and exactly one action's keys.
@@ -118,6 +125,10 @@ struct RawEvent {
     retarget: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     goal: Option<GoalSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    close: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    open: Option<String>,
 }
 
 /// A key that is present, `null` included (serde reads `null` as absent otherwise).
@@ -134,10 +145,13 @@ impl TryFrom<RawEvent> for EventSpec {
             raw.remove.is_some(),
             raw.drive.is_some(),
             raw.retarget.is_some(),
+            raw.close.is_some(),
+            raw.open.is_some(),
         ];
         if actions.iter().filter(|&&a| a).count() != 1 {
             return Err(
-                "an event has exactly one of \"spawn\", \"remove\", \"drive\" or \"retarget\""
+                "an event has exactly one of \"spawn\", \"remove\", \"drive\", \
+                 \"retarget\", \"close\" or \"open\""
                     .to_owned(),
             );
         }
@@ -159,6 +173,10 @@ impl TryFrom<RawEvent> for EventSpec {
         } else if let Some(agent) = raw.retarget {
             let goal = raw.goal.ok_or("a \"retarget\" event needs \"goal\"")?;
             Action::Retarget(agent, goal)
+        } else if let Some(door) = raw.close {
+            Action::Close(door)
+        } else if let Some(door) = raw.open {
+            Action::Open(door)
         } else {
             unreachable!("exactly one action is present")
         };
@@ -183,6 +201,8 @@ impl From<EventSpec> for RawEvent {
                 raw.retarget = Some(agent);
                 raw.goal = Some(goal);
             }
+            Action::Close(door) => raw.close = Some(door),
+            Action::Open(door) => raw.open = Some(door),
         }
         raw
     }
@@ -372,11 +392,23 @@ pub struct Script {
     /// How many agents the world had when the script started.
     initial: usize,
     removed: u64,
+    /// The level's doors by name.
+    doors: BTreeMap<String, Door>,
+}
+
+/// A door of the level while the scenario runs.
+#[derive(Clone, Debug)]
+struct Door {
+    polygon: Vec<Vec2>,
+    /// The mesh obstacle that closes it, while it is closed.
+    closed: Option<MeshObstacleId>,
 }
 
 impl Script {
     /// The script of `scenario` for `world`, which [`Scenario::build`] built from it:
-    /// the world's agents, in order, are numbers 0, 1, ….
+    /// the world's agents, in order, are numbers 0, 1, …; the level's doors are open
+    /// ([`Scenario::doors`]; a level file that cannot be read again has none, and an
+    /// event naming one of its doors fails).
     pub fn new(scenario: &Scenario, world: &World) -> Script {
         let mut events = scenario.events.clone();
         events.sort_by(|a, b| a.at.total_cmp(&b.at));
@@ -408,6 +440,18 @@ impl Script {
             ids,
             numbers,
             removed: 0,
+            doors: scenario
+                .doors()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(name, polygon)| {
+                    let door = Door {
+                        polygon,
+                        closed: None,
+                    };
+                    (name, door)
+                })
+                .collect(),
         }
     }
 
@@ -451,7 +495,8 @@ impl Script {
     ///
     /// # Errors
     /// [`ScenarioError::Invalid`] for an event naming an agent that is not in the world
-    /// (never spawned, or removed); the world's own error for an agent it refuses.
+    /// (never spawned, or removed) or a door the level does not have, or a door whose
+    /// polygon the mesh refuses; the world's own error for an agent it refuses.
     pub fn before_step(&mut self, world: &mut World) -> Result<(), ScenarioError> {
         let now = world.time() + 0.5 * f64::from(self.dt);
         while let Some(event) = self.events.get(self.next_event).filter(|e| e.at <= now) {
@@ -495,7 +540,7 @@ impl Script {
     }
 
     fn apply(&mut self, world: &mut World, event: &EventSpec) -> Result<(), ScenarioError> {
-        match event.action {
+        match event.action.clone() {
             Action::Spawn(spec) => {
                 let goal = self.goal(&spec.goal, event)?;
                 let params = AgentParams::new(spec.pos, spec.pos)
@@ -518,8 +563,46 @@ impl Script {
                 let goal = self.goal(&goal, event)?;
                 world.set_goal(id, goal)?;
             }
+            Action::Close(name) => self.set_door(world, &name, true, event)?,
+            Action::Open(name) => self.set_door(world, &name, false, event)?,
         }
         Ok(())
+    }
+
+    /// Closes (`close`) or opens door `name` of the world's mesh, unless it already is.
+    fn set_door(
+        &mut self,
+        world: &mut World,
+        name: &str,
+        close: bool,
+        event: &EventSpec,
+    ) -> Result<(), ScenarioError> {
+        let at = event.at;
+        let door = self.doors.get_mut(name).ok_or_else(|| {
+            ScenarioError::Invalid(format!(
+                "event at {at} s: the level has no door named \"{name}\""
+            ))
+        })?;
+        let refused = |e: WorldError| {
+            ScenarioError::Invalid(format!("event at {at} s: door \"{name}\": {e}"))
+        };
+        match (close, door.closed) {
+            (true, None) => {
+                let edit = world.add_mesh_obstacle(&door.polygon).map_err(refused)?;
+                door.closed = Some(edit.obstacle);
+            }
+            (false, Some(id)) => {
+                world.remove_mesh_obstacle(id).map_err(refused)?;
+                door.closed = None;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Whether the level's door `name` is closed now; `None` when it has no such door.
+    pub fn is_closed(&self, name: &str) -> Option<bool> {
+        self.doors.get(name).map(|d| d.closed.is_some())
     }
 
     /// A file's goal as the world's: agents by their scenario number.

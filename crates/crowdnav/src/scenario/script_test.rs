@@ -256,3 +256,98 @@ fn an_empty_script_changes_nothing() {
         assert_eq!(x.position.to_array(), y.position.to_array());
     }
 }
+
+/// A hall split by a wall at x 14–16 with an opening at y 3–5, and its door.
+fn hall(events: &str) -> Result<World, ScenarioError> {
+    Scenario::from_json(&format!(
+        r#"{{"name": "hall", "dt": 0.1, "steps": 10,
+            "world": {{"boundary": [[0, 0], [30, 0], [30, 16], [0, 16]],
+                       "obstacles": [[[14, -1], [16, -1], [16, 3], [14, 3]], [[14, 5], [16, 5], [16, 17], [14, 17]]],
+                       "doors": {{"gate": [[14, 2.5], [16, 2.5], [16, 5.5], [14, 5.5]]}}}},
+            "agents": [{{"pos": [2, 4], "goal": [28, 4], "radius": 0.3, "max_speed": 1.3}}],
+            "events": [{events}]}}"#
+    ))?
+    .build(None)
+}
+
+/// Closing a door blocks the way (no path through the wall), opening it frees it
+/// again; closing a closed door or opening an open one does nothing.
+#[test]
+fn events_close_and_open_a_door_of_the_level() {
+    let text = r#"{"name": "hall", "dt": 0.1, "steps": 10,
+        "world": {"boundary": [[0, 0], [30, 0], [30, 16], [0, 16]],
+                  "obstacles": [[[14, -1], [16, -1], [16, 3], [14, 3]], [[14, 5], [16, 5], [16, 17], [14, 17]]],
+                  "doors": {"gate": [[14, 2.5], [16, 2.5], [16, 5.5], [14, 5.5]]}},
+        "agents": [{"pos": [2, 4], "goal": [28, 4], "radius": 0.3, "max_speed": 1.3}],
+        "events": [{"at": 0.3, "close": "gate"}, {"at": 0.3, "close": "gate"},
+                   {"at": 0.6, "open": "gate"}, {"at": 0.6, "open": "gate"}]}"#;
+    let scenario = Scenario::from_json(text).expect("valid scenario");
+    let mut world = scenario.build(None).expect("builds");
+    let mut script = Script::new(&scenario, &world);
+    assert_eq!(script.is_closed("gate"), Some(false));
+    assert_eq!(script.is_closed("nowhere"), None);
+    let walkable = |w: &World| {
+        let mesh = w.mesh().expect("a mesh");
+        mesh.find_path(Vec2::new(2.0, 4.0), Vec2::new(28.0, 4.0), 0.3)
+            .is_ok()
+    };
+    let mut seen = Vec::new();
+    for _ in 0..8 {
+        script.before_step(&mut world).expect("valid events");
+        seen.push((script.is_closed("gate"), walkable(&world)));
+        world.step(0.1).expect("valid step");
+    }
+    let (open, closed) = ((Some(false), true), (Some(true), false));
+    assert_eq!(
+        seen,
+        vec![open, open, open, closed, closed, closed, open, open]
+    );
+    assert_eq!(world.mesh().map(|m| m.edit_count()), Some(2));
+}
+
+#[test]
+fn a_door_the_level_does_not_have_or_a_bad_door_is_refused_when_built() {
+    let unknown = hall(r#"{"at": 1, "close": "front"}"#)
+        .err()
+        .map(|e| e.to_string());
+    assert_eq!(
+        unknown.as_deref(),
+        Some("invalid scenario: event at 1 s: the level has no door named \"front\"")
+    );
+    let both = hall(r#"{"at": 1, "close": "gate", "open": "gate"}"#);
+    assert!(matches!(both, Err(ScenarioError::Json { .. })));
+    let bad = Scenario::from_json(
+        r#"{"name": "n", "dt": 0.1, "steps": 1,
+            "world": {"boundary": [[0, 0], [10, 0], [10, 10], [0, 10]],
+                      "doors": {"flat": [[1, 1], [2, 2], [3, 3]]}}}"#,
+    )
+    .expect("parses")
+    .build(None)
+    .err()
+    .map(|e| e.to_string());
+    assert!(
+        bad.as_deref().is_some_and(|m| m.contains("door \"flat\"")),
+        "{bad:?}"
+    );
+}
+
+/// A door polygon wholly outside the mesh is refused when it closes, naming it.
+#[test]
+fn a_door_the_mesh_refuses_stops_the_run_naming_it() {
+    let scenario = Scenario::from_json(
+        r#"{"name": "n", "dt": 0.1, "steps": 5,
+            "world": {"boundary": [[0, 0], [10, 0], [10, 10], [0, 10]],
+                      "doors": {"out": [[12, 12], [14, 12], [14, 14], [12, 14]]}},
+            "events": [{"at": 0, "close": "out"}]}"#,
+    )
+    .expect("parses");
+    let mut world = scenario.build(None).expect("builds");
+    let mut script = Script::new(&scenario, &world);
+    let message = script.before_step(&mut world).err().map(|e| e.to_string());
+    assert!(
+        message
+            .as_deref()
+            .is_some_and(|m| m.contains("door \"out\"") && m.contains("outside the mesh")),
+        "{message:?}"
+    );
+}

@@ -43,6 +43,12 @@
 //! [`WorldParams::portals`]; it reads the others from the grid of the start of the
 //! step, so it runs after the grid is rebuilt).
 //!
+//! The world's mesh may be edited between steps ([`World::add_mesh_obstacle`],
+//! [`World::move_mesh_obstacle`], [`World::remove_mesh_obstacle`]): the mesh is
+//! patched in place, the agents whose route the edit blocks or may shorten re-plan at
+//! the next step, the others keep their paths, and agents the edit caught are moved
+//! to the nearest place they fit (`edits.rs`).
+//!
 //! An agent resting at its goal yields to agents on their way: it sees them moving
 //! with their preferred velocity, so it steps aside for one that is blocked, and walks
 //! back once pushed off its goal. A contact counts as a collision only past
@@ -51,6 +57,7 @@
 mod agent;
 mod contacts;
 mod control;
+mod edits;
 mod follow;
 mod handles;
 mod index;
@@ -67,6 +74,7 @@ pub use agent::{
     Agent, AgentBody, AgentEvent, AgentId, AgentParams, AgentState, Goal, Motion, MovingObstacle,
     ObstacleId, Touched,
 };
+pub use edits::MeshEdit;
 pub use follow::{NO_PATH_RETRY, SETTLE_TIME, STUCK_TIME};
 pub use params::{BadValue, Metrics, Quantity, WorldError, WorldParams, COLLISION_DEPTH};
 pub use step::World;
@@ -86,3 +94,7 @@ mod handles_test;
 #[cfg(test)]
 #[path = "control_test.rs"]
 mod control_test;
+
+#[cfg(test)]
+#[path = "edits_test.rs"]
+mod edits_test;

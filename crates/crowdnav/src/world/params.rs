@@ -2,6 +2,7 @@
 
 use super::agent::{AgentId, Goal};
 use crate::collide::CollideParams;
+use crate::mesh::EditError;
 use crate::steer::Steering;
 use glam::Vec2;
 use std::collections::BTreeSet;
@@ -131,6 +132,12 @@ pub enum WorldError {
     /// The time step is not a positive finite number.
     #[error("time step must be positive and finite, got {0}")]
     InvalidStep(f32),
+    /// A mesh edit was asked of a world on open ground (it has no mesh).
+    #[error("the world has no navigation mesh to edit")]
+    NoMesh,
+    /// The world's mesh refused an edit (see [`EditError`]).
+    #[error("mesh edit: {0}")]
+    Edit(#[from] EditError),
 }
 
 /// What a [`Goal`] that is not a point names, for messages.
@@ -220,4 +227,8 @@ pub struct Metrics {
     /// Smallest gap between two agents' edges after any step, metres (negative when
     /// they overlapped); `f32::INFINITY` until two agents came within range.
     pub min_separation: f32,
+    /// Paths planned again ([`AgentEvent::Replanned`](super::AgentEvent::Replanned)):
+    /// a chased goal moved, an agent strayed, was moved or handed back, or a mesh
+    /// edit blocked or may have shortened its way.
+    pub replans: u64,
 }

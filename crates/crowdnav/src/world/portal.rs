@@ -42,6 +42,14 @@ pub(crate) struct Portal {
     span: f32,
 }
 
+impl Portal {
+    /// The opening: from the corner across to the wall it faces (read by the world's
+    /// mesh edits, `edits.rs`).
+    pub(super) fn opening(&self) -> (Vec2, Vec2) {
+        (self.corner, self.corner + self.across * self.span)
+    }
+}
+
 /// The portals of `path` (at most one per arc), in path order, into `out`.
 ///
 /// For every arc, rays from its corner in the directions the arc sweeps (every 5°, both

@@ -461,7 +461,9 @@ impl World {
 
     /// Replaces the navigation mesh (a level edited live: an obstacle dragged, added
     /// or removed): walls are rebuilt and every agent plans its path again at the next
-    /// step. Agents now inside an obstacle are put back on the mesh by the step.
+    /// step. Agents now inside an obstacle are put back on the mesh by the step. To
+    /// change a few obstacles, [`World::add_mesh_obstacle`] and its kin edit the mesh in
+    /// place and re-plan only the agents concerned.
     pub fn set_mesh(&mut self, mesh: Option<NavMesh>) {
         self.walls = Walls::of(mesh.as_ref());
         self.mesh = mesh;
@@ -522,6 +524,7 @@ impl World {
             }
             if happened & REPLANNED != 0 {
                 self.agent_events.push(AgentEvent::Replanned(a.id));
+                self.metrics.replans += 1;
             }
             if let (true, AgentState::NoPath(error)) = (happened & NO_PATH != 0, &a.state) {
                 self.agent_events.push(AgentEvent::NoPath {
