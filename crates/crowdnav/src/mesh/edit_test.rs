@@ -169,13 +169,28 @@ fn edited_level(base: &[Vec<Vec2>], l_shape: bool, mesh: &NavMesh) -> Level {
     for id in mesh.obstacle_ids() {
         obstacles.push(mesh.obstacle(id).expect("live id").to_vec());
     }
+    room_within(obstacles, l_shape)
+}
+
+/// [`shaped_room`] with those of `obstacles` that lie wholly outside it left out: such
+/// an obstacle (in the L's notch) changes nothing, and a level refuses it.
+fn room_within(obstacles: Vec<Vec<Vec2>>, l_shape: bool) -> Level {
     let mut level = shaped_room(obstacles, l_shape);
-    // An added obstacle wholly outside the boundary (in the L's notch) changes
-    // nothing; a level refuses it.
     while let Err(super::LevelError::ObstacleOutside { obstacle }) = level.to_walls() {
         level.obstacles.remove(obstacle);
     }
     level
+}
+
+/// A room ([`room_within`], an L when `l_shape`) with fewer than `most` random
+/// obstacles of its own, and its mesh.
+fn random_room(rng: &mut ChaCha8Rng, most: usize, l_shape: bool) -> (Level, NavMesh) {
+    let base: Vec<Vec<Vec2>> = (0..rng.gen_range(0..most))
+        .map(|_| quad(rng, 3.0))
+        .collect();
+    let level = room_within(base, l_shape);
+    let mesh = NavMesh::from_level(&level).expect("base");
+    (level, mesh)
 }
 
 /// Random sequences of adds, moves and removes on random rooms.
@@ -185,15 +200,8 @@ fn random_edit_sequences_answer_as_a_full_build() {
     let (mut edits, mut refused, mut seconded, mut outside) = (0, 0, 0, 0);
     for world in 0..40 {
         let l_shape = world % 3 == 2;
-        let base: Vec<Vec<Vec2>> = (0..rng.gen_range(0..8))
-            .map(|_| quad(&mut rng, 3.0))
-            .collect();
-        let mut level = shaped_room(base, l_shape);
-        while let Err(super::LevelError::ObstacleOutside { obstacle }) = level.to_walls() {
-            level.obstacles.remove(obstacle);
-        }
+        let (level, mut mesh) = random_room(&mut rng, 8, l_shape);
         let base = level.obstacles.clone();
-        let mut mesh = NavMesh::from_level(&level).expect("base");
         let mut live: Vec<MeshObstacleId> = Vec::new();
         for step in 0..25 {
             let what = format!("world {world} step {step}");
@@ -467,15 +475,8 @@ fn random_edits_reaching_outside_the_mesh_answer_as_a_full_build() {
     let (mut edits, mut refused, mut outside, mut across, mut seconded) = (0, 0, 0, 0, 0);
     for world in 0..24 {
         let l_shape = world % 3 == 2;
-        let base: Vec<Vec<Vec2>> = (0..rng.gen_range(0..6))
-            .map(|_| quad(&mut rng, 3.0))
-            .collect();
-        let mut level = shaped_room(base, l_shape);
-        while let Err(super::LevelError::ObstacleOutside { obstacle }) = level.to_walls() {
-            level.obstacles.remove(obstacle);
-        }
+        let (level, mut mesh) = random_room(&mut rng, 6, l_shape);
         let base = level.obstacles.clone();
-        let mut mesh = NavMesh::from_level(&level).expect("base");
         let mut live: Vec<MeshObstacleId> = Vec::new();
         for step in 0..20 {
             let what = format!("world {world} step {step}");

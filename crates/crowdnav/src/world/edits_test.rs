@@ -247,25 +247,11 @@ fn a_bad_edit_is_refused_and_leaves_the_world_as_it_was() {
     assert_eq!(path_of(&w, a), path);
 }
 
-/// FNV-1a over the bits of every agent's position and velocity, the time and the
-/// re-plans counted.
+/// The crowd's fingerprint (as in the handles' tests) and the re-plans counted.
 fn fingerprint(world: &World) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    let mut word = |w: u64| {
-        for b in w.to_le_bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    };
-    for a in world.agents() {
-        for v in [a.position, a.velocity] {
-            word(u64::from(v.x.to_bits()));
-            word(u64::from(v.y.to_bits()));
-        }
-    }
-    word(world.time().to_bits());
-    word(world.metrics().replans);
-    h
+    let replans = world.metrics().replans;
+    let h = super::handles_test::fingerprint(world);
+    super::handles_test::fnv(h, [replans as u32, (replans >> 32) as u32])
 }
 
 /// A crowd crossing the split room while boxes are dropped, moved and removed, on a

@@ -25,16 +25,22 @@ fn world() -> World {
     )
 }
 
-/// FNV-1a over the bits of every agent's id, position and velocities, the events and
-/// the time.
-fn fingerprint(world: &World) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    let mut word = |w: u32| {
+/// FNV-1a of `words`, going on from the hash `h`.
+pub(super) fn fnv(mut h: u64, words: impl IntoIterator<Item = u32>) -> u64 {
+    for w in words {
         for b in w.to_le_bytes() {
             h ^= u64::from(b);
             h = h.wrapping_mul(0x0100_0000_01b3);
         }
-    };
+    }
+    h
+}
+
+/// FNV-1a over the bits of every agent's id, position and velocities, the events and
+/// the time.
+pub(super) fn fingerprint(world: &World) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut word = |w: u32| h = fnv(h, [w]);
     for a in world.agents() {
         word(a.id.slot());
         word(a.id.generation());
