@@ -34,13 +34,18 @@ fn quad(rng: &mut ChaCha8Rng, size: f32) -> Vec<Vec2> {
         rng.gen_range(1.0 + size..ROOM - 1.0 - size),
         rng.gen_range(1.0 + size..ROOM - 1.0 - size),
     );
-    // Four corners at increasing angles around the centre: a simple polygon.
+    corners_around(rng, c, size)
+}
+
+/// Four random corners at increasing angles around `c`, at most `size` from it: a
+/// simple polygon. Often on whole centimetres, so that edges meet corners (and the
+/// room's outline) and overlap exactly.
+fn corners_around(rng: &mut ChaCha8Rng, c: Vec2, size: f32) -> Vec<Vec2> {
     let start: f32 = rng.gen_range(0.0..std::f32::consts::TAU);
     (0..4)
         .map(|k| {
             let a = start + k as f32 * std::f32::consts::FRAC_PI_2 + rng.gen_range(-0.5..0.5);
             let r = rng.gen_range(0.3 * size..size);
-            // Whole centimetres often, so that edges meet corners and overlap exactly.
             let p = c + r * Vec2::new(a.cos(), a.sin());
             if rng.gen_bool(0.3) {
                 (p * 100.0).round() / 100.0
@@ -449,20 +454,7 @@ fn quad_across_the_outline(rng: &mut ChaCha8Rng, size: f32) -> Vec<Vec2> {
         2 => Vec2::new(across, along),
         _ => Vec2::new(ROOM - across, along),
     };
-    let start: f32 = rng.gen_range(0.0..std::f32::consts::TAU);
-    (0..4)
-        .map(|k| {
-            let a = start + k as f32 * std::f32::consts::FRAC_PI_2 + rng.gen_range(-0.5..0.5);
-            let r = rng.gen_range(0.3 * size..size);
-            let p = c + r * Vec2::new(a.cos(), a.sin());
-            // Whole centimetres often, so that corners fall on the outline exactly.
-            if rng.gen_bool(0.3) {
-                (p * 100.0).round() / 100.0
-            } else {
-                p
-            }
-        })
-        .collect()
+    corners_around(rng, c, size)
 }
 
 /// Obstacles reaching outside the mesh (past the room's outline, which is its convex

@@ -257,11 +257,7 @@ fn fingerprint(world: &World) -> u64 {
 /// A crowd crossing the split room while boxes are dropped, moved and removed, on a
 /// pool of `threads` threads: the fingerprint after every step.
 fn edited_run(seed: u64, threads: usize) -> Vec<u64> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("thread pool");
-    pool.install(|| {
+    super::handles_test::on_threads(threads, || {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let mut w = world(split_room());
         for k in 0..40 {

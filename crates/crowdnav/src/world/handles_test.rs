@@ -69,14 +69,19 @@ fn random_agent(rng: &mut impl Rng) -> AgentParams {
     AgentParams::new(from, to).with_radius(0.3 + 0.1 * (from.x as u32 % 3) as f32)
 }
 
+/// `run` on a pool of `threads` threads.
+pub(super) fn on_threads<T: Send>(threads: usize, run: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("thread pool")
+        .install(run)
+}
+
 /// Runs a seeded sequence of spawns, removals and steps (with chases of agents later
 /// removed) on a pool of `threads` threads; the fingerprint after every step.
 fn churn(seed: u64, threads: usize) -> Vec<u64> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("thread pool");
-    pool.install(|| {
+    on_threads(threads, || {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let mut world = world();
         let mut ids = Vec::new();
