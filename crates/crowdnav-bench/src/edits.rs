@@ -213,10 +213,12 @@ pub struct WorldEditTimes {
     /// Each `World::add_mesh_obstacle` and `World::remove_mesh_obstacle`: the mesh
     /// edit, the world's walls, who re-plans and who is moved.
     pub edit_ms: Vec<f64>,
-    /// The step after each edit (the flagged agents re-plan in it, and the first of
-    /// their queries builds the indexes the edit dropped).
+    /// The step after each edit (the flagged agents re-plan in it, those a removal
+    /// may give a short cut at most `IMPROVE_PER_STEP` a step, and the first of their
+    /// queries builds the indexes the edit dropped).
     pub step_ms: Vec<f64>,
-    /// Agents marked to re-plan, over the adds and over the removes.
+    /// Agents marked to re-plan (at once, or over the next steps for a short cut),
+    /// over the adds and over the removes.
     pub replanning: [usize; 2],
     /// Agents moved out of a new box, over all edits.
     pub moved: usize,
@@ -292,7 +294,7 @@ pub fn time_world_edits(
         times.edit_ms.push(start.elapsed().as_secs_f64() * 1e3);
         let edit = edit.map_err(|e| format!("edit: {e}"))?;
         times.moved += edit.moved.len();
-        times.replanning[usize::from(removing)] += edit.replanning.len();
+        times.replanning[usize::from(removing)] += edit.replanning.len() + edit.improving.len();
         let start = Instant::now();
         step(&mut world)?;
         times.step_ms.push(start.elapsed().as_secs_f64() * 1e3);

@@ -274,6 +274,10 @@ pub struct Agent {
     /// can reach), if it was.
     pub(crate) reachable_goal: Option<Vec2>,
     pub(crate) needs_plan: bool,
+    /// A shorter path may have opened (an obstacle of the mesh was removed): it plans
+    /// again when its turn comes ([`IMPROVE_PER_STEP`](super::IMPROVE_PER_STEP) a
+    /// step), following its path (still free) meanwhile.
+    pub(crate) improve: bool,
     /// Time of first arrival, seconds since the start.
     pub(crate) arrived_at: Option<f64>,
     /// Distance travelled, metres.

@@ -24,6 +24,12 @@
 //!   arcs they stand for); the others cannot gain. Agents whose goal was out of reach
 //!   (heading for the nearest point they can reach) and agents without a path
 //!   re-plan on every removal: what they can reach may have grown anywhere.
+//!   These re-plans are not urgent, as every path stays free: they are spread over
+//!   the steps, at most [`IMPROVE_PER_STEP`] a step in agent order
+//!   ([`MeshEdit::improving`]), each agent following its path meanwhile. On a
+//!   level the size of aurora with a thousand agents, a removal gives about 200 of
+//!   them a chance of a short cut; planning them all in the next step made it take
+//!   up to a second.
 //!
 //! **Who is moved.** An agent whose centre a new obstacle covers, or whose disc no
 //! longer fits where it stands, is moved to the nearest place its disc fits
@@ -44,6 +50,8 @@ use super::agent::{Agent, AgentId, AgentState};
 use super::index::Walls;
 use super::params::WorldError;
 use super::step::World;
+#[cfg(doc)]
+use super::IMPROVE_PER_STEP;
 use crate::geom::{orient2d_value, point_in_triangle, Segment};
 use crate::mesh::{EditError, Location, MeshObstacleId, NavMesh};
 use glam::Vec2;
@@ -63,7 +71,7 @@ const CHORD_SAG: f32 = 1.035;
 const ARC_OVER_CHORD: f32 = 1.012;
 
 /// What a mesh edit did to the crowd: the obstacle it changed, who plans again at
-/// the next step because of it, and who it moved.
+/// the next step because of it, who may find a shorter path, and who it moved.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeshEdit {
     /// The mesh obstacle added, moved or removed.
@@ -72,6 +80,11 @@ pub struct MeshEdit {
     /// (the moved ones included), in agent order. Agents already waiting to plan are
     /// not listed.
     pub replanning: Vec<AgentId>,
+    /// The agents to which the space the edit freed may give a shorter path, in agent
+    /// order: they plan again over the next steps, at most [`IMPROVE_PER_STEP`] a
+    /// step in agent order, following their paths (still free) meanwhile. Agents
+    /// listed in `replanning`, or already waiting to plan, are not listed.
+    pub improving: Vec<AgentId>,
     /// The agents the edit caught (inside the new obstacle, or without room for their
     /// disc), moved to the nearest place they fit, in agent order.
     pub moved: Vec<AgentId>,
@@ -135,7 +148,8 @@ impl World {
     }
 
     /// Removes an obstacle from the world's mesh ([`NavMesh::remove_obstacle`]): the
-    /// agents that may now find a shorter path re-plan at the next step.
+    /// agents that may now find a shorter path re-plan over the next steps
+    /// ([`MeshEdit::improving`]).
     ///
     /// # Errors
     /// [`WorldError::NoMesh`] for a world on open ground; [`WorldError::Edit`] for an
@@ -164,32 +178,40 @@ impl World {
             return MeshEdit {
                 obstacle,
                 replanning: Vec::new(),
+                improving: Vec::new(),
                 moved: Vec::new(),
             };
         };
         let walls = &self.walls;
         let added = added.map(Polygon::new);
         let removed = removed.map(Polygon::new);
-        let verdicts: Vec<(bool, bool)> = self
+        let verdicts: Vec<(bool, bool, bool)> = self
             .crowd
             .agents
             .par_iter()
             .map(|a| {
                 let caught = added.as_ref().is_some_and(|p| is_caught(a, p, mesh, walls));
-                let replan = !a.needs_plan
-                    && (added.as_ref().is_some_and(|p| blocks(a, p))
-                        || removed.as_ref().is_some_and(|p| may_shorten(a, p)));
-                (caught, replan)
+                let replan = !a.needs_plan && added.as_ref().is_some_and(|p| blocks(a, p));
+                let improve = !a.needs_plan
+                    && !a.improve
+                    && removed.as_ref().is_some_and(|p| may_shorten(a, p));
+                (caught, replan, improve)
             })
             .collect();
         let caught: Vec<usize> = (0..verdicts.len()).filter(|&i| verdicts[i].0).collect();
         let moved = self.move_out(&caught);
-        let mut replanning = Vec::new();
-        for (a, &(caught, replan)) in self.crowd.agents.iter_mut().zip(&verdicts) {
+        let (mut replanning, mut improving) = (Vec::new(), Vec::new());
+        for (a, &(caught, replan, improve)) in self.crowd.agents.iter_mut().zip(&verdicts) {
             if replan || (caught && !a.needs_plan) {
                 replanning.push(a.id);
+            } else if improve {
+                improving.push(a.id);
+                a.improve = true;
             }
             a.needs_plan |= replan || caught;
+        }
+        if !improving.is_empty() {
+            self.phases.follow.improving = true;
         }
         if !moved.is_empty() {
             self.index.invalidate();
@@ -197,6 +219,7 @@ impl World {
         MeshEdit {
             obstacle,
             replanning,
+            improving,
             moved,
         }
     }

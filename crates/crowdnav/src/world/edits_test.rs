@@ -122,7 +122,8 @@ fn a_removed_obstacle_replans_the_agents_it_may_give_a_short_cut_even_far_from_i
     let local_path = path_of(&w, local);
     // ... yet opening the door gives it a short cut.
     let edit = w.remove_mesh_obstacle(door).expect("valid edit");
-    assert_eq!(edit.replanning, vec![crossing]);
+    assert!(edit.replanning.is_empty());
+    assert_eq!(edit.improving, vec![crossing]);
     w.step(0.1).expect("valid step");
     assert_eq!(replanned(&w), vec![crossing]);
     assert!(path_of(&w, crossing).length() < 40.0);
@@ -317,7 +318,8 @@ fn a_move_replans_who_the_old_place_may_shorten_and_who_the_new_place_blocks() {
     let edit = w
         .move_mesh_obstacle(crate_, &rect((19.0, 13.0), (21.0, 17.0)))
         .expect("valid edit");
-    assert_eq!(edit.replanning, vec![round, upper]);
+    assert_eq!(edit.replanning, vec![upper]);
+    assert_eq!(edit.improving, vec![round]);
     w.step(0.1).expect("valid step");
     assert_eq!(replanned(&w), vec![round, upper]);
     assert!(
@@ -348,10 +350,54 @@ fn an_agent_heading_for_a_substitute_goal_replans_on_every_removal() {
         .expect("valid edit");
     assert!(far.replanning.is_empty());
     let edit = w.remove_mesh_obstacle(far.obstacle).expect("valid edit");
-    assert_eq!(edit.replanning, vec![wide]);
+    assert_eq!(edit.improving, vec![wide]);
     w.step(0.1).expect("valid step");
     // The wall goes: its goal is in reach.
     w.remove_mesh_obstacle(wall.obstacle).expect("valid edit");
     w.step(0.1).expect("valid step");
     assert!(w.agent(wide).is_some_and(|a| a.reachable_goal().is_none()));
+}
+
+/// A removal that may give many agents a short cut lets them plan again over the next
+/// steps, `IMPROVE_PER_STEP` a step in agent order, each following its (still free)
+/// path meanwhile: no hitch of hundreds of plans in one step.
+#[test]
+fn a_removal_spreads_the_replans_it_allows_over_the_steps() {
+    let mut w = world(split_room());
+    let door = w
+        .add_mesh_obstacle(&rect((19.0, 7.5), (21.0, 12.5)))
+        .expect("valid edit")
+        .obstacle;
+    // A block of agents under the wall, all crossing the room round the top gap.
+    let n = 2 * IMPROVE_PER_STEP + 5;
+    let ids: Vec<AgentId> = (0..n)
+        .map(|k| {
+            let (x, y) = (1.0 + 2.0 * (k % 9) as f32, 1.0 + 1.5 * (k / 9) as f32);
+            add(&mut w, (x, y), (38.0, y))
+        })
+        .collect();
+    w.step(0.1).expect("valid step");
+    let long: Vec<f64> = ids.iter().map(|&id| path_of(&w, id).length()).collect();
+    let edit = w.remove_mesh_obstacle(door).expect("valid edit");
+    assert!(edit.replanning.is_empty());
+    assert_eq!(edit.improving, ids, "every one may take the short cut");
+    for (k, chunk) in ids.chunks(IMPROVE_PER_STEP).enumerate() {
+        let before: Vec<_> = ids.iter().map(|&id| path_of(&w, id)).collect();
+        w.step(0.1).expect("valid step");
+        assert_eq!(replanned(&w), chunk, "step {k}: the next in agent order");
+        for (id, old) in ids.iter().zip(&before) {
+            if !chunk.contains(id) {
+                assert_eq!(&path_of(&w, *id), old, "{id} keeps its path meanwhile");
+            }
+        }
+    }
+    w.step(0.1).expect("valid step");
+    assert!(replanned(&w).is_empty(), "all done");
+    for (&id, long) in ids.iter().zip(long) {
+        let now = path_of(&w, id).length();
+        assert!(
+            now < long - 5.0,
+            "{id} takes the short cut: {now} m, {long} m before"
+        );
+    }
 }

@@ -33,6 +33,12 @@ pub const STUCK_TIME: f64 = 3.0;
 /// pushes it further, before it walks back, seconds.
 pub const SETTLE_TIME: f64 = 0.3;
 
+/// How many agents that may have a shorter path since an obstacle of the mesh was
+/// removed plan again in one step, at most (the first in agent order): a removal can
+/// give hundreds of agents a chance of a short cut, and planning them all at once
+/// would make a hitch, while each still has a free path to follow meanwhile.
+pub const IMPROVE_PER_STEP: usize = 16;
+
 /// How much further off its place, metres, an agent must be moved to count as pushed.
 const PUSHED: f32 = 0.01;
 
@@ -51,6 +57,8 @@ pub(super) const REPLANNED: Happened = 4;
 #[derive(Debug, Default)]
 pub(super) struct FollowScratch {
     goals: Vec<GoalNow>,
+    /// Whether some agent may be waiting to improve its path ([`Agent::improve`]).
+    pub improving: bool,
     /// Per agent, what happened to it in the phase.
     pub happened: Vec<Happened>,
 }
@@ -84,6 +92,9 @@ pub(super) fn follow_paths(
     dt: f32,
 ) {
     let params = env.params;
+    if scratch.improving {
+        scratch.improving = let_improve(agents);
+    }
     if env.chasers > 0 {
         goal_positions(agents, env, &mut scratch.goals);
     } else {
@@ -121,6 +132,21 @@ pub(super) fn follow_paths(
             planned | prefer_velocity(a, goal, params, now, dt, &others)
         })
         .collect_into_vec(&mut scratch.happened);
+}
+
+/// Lets the first [`IMPROVE_PER_STEP`] agents (in agent order) waiting to improve their
+/// paths plan again; returns whether some are left waiting.
+fn let_improve(agents: &mut [Agent]) -> bool {
+    let mut budget = IMPROVE_PER_STEP;
+    for a in agents.iter_mut().filter(|a| a.improve) {
+        if budget == 0 {
+            return true;
+        }
+        a.improve = false;
+        a.needs_plan = true;
+        budget -= 1;
+    }
+    false
 }
 
 /// Fills `goals` with where every agent's goal is now, the chased bodies' included
@@ -190,6 +216,7 @@ fn plan_path(
     if !a.needs_plan {
         return 0;
     }
+    a.improve = false;
     let path = match mesh.map(|m| plan(m, a.position, goal, a.radius)) {
         None => None,
         Some(Ok(path)) => Some(path),

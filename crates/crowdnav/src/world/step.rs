@@ -191,6 +191,7 @@ impl World {
             planned_goal: p.position,
             reachable_goal: None,
             needs_plan: true,
+            improve: false,
             arrived_at: None,
             travelled: 0.0,
             shortest: None,
