@@ -18,7 +18,7 @@ pub use circle::{
 pub(crate) use predicates::{incircle_value, orient2d_value};
 pub use predicates::{orient2d, point_in_triangle, Orientation};
 pub use ray::{ray_plane_intersection, Plane, Ray};
-pub(crate) use segment::{capsule_entry, closest_point_f64};
+pub(crate) use segment::{capsule_entry, closest_point_f64, segments_distance_squared_f64};
 pub use segment::{closest_point_on_segment, segment_intersection, Segment, SegmentIntersection};
 pub use vector::{mirror, mirror3};
 

@@ -177,6 +177,21 @@ pub(crate) fn closest_point_f64(x: DVec2, a: DVec2, b: DVec2) -> DVec2 {
     a + ab * t
 }
 
+/// Squared distance between segments `p q` and `a b`, in `f64`: 0 when they cross,
+/// else the least distance from an end of one to the other.
+pub(crate) fn segments_distance_squared_f64(p: DVec2, q: DVec2, a: DVec2, b: DVec2) -> f64 {
+    let o = |u: DVec2, v: DVec2, w: DVec2| (v - u).perp_dot(w - u);
+    let (o1, o2, o3, o4) = (o(p, q, a), o(p, q, b), o(a, b, p), o(a, b, q));
+    if o1 * o2 < 0.0 && o3 * o4 < 0.0 {
+        return 0.0;
+    }
+    let d2 = |x: DVec2, u: DVec2, v: DVec2| x.distance_squared(closest_point_f64(x, u, v));
+    d2(p, a, b)
+        .min(d2(q, a, b))
+        .min(d2(a, p, q))
+        .min(d2(b, p, q))
+}
+
 /// The first time `t` in `[0, limit]` at which a disc of radius `r` centred at
 /// `s + t d` moves into the `r`-neighbourhood of segment `a b` (touching it while
 /// moving inwards). A disc already nearer than `r` counts at `t = 0` only when it

@@ -354,22 +354,8 @@ fn pick(rng: &mut (impl RngCore + ?Sized), sums: &[f64]) -> Option<usize> {
 /// A wall's ends in `f64`.
 type Wall64 = (DVec2, DVec2);
 
-/// Squared distance between segments `a b` and `p q`, 0 when they cross.
 #[cfg(test)]
-fn segment_distance_squared(a: DVec2, b: DVec2, p: DVec2, q: DVec2) -> f64 {
-    let side = |u: DVec2, v: DVec2, w: DVec2| (v - u).perp_dot(w - u);
-    let (d1, d2) = (side(p, q, a), side(p, q, b));
-    let (d3, d4) = (side(a, b, p), side(a, b, q));
-    if ((d1 < 0.0 && d2 > 0.0) || (d1 > 0.0 && d2 < 0.0))
-        && ((d3 < 0.0 && d4 > 0.0) || (d3 > 0.0 && d4 < 0.0))
-    {
-        return 0.0;
-    }
-    distance_squared_to_segment(a, p, q)
-        .min(distance_squared_to_segment(b, p, q))
-        .min(distance_squared_to_segment(p, a, b))
-        .min(distance_squared_to_segment(q, a, b))
-}
+use crate::geom::segments_distance_squared_f64 as segment_distance_squared;
 
 /// The left unit normal of `a b` (towards walkable space for a wall), or zero.
 fn left_normal(a: DVec2, b: DVec2) -> DVec2 {

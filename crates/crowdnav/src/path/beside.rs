@@ -42,6 +42,7 @@
 //! grid cells per piece instead of a walk along the whole channel.
 
 use super::funnel::{sweep, Funnel, FunnelPoint, Wrap, WrapArena};
+use crate::geom::segments_distance_squared_f64 as segment_distance_squared;
 use crate::geom::{tangent_between, Side};
 use crate::grid::{Cells, Layout};
 use crate::mesh::{closest_point, NavMesh, TriangleId};
@@ -139,20 +140,6 @@ impl Piece {
             Side::Right
         }
     }
-}
-
-/// Squared distance between segments `p q` and `a b`.
-fn segment_distance_squared(p: DVec2, q: DVec2, a: DVec2, b: DVec2) -> f64 {
-    let o = |u: DVec2, v: DVec2, w: DVec2| (v - u).perp_dot(w - u);
-    let (o1, o2, o3, o4) = (o(p, q, a), o(p, q, b), o(a, b, p), o(a, b, q));
-    if o1 * o2 < 0.0 && o3 * o4 < 0.0 {
-        return 0.0;
-    }
-    let d2 = |x: DVec2, u: DVec2, v: DVec2| x.distance_squared(closest_point(x, u, v));
-    d2(p, a, b)
-        .min(d2(q, a, b))
-        .min(d2(a, p, q))
-        .min(d2(b, p, q))
 }
 
 /// Puts in `out` the segments and arcs of the path through `wraps`.

@@ -52,7 +52,7 @@ use super::params::WorldError;
 use super::step::World;
 #[cfg(doc)]
 use super::IMPROVE_PER_STEP;
-use crate::geom::{orient2d_value, point_in_triangle, Segment};
+use crate::geom::{point_in_triangle, segments_distance_squared_f64, Segment};
 use crate::mesh::{EditError, Location, MeshObstacleId, NavMesh};
 use glam::Vec2;
 use rayon::prelude::*;
@@ -456,17 +456,8 @@ impl<'a> Polygon<'a> {
 
 /// Distance between segments `ab` and `cd` (0 when they meet).
 fn segment_distance(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> f32 {
-    let (d1, d2) = (orient2d_value(a, b, c), orient2d_value(a, b, d));
-    let (d3, d4) = (orient2d_value(c, d, a), orient2d_value(c, d, b));
-    let collinear = d1 == 0.0 && d2 == 0.0;
-    if !collinear && d1 * d2 <= 0.0 && d3 * d4 <= 0.0 {
-        return 0.0;
-    }
-    let (ab, cd) = (Segment::new(a, b), Segment::new(c, d));
-    ab.distance(c)
-        .min(ab.distance(d))
-        .min(cd.distance(a))
-        .min(cd.distance(b))
+    let [a, b, c, d] = [a, b, c, d].map(|v| v.as_dvec2());
+    segments_distance_squared_f64(a, b, c, d).sqrt() as f32
 }
 
 /// What agent `a` still has to walk: where it stands, then its remaining waypoints.
