@@ -6,7 +6,7 @@
 //! ```
 //!
 //! `LAYOUT` is `all` (the default: every door, the counterflow and the crossing of the
-//! issue's set-up), `doors`, `counterflow`, `crossing`, `narrow-counterflow` (30 × 3 m,
+//! issue's set-up), `doors`, `doors=1.1,1.3` (doors of other widths), `counterflow`, `crossing`, `narrow-counterflow` (30 × 3 m,
 //! 20 a side), `wide-counterflow` (50 × 6 m, 80 a side) or `wide-crossing` (50 × 6 m,
 //! 80 a stream). Seeds are numbers or ranges (`1-24`); 1, 2 and 3 when none are given.
 //! Seeds run in parallel, one world per thread; a summary line per layout gives the
@@ -120,6 +120,9 @@ fn seeds_of(args: &[String]) -> Result<Vec<u64>, String> {
     Ok(seeds)
 }
 
+/// The issue's door widths, metres.
+const DOOR_WIDTHS: [f32; 6] = [0.8, 1.0, 1.2, 1.6, 2.0, 2.4];
+
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (layout, rest) = match args.first() {
@@ -130,8 +133,8 @@ fn main() -> Result<(), String> {
     };
     let seeds = seeds_of(rest)?;
     let text = |e: crowdnav::scenario::ScenarioError| e.to_string();
-    let doors = || -> Result<(), String> {
-        for width in [0.8, 1.0, 1.2, 1.6, 2.0, 2.4] {
+    let doors = |widths: &[f32]| -> Result<(), String> {
+        for &width in widths {
             report(&format!("door {width} m"), &seeds, |s| {
                 door(30.0, width, 120, s).map_err(text)
             })?;
@@ -150,18 +153,25 @@ fn main() -> Result<(), String> {
     };
     match layout {
         "all" => {
-            doors()?;
+            doors(&DOOR_WIDTHS)?;
             corridor("counterflow", 40.0, 4.0, 40)?;
             cross("crossing", 40.0, 4.0, 40)
         }
-        "doors" => doors(),
+        "doors" => doors(&DOOR_WIDTHS),
+        other if other.starts_with("doors=") => {
+            let widths = other["doors=".len()..]
+                .split(',')
+                .map(|w| w.parse::<f32>().map_err(|e| format!("door width {w}: {e}")))
+                .collect::<Result<Vec<f32>, String>>()?;
+            doors(&widths)
+        }
         "counterflow" => corridor("counterflow", 40.0, 4.0, 40),
         "narrow-counterflow" => corridor("narrow counterflow", 30.0, 3.0, 20),
         "wide-counterflow" => corridor("wide counterflow", 50.0, 6.0, 80),
         "crossing" => cross("crossing", 40.0, 4.0, 40),
         "wide-crossing" => cross("wide crossing", 50.0, 6.0, 80),
         other => Err(format!(
-            "unknown layout {other}: all, doors, counterflow, narrow-counterflow, wide-counterflow, crossing or wide-crossing"
+            "unknown layout {other}: all, doors, doors=W,W,..., counterflow, narrow-counterflow, wide-counterflow, crossing or wide-crossing"
         )),
     }
 }

@@ -13,10 +13,12 @@
 //! walking the other way has no allowed velocity but theirs, and is carried hundreds of
 //! metres back. The rvo2 preset's larger bias (`OrcaParams::symmetry_bias`, 0.25 rad)
 //! lets agents meeting nearly head-on pass before they touch: 5 274, 5 144, 4 951 and
-//! 4 806 steps. Not every phase is within the bound yet: 2 of the 75 phases of
-//! `cargo run --release -p crowdnav --example circle_phases` are over (the worst,
-//! `"phase": 0.74`, 6 323; 4 over and the worst 6 561 before arrived agents held their
-//! places).
+//! 4 806 steps. The wedge still formed now and then: 2 of the 75 phases of
+//! `cargo run --release -p crowdnav --example circle_phases` were over (the worst,
+//! `"phase": 0.74`, 6 323 steps, one agent carried 250 m back). Since an agent carried
+//! back against its way for `world::CARRIED_TIME` gets right of way (those carrying it
+//! see it walking as it wants to and make room), none of the 75 is over: the worst is
+//! 4 888 steps, and `"phase": 0.74` needs 4 690.
 //!
 //! The scenario names RVO2's preset (`"orca": {"preset": "rvo2"}`): the default ORCA
 //! parameters are the people preset, not RVO2's.
@@ -54,6 +56,7 @@ fn the_circle_of_1000_finishes_within_0_8_of_rvo2_at_other_ring_phases() {
         r#""phase_seed": 2"#,
         r#""phase": 0.1"#,
         r#""phase_seed": 1"#,
+        r#""phase": 0.74"#,
     ];
     for keys in phases {
         let (steps, arrived, overlapping) = run_circle(keys);

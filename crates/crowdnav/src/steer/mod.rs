@@ -182,6 +182,17 @@ pub trait Steering: Send + Sync {
     fn neighborhood(&self) -> Option<Neighborhood> {
         None
     }
+
+    /// Whether the method shares each avoidance between the two agents, each taking
+    /// its part ([`Orca`] does). Reciprocal avoidance lets two touching agents with no
+    /// relative velocity hold each other's velocity, so that one caught against its
+    /// way between others is carried along with them; a world steered by such a method
+    /// gives an agent carried back for
+    /// [`CARRIED_TIME`](crate::world::CARRIED_TIME) right of way. `false` (the
+    /// default) for methods that avoid on their own.
+    fn reciprocal(&self) -> bool {
+        false
+    }
 }
 
 /// Which neighbours a steering method takes into account: the nearest

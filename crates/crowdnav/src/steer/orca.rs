@@ -23,9 +23,10 @@ pub const SYMMETRY_BIAS: f32 = 0.05;
 /// [`OrcaParams::symmetry_bias`] in the rvo2 preset, radians: larger than the people
 /// preset's, so that agents meeting nearly head-on pass before they touch. Touching
 /// agents with no relative velocity hold each other's velocity, and one caught head-on
-/// between two others walking the other way is carried back with them; on RVO2's circle
-/// of 1 000 agents at 75 ring phases, 4 finish after 5 900 steps with this bias, 15
-/// with 0.05 (see docs/crowd-behaviour.md).
+/// between two others walking the other way is carried back with them (the world then
+/// gives it right of way, see [`crate::world::CARRIED_TIME`]); on RVO2's circle of
+/// 1 000 agents at 75 ring phases, 4 finished after 5 900 steps with this bias and 15
+/// with 0.05, before that right of way (see docs/crowd-behaviour.md).
 pub const RVO2_SYMMETRY_BIAS: f32 = 0.25;
 
 /// [`OrcaParams::vision`] in the people preset, radians (45°).
@@ -729,6 +730,10 @@ impl Steering for Orca {
             neighbor_dist: self.params.neighbor_dist,
             max_neighbors: self.params.seen_neighbors(),
         })
+    }
+
+    fn reciprocal(&self) -> bool {
+        true
     }
 
     fn steer(&self, ctx: &SteerContext<'_>, debug: Option<&mut SteerDebug>) -> Vec2 {

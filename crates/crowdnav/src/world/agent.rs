@@ -300,6 +300,10 @@ pub struct Agent {
     /// [`AgentState::Stuck`]), and where and when planning failed (for
     /// [`AgentState::NoPath`]).
     pub(crate) progress: (Vec2, f64),
+    /// How long it has been carried back, on its way but moving against the way it
+    /// wants to go, seconds (0 when it is not): after
+    /// [`CARRIED_TIME`](super::CARRIED_TIME) others give it right of way.
+    pub(crate) carried_for: f32,
 }
 
 impl Agent {

@@ -29,6 +29,11 @@ pub const NO_PATH_RETRY: f64 = 1.0;
 /// counts as [`AgentState::Stuck`], seconds.
 pub const STUCK_TIME: f64 = 3.0;
 
+/// How long an agent on its way must have been carried back (moving against the way it
+/// wants to go) before others give it right of way, seconds: see
+/// [`Agent::carried_for`](super::Agent).
+pub const CARRIED_TIME: f32 = 1.0;
+
 /// How long an agent pushed off its place (within its radius) waits, once nobody
 /// pushes it further, before it walks back, seconds.
 pub const SETTLE_TIME: f64 = 0.3;
@@ -115,6 +120,7 @@ pub(super) fn follow_paths(
             if let Some(v) = env.controlled.then(|| a.driven.or(a.wanted)).flatten() {
                 a.preferred_velocity = v;
                 a.state = AgentState::Moving;
+                a.carried_for = 0.0;
                 return 0;
             }
             let goal = goal_now(a, goals.get(i), params.arrival_tolerance);
@@ -122,6 +128,7 @@ pub(super) fn follow_paths(
             if let AgentState::NoPath(_) = a.state {
                 // No path: it holds still, never heading for its goal through walls.
                 a.preferred_velocity = Vec2::ZERO;
+                a.carried_for = 0.0;
                 return planned;
             }
             let others = portal::Others {
@@ -129,7 +136,14 @@ pub(super) fn follow_paths(
                 positions,
                 me: i as u32,
             };
-            planned | prefer_velocity(a, goal, params, now, dt, &others)
+            let happened = planned | prefer_velocity(a, goal, params, now, dt, &others);
+            // Carried back: on its way (never yet arrived) but moving against the way
+            // it wants to go, as when caught between others walking the other way.
+            let carried = a.arrived_at.is_none()
+                && matches!(a.state, AgentState::Moving | AgentState::Stuck)
+                && a.velocity.dot(a.preferred_velocity) < 0.0;
+            a.carried_for = if carried { a.carried_for + dt } else { 0.0 };
+            happened
         })
         .collect_into_vec(&mut scratch.happened);
 }

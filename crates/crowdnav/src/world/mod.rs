@@ -75,7 +75,7 @@ pub use agent::{
     ObstacleId, Touched,
 };
 pub use edits::MeshEdit;
-pub use follow::{IMPROVE_PER_STEP, NO_PATH_RETRY, SETTLE_TIME, STUCK_TIME};
+pub use follow::{CARRIED_TIME, IMPROVE_PER_STEP, NO_PATH_RETRY, SETTLE_TIME, STUCK_TIME};
 pub use params::{BadValue, Metrics, Quantity, WorldError, WorldParams, COLLISION_DEPTH};
 pub use step::World;
 

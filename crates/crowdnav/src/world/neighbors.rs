@@ -14,10 +14,11 @@ use glam::Vec2;
 pub(super) struct Seen {
     preferred_velocity: Vec2,
     pub radius: f32,
-    /// Right of way: 2 for an agent on its way that never arrived, 1 for one that has
-    /// arrived once (and not been given a new goal since) and walks back, 0 for one
-    /// resting at its goal. An agent gives way to every neighbour of higher rank (of
-    /// its own priority).
+    /// Right of way: 2 for an agent on its way that never arrived, and (in a crowd
+    /// steered by a reciprocal method) 2 + k for one carried back for k ×
+    /// [`CARRIED_TIME`](super::CARRIED_TIME) (see [`Agent::carried_for`]); 1 for one that has arrived once (and not been given a
+    /// new goal since) and walks back, 0 for one resting at its goal. An agent gives
+    /// way to every neighbour of higher rank (of its own priority).
     pub rank: u8,
     /// Its priority ([`Agent::priority`]): an agent of a lower priority yields to it
     /// entirely.
@@ -25,22 +26,30 @@ pub(super) struct Seen {
 }
 
 impl Seen {
-    pub fn of(a: &Agent) -> Seen {
+    /// Agent `a`'s record; `reciprocal`: whether the crowd steers by a reciprocal
+    /// method ([`Steering::reciprocal`](crate::steer::Steering::reciprocal)), which
+    /// gives agents carried back right of way.
+    pub fn of(a: &Agent, reciprocal: bool) -> Seen {
         Seen {
             preferred_velocity: a.preferred_velocity,
             radius: a.radius,
-            rank: right_of_way(a),
+            rank: right_of_way(a, reciprocal),
             priority: a.priority,
         }
     }
 }
 
 /// [`Seen::rank`] of an agent.
-pub(super) fn right_of_way(a: &Agent) -> u8 {
+fn right_of_way(a: &Agent, reciprocal: bool) -> u8 {
     if a.is_arrived() {
         0
     } else if a.arrived_at.is_some() {
         1
+    } else if reciprocal && a.carried_for >= super::CARRIED_TIME {
+        // One more for every further `CARRIED_TIME` carried: of two carried together,
+        // the one carried longer goes first.
+        let times = (a.carried_for / super::CARRIED_TIME).min(f32::from(u8::MAX - 2));
+        2 + times as u8
     } else {
         2
     }
@@ -199,7 +208,7 @@ pub(super) fn gather_neighbors(
     // resting or walking back; one walking back over those resting.)
     // An agent of a higher priority is yielded to entirely: seen as a body that will not
     // cooperate, walking as it wants to.
-    let (rank, priority) = (right_of_way(a), a.priority);
+    let (rank, priority) = (seen.all.get(i).map_or(0, |me| me.rank), a.priority);
     s.sorted.reserve(s.keys.len());
     for &key in &s.keys {
         let j = key as u32;

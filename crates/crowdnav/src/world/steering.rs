@@ -89,6 +89,7 @@ impl SteerPhase {
         env: &Surroundings<'_>,
         dt: f32,
     ) {
+        let reciprocal = env.steering.reciprocal();
         agents
             .par_iter()
             .map(|a| {
@@ -110,7 +111,7 @@ impl SteerPhase {
                         kind: NeighborKind::Obstacle,
                     },
                 };
-                (Seen::of(a), neighbor)
+                (Seen::of(a, reciprocal), neighbor)
             })
             .unzip_into_vecs(&mut self.seen, &mut self.seen_as_neighbors);
         // (A minimum and a maximum are exact: the same on any thread count.)

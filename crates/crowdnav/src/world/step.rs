@@ -202,6 +202,7 @@ impl World {
             state: AgentState::Moving,
             idle: false,
             progress: (p.position, self.clock.time),
+            carried_for: 0.0,
         });
         Ok(id)
     }

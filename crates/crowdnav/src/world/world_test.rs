@@ -587,3 +587,59 @@ fn a_chaser_follows_at_once_when_its_body_moves_off() {
         a.preferred_velocity
     );
 }
+
+/// RVO2's wedge: an agent meeting two touching agents head-on, side by side, between
+/// them, is held by both (ORCA lets it close on neither) and was carried back with
+/// them as far as they walked. Carried back for `CARRIED_TIME`, it gets right of way:
+/// they see it walking as it wants to and make room.
+#[test]
+fn an_agent_caught_between_two_walking_the_other_way_is_not_carried_back() {
+    use crate::steer::{Orca, OrcaParams};
+    let dt = 0.25;
+    let mut world = World::new(
+        None,
+        Box::new(Orca::new(OrcaParams::rvo2())),
+        WorldParams::default(),
+    );
+    let body = |from: Vec2, to: Vec2| AgentParams {
+        radius: 1.5,
+        max_speed: 2.0,
+        pref_speed: 1.0,
+        ..AgentParams::new(from, to)
+    };
+    let caught = world
+        .add_agent(body(Vec2::ZERO, Vec2::new(60.0, 0.0)))
+        .expect("valid agent");
+    // A row of touching agents walking west, the caught one heading for the seam
+    // between the middle two.
+    for k in -3..=3 {
+        let y = 3.0 * k as f32 + 1.5;
+        world
+            .add_agent(body(Vec2::new(2.6, y), Vec2::new(-200.0, y)))
+            .expect("valid agent");
+    }
+    // All walking west together, touching: the caught one meets them with no
+    // relative velocity, as it does once caught.
+    let ids: Vec<AgentId> = world.agents().iter().map(|a| a.id).collect();
+    for &id in &ids {
+        world
+            .set_velocity(id, Some(Vec2::new(-1.0, 0.0)))
+            .expect("valid");
+    }
+    world.step(dt).expect("valid step");
+    for &id in &ids {
+        world.set_velocity(id, None).expect("valid");
+    }
+    let mut least_x = f32::INFINITY;
+    for _ in 0..400 {
+        world.step(dt).expect("valid step");
+        least_x = least_x.min(world.agent(caught).expect("in the world").position.x);
+    }
+    let a = world.agent(caught).expect("in the world");
+    println!(
+        "caught agent: least x {least_x:.1}, at {:.1} after 100 s",
+        a.position
+    );
+    assert!(least_x > -10.0, "carried back to x = {least_x:.1}");
+    assert!(a.is_arrived(), "at {:.1}, not at its goal", a.position);
+}
