@@ -173,7 +173,9 @@ impl World {
         removed: Option<&[Vec2]>,
         added: Option<&[Vec2]>,
     ) -> MeshEdit {
-        self.walls = Walls::of(self.mesh.as_ref());
+        if let Some(mesh) = self.mesh.as_ref() {
+            self.walls.follow(mesh);
+        }
         let Some(mesh) = self.mesh.as_ref() else {
             return MeshEdit {
                 obstacle,
