@@ -125,12 +125,17 @@ impl TileSide {
         let start = Instant::now();
         match cache.add_box(center, half, angle) {
             Ok((id, calls)) => {
-                times.detour_add_ms.push(start.elapsed().as_secs_f64() * 1e3);
+                times
+                    .detour_add_ms
+                    .push(start.elapsed().as_secs_f64() * 1e3);
                 times.detour_updates.push(calls);
                 Some(id)
             }
             Err(e) => {
-                times.detour_note = Some(format!("stopped after {} adds: {e}", times.detour_add_ms.len()));
+                times.detour_note = Some(format!(
+                    "stopped after {} adds: {e}",
+                    times.detour_add_ms.len()
+                ));
                 self.cache = None;
                 None
             }
@@ -151,7 +156,9 @@ impl TileSide {
         let start = Instant::now();
         match cache.remove(id) {
             Ok(calls) => {
-                times.detour_remove_ms.push(start.elapsed().as_secs_f64() * 1e3);
+                times
+                    .detour_remove_ms
+                    .push(start.elapsed().as_secs_f64() * 1e3);
                 times.detour_updates.push(calls);
             }
             Err(e) => {
@@ -169,7 +176,10 @@ impl TileSide {
 }
 
 /// The centre, half-side and turn (radians) of a square from [`random_box`].
-#[cfg_attr(not(feature = "detour"), expect(dead_code, reason = "for Detour's side only"))]
+#[cfg_attr(
+    not(feature = "detour"),
+    expect(dead_code, reason = "for Detour's side only")
+)]
 fn square_of(polygon: &[Vec2]) -> (Vec2, f32, f32) {
     let n = polygon.len().max(1) as f32;
     let center = polygon.iter().copied().sum::<Vec2>() / n;

@@ -989,8 +989,16 @@ fn edit_part(r: &mut Report, opts: &EditOptions, data: Result<&Path, &str>) -> R
         ("full build", rebuild, true),
         ("polyanya build, r = 0", poly[0], true),
         ("polyanya build, r = 0.5", poly[1], true),
-        ("Detour TileCache add (addBoxObstacle, update until up to date)", detour_add, false),
-        ("Detour TileCache remove (removeObstacle, update until up to date)", detour_remove, false),
+        (
+            "Detour TileCache add (addBoxObstacle, update until up to date)",
+            detour_add,
+            false,
+        ),
+        (
+            "Detour TileCache remove (removeObstacle, update until up to date)",
+            detour_remove,
+            false,
+        ),
         ("Detour TileCache add and remove", detour_all, true),
     ];
     for (name, s, versus) in rows {
@@ -1016,7 +1024,11 @@ fn edit_part(r: &mut Report, opts: &EditOptions, data: Result<&Path, &str>) -> R
         t.polyanya_failed[1],
         t.polyanya_area_diff
     );
-    let _ = writeln!(md, "{}\n", detour_tile_cache_text(&t, detour_all, all.median));
+    let _ = writeln!(
+        md,
+        "{}\n",
+        detour_tile_cache_text(&t, detour_all, all.median)
+    );
     let polyanya_json = |k: usize| {
         json!({"radius": crate::edits::POLYANYA_RADII[k], "build_ms": spread_json(poly[k]),
                "count": poly[k].count, "failed": t.polyanya_failed[k],
@@ -1078,7 +1090,7 @@ fn world_edit_rows(
         md,
         "Through a running `World` of {} agents walking between random points (ORCA), alternately \
          adding a box 10 m across at a random walkable point and removing it, one step (0.1 s) after \
-         each: the world's call (mesh edit, the world's wall list and grid rebuilt, who re-plans, who \
+         each: the world's call (mesh edit, the world's wall list and grid updated where it changed them, who re-plans, who \
          is moved) and the step after it (the marked agents re-plan; the first query builds the \
          indexes the edit dropped). Agents marked to re-plan: {per_add:.1} per add (those whose way \
          the box blocks), {per_remove:.1} per remove (those for whom a way through the freed box \
@@ -1115,7 +1127,8 @@ fn detour_tile_cache_text(t: &crate::edits::EditTimes, theirs: Spread, ours: f64
             t.detour_note.as_deref().unwrap_or("no times")
         );
     }
-    let updates = t.detour_updates.iter().sum::<usize>() as f64 / t.detour_updates.len().max(1) as f64;
+    let updates =
+        t.detour_updates.iter().sum::<usize>() as f64 / t.detour_updates.len().max(1) as f64;
     let mut text = format!(
         "Detour TileCache (recastnavigation through recastnavigation-sys 1.0.3, feature \
          `detour_tile_cache`): the walkable triangles rasterised on {cell} m cells in {x} × {y} tiles of \
@@ -1153,7 +1166,8 @@ fn detour_tile_cache_json(t: &crate::edits::EditTimes, ours: f64) -> Value {
         return json!({"skipped": t.detour_note.as_deref().unwrap_or("no times")});
     }
     let all = Spread::of(&both);
-    let updates = t.detour_updates.iter().sum::<usize>() as f64 / t.detour_updates.len().max(1) as f64;
+    let updates =
+        t.detour_updates.iter().sum::<usize>() as f64 / t.detour_updates.len().max(1) as f64;
     json!({"radius": crate::edits::DETOUR_RADIUS, "cell_m": t.detour_cell,
            "tile_cells": t.detour_tile_cells,
            "tiles": [t.detour_tiles.0, t.detour_tiles.1], "build_ms": finite(t.detour_build_ms),

@@ -321,6 +321,13 @@ fn nearest_fit(
         return Some(p);
     }
     walls.grid.walls_near(p, range, ids);
+    // The walls within `range`, whatever cells the grid has.
+    ids.retain(|&w| {
+        walls
+            .segments
+            .get(w as usize)
+            .is_some_and(|s| s.distance_squared(p) <= range * range)
+    });
     let off = r * (1.0 + 1e-3) + 1e-4;
     let mut best: Option<(f32, Vec2)> = None;
     let mut consider = |q: Vec2, probe: &mut Vec<u32>| {
