@@ -51,8 +51,9 @@ impl PointIndex {
 /// The walls are listed triangle by triangle in the mesh's order, and each
 /// triangle's in edge order, as [`NavMesh::walls`] gives them. After a mesh edit,
 /// [`Walls::follow`] drops the walls of the triangles the edit changed, takes those of
-/// their new content and renumbers the others, and updates only the grid cells those
-/// walls pass through: the list and the grid are to the bit what [`Walls::on_layout`]
+/// their new content and renumbers the others; in the grid, only the cells those walls
+/// pass through change their walls (the others' numbers shift past the changed
+/// ones, in one pass over the cells): the list and the grid are to the bit what [`Walls::on_layout`]
 /// builds from the edited mesh on the same cells. The cells stay those laid when the
 /// mesh was handed to the world (every query of the grid checks its walls' distance,
 /// so the cells change the speed of a query, never its answer).
@@ -71,28 +72,43 @@ impl Walls {
     /// The walls of `mesh` (none without a mesh), on cells of about four average wall
     /// lengths.
     pub fn of(mesh: Option<&NavMesh>) -> Walls {
-        let (triangles, first, segments) = take_walls(mesh);
-        let grid = WallGrid::new(&segments, wall_cell_size(&segments));
-        Walls {
-            segments,
-            grid,
-            triangles,
-            first,
-        }
+        let mut walls = Walls::without_grid(mesh);
+        walls.grid = WallGrid::new(&walls.segments, wall_cell_size(&walls.segments));
+        walls
     }
 
     /// The walls of `mesh` (none without a mesh) on the cells of `layout`: what
     /// [`Walls::follow`] gives after an edit, built whole.
     #[cfg(test)]
     pub fn on_layout(mesh: Option<&NavMesh>, layout: crate::grid::Layout) -> Walls {
-        let (triangles, first, segments) = take_walls(mesh);
-        let grid = WallGrid::with_layout(&segments, layout);
-        Walls {
-            segments,
-            grid,
-            triangles,
-            first,
+        let mut walls = Walls::without_grid(mesh);
+        walls.grid = WallGrid::with_layout(&walls.segments, layout);
+        walls
+    }
+
+    /// The walls of `mesh` (none without a mesh), the grid left empty.
+    fn without_grid(mesh: Option<&NavMesh>) -> Walls {
+        let mut walls = Walls {
+            segments: Vec::new(),
+            grid: WallGrid::default(),
+            triangles: Vec::new(),
+            first: vec![0],
+        };
+        let Some(mesh) = mesh else {
+            return walls;
+        };
+        let count = mesh.triangle_count();
+        walls.triangles.reserve(count);
+        walls.first.clear();
+        walls.first.reserve(count + 1);
+        for t in 0..count {
+            let key = triangle_key(mesh, t);
+            walls.first.push(walls.segments.len() as u32);
+            push_walls(mesh, t, key, &mut walls.segments);
+            walls.triangles.push(key);
         }
+        walls.first.push(walls.segments.len() as u32);
+        walls
     }
 
     /// Follows an edit of `mesh` (the mesh these walls were taken from, edited since):
@@ -114,9 +130,9 @@ impl Walls {
             first.push(segments.len() as u32);
             if t < old && self.triangles[t] == key {
                 let (a, b) = (self.first[t] as usize, self.first[t + 1] as usize);
-                for (i, slot) in remap.iter_mut().enumerate().take(b).skip(a) {
+                for (slot, &wall) in remap[a..b].iter_mut().zip(&self.segments[a..b]) {
                     *slot = segments.len() as u32;
-                    segments.push(self.segments[i]);
+                    segments.push(wall);
                 }
             } else {
                 let start = segments.len() as u32;
@@ -166,25 +182,6 @@ fn push_walls(mesh: &NavMesh, t: usize, key: ([u32; 3], u8), out: &mut Vec<Segme
             out.push(mesh.edge_segment(TriangleId(t as u32), e));
         }
     }
-}
-
-/// The triangles' keys, where each one's walls start, and the walls of `mesh`.
-fn take_walls(mesh: Option<&NavMesh>) -> (Vec<([u32; 3], u8)>, Vec<u32>, Vec<Segment>) {
-    let Some(mesh) = mesh else {
-        return (Vec::new(), vec![0], Vec::new());
-    };
-    let count = mesh.triangle_count();
-    let mut triangles = Vec::with_capacity(count);
-    let mut first = Vec::with_capacity(count + 1);
-    let mut segments = Vec::new();
-    for t in 0..count {
-        let key = triangle_key(mesh, t);
-        first.push(segments.len() as u32);
-        push_walls(mesh, t, key, &mut segments);
-        triangles.push(key);
-    }
-    first.push(segments.len() as u32);
-    (triangles, first, segments)
 }
 
 /// Cell size for the wall grid: about four average wall lengths, at least 1 m.
