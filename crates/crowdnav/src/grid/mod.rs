@@ -16,7 +16,8 @@
 //!
 //! - [`PointGrid`]: agents and moving obstacles, rebuilt every step (k nearest by rings
 //!   of cells); a mesh's obstacle corners (`mesh::corner_grid`, boxes of corners);
-//! - [`WallGrid`]: wall segments within a distance, built once per mesh;
+//! - [`WallGrid`]: wall segments within a distance, built once per mesh and patched
+//!   where an edit changed the walls ([`Cells::patch`]);
 //! - `mesh::level`'s segment grid: pairs of a polygon's edges sharing a cell;
 //! - `path::beside`'s bins: the pieces of a path whose boxes meet a query box;
 //! - `mesh::locate`'s hints: a starting triangle per cell for the point-location walk.
