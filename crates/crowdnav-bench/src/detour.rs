@@ -22,6 +22,9 @@
 //! Goals go in with `requestMoveTarget` at the nearest point of the navmesh; an agent
 //! has arrived once within the world's arrival tolerance of that point.
 //!
+//! [`tiles`] holds Detour's TileCache (temporary obstacles on a tiled navmesh) for the
+//! edit part.
+//!
 //! Every `unsafe` of the crate is in this module: raw handles are owned by small RAII
 //! wrappers that free them with the library's own deallocators.
 
@@ -699,6 +702,10 @@ fn find_nearest(
         (0, near)
     }
 }
+
+/// Detour's TileCache, the edit part's third side (`detour_tiles.rs`).
+#[path = "detour_tiles.rs"]
+pub mod tiles;
 
 #[cfg(test)]
 mod tests {

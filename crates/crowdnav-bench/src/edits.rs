@@ -8,6 +8,11 @@
 //! the edits that whole build is timed at r = 0 and r = 0.5 on the level as the edit
 //! left it: the level's blocked space ([`BlockedSpace`], derived once, untimed) plus the
 //! boxes in place.
+//!
+//! Detour's TileCache (feature `detour`) gets the same edits at the same places:
+//! each box added as an oriented box obstacle grown by the agent radius (0.5 m) and
+//! removed with the box it stands for, `update` called until the cache is up to date
+//! (see [`crate::detour::tiles`]).
 
 use crate::blocked::{polyanya_area, BlockedSpace};
 use crowdnav::mesh::{read_walls, Location, NavMesh};
@@ -51,6 +56,135 @@ pub struct EditTimes {
     /// Largest relative difference between polyanya's r = 0 walkable area and ours
     /// over the sampled edits.
     pub polyanya_area_diff: f64,
+    /// Detour TileCache: each `addBoxObstacle` with the `update` calls until up to date.
+    pub detour_add_ms: Vec<f64>,
+    /// Detour TileCache: each `removeObstacle` with the `update` calls until up to date.
+    pub detour_remove_ms: Vec<f64>,
+    /// Detour TileCache: `update` calls per edit (each rebuilds at most one tile).
+    pub detour_updates: Vec<usize>,
+    /// Detour TileCache: building the tile cache and its navmesh, once.
+    pub detour_build_ms: f64,
+    /// Detour TileCache: tiles along x and y.
+    pub detour_tiles: (i32, i32),
+    /// Detour TileCache: the cell size, metres.
+    pub detour_cell: f32,
+    /// Detour TileCache: the side of a tile, in cells.
+    pub detour_tile_cells: i32,
+    /// Why Detour TileCache has no (or incomplete) times, if so.
+    pub detour_note: Option<String>,
+}
+
+/// The agent radius Detour's TileCache is built for (its layers are eroded by it).
+pub const DETOUR_RADIUS: f32 = 0.5;
+
+/// Detour's TileCache following the edits, when the `detour` feature is on.
+struct TileSide {
+    #[cfg(feature = "detour")]
+    cache: Option<crate::detour::tiles::TileCache>,
+}
+
+impl TileSide {
+    /// Builds the tile cache over the walkable triangles of `mesh` (timed, into
+    /// `times`).
+    #[cfg(feature = "detour")]
+    fn new(mesh: &NavMesh, times: &mut EditTimes) -> TileSide {
+        let triangles: Vec<[Vec2; 3]> = mesh
+            .walkable_triangles()
+            .map(|t| mesh.triangle_points(t))
+            .collect();
+        let start = Instant::now();
+        let built = crate::detour::tiles::TileCache::new(&triangles, DETOUR_RADIUS);
+        times.detour_build_ms = start.elapsed().as_secs_f64() * 1e3;
+        let cache = match built {
+            Ok(cache) => {
+                times.detour_tiles = cache.tiles;
+                times.detour_cell = crate::detour::tiles::CELL;
+                times.detour_tile_cells = crate::detour::tiles::TILE_CELLS;
+                Some(cache)
+            }
+            Err(e) => {
+                times.detour_note = Some(format!("not run: {e}"));
+                None
+            }
+        };
+        TileSide { cache }
+    }
+
+    #[cfg(not(feature = "detour"))]
+    fn new(_: &NavMesh, times: &mut EditTimes) -> TileSide {
+        times.detour_note = Some("not built (feature `detour` off)".into());
+        TileSide {}
+    }
+
+    /// Adds the box `polygon` (a square from [`random_box`]) as an oriented box
+    /// obstacle, timed into `times`; its id, `None` without a cache.
+    #[cfg(feature = "detour")]
+    fn add(&mut self, polygon: &[Vec2], times: &mut EditTimes) -> Option<u32> {
+        let cache = self.cache.as_mut()?;
+        let (center, half, angle) = square_of(polygon);
+        let start = Instant::now();
+        match cache.add_box(center, half, angle) {
+            Ok((id, calls)) => {
+                times
+                    .detour_add_ms
+                    .push(start.elapsed().as_secs_f64() * 1e3);
+                times.detour_updates.push(calls);
+                Some(id)
+            }
+            Err(e) => {
+                times.detour_note = Some(format!(
+                    "stopped after {} adds: {e}",
+                    times.detour_add_ms.len()
+                ));
+                self.cache = None;
+                None
+            }
+        }
+    }
+
+    #[cfg(not(feature = "detour"))]
+    fn add(&mut self, _: &[Vec2], _: &mut EditTimes) -> Option<u32> {
+        None
+    }
+
+    /// Removes obstacle `id`, timed into `times`.
+    #[cfg(feature = "detour")]
+    fn remove(&mut self, id: u32, times: &mut EditTimes) {
+        let Some(cache) = self.cache.as_mut() else {
+            return;
+        };
+        let start = Instant::now();
+        match cache.remove(id) {
+            Ok(calls) => {
+                times
+                    .detour_remove_ms
+                    .push(start.elapsed().as_secs_f64() * 1e3);
+                times.detour_updates.push(calls);
+            }
+            Err(e) => {
+                times.detour_note = Some(format!(
+                    "stopped after {} removes: {e}",
+                    times.detour_remove_ms.len()
+                ));
+                self.cache = None;
+            }
+        }
+    }
+
+    #[cfg(not(feature = "detour"))]
+    fn remove(&mut self, _: u32, _: &mut EditTimes) {}
+}
+
+/// The centre, half-side and turn (radians) of a square from [`random_box`].
+#[cfg_attr(
+    not(feature = "detour"),
+    expect(dead_code, reason = "for Detour's side only")
+)]
+fn square_of(polygon: &[Vec2]) -> (Vec2, f32, f32) {
+    let n = polygon.len().max(1) as f32;
+    let center = polygon.iter().copied().sum::<Vec2>() / n;
+    let (a, b) = (polygon[0], polygon[1 % polygon.len()]);
+    (center, 0.5 * a.distance(b), (b - a).to_angle())
 }
 
 /// A 4-vertex box `size` across, rotated, centred at `c`.
@@ -141,13 +275,15 @@ pub fn time_edits(
         hi = hi.max(p);
     }
     let blocked = BlockedSpace::of(&mesh);
+    let mut detour = TileSide::new(&mesh, &mut times);
     // Adds and removes together: about 2 edits per add once `live` are in place.
     let operations = (2 * edits).saturating_sub(live.min(edits));
     let stride = operations.div_ceil(polyanya_edits.max(1)).max(1);
     let mut operation = 0;
     let mut rng = ChaCha8Rng::seed_from_u64(22);
     let mut query_rng = ChaCha8Rng::seed_from_u64(2022);
-    let mut placed: Vec<MeshObstacleId> = Vec::new();
+    // Our obstacles, and Detour's for the same boxes.
+    let mut placed: Vec<(MeshObstacleId, Option<u32>)> = Vec::new();
     while times.add_ms.len() < edits {
         let c = Vec2::new(
             rng.gen_range(lo.x + 10.0..hi.x - 10.0),
@@ -164,7 +300,8 @@ pub fn time_edits(
             Ok(id) => {
                 times.add_ms.push(ms);
                 time_first_query(&mut query_rng, &mesh, c, &mut times);
-                placed.push(id);
+                let theirs = detour.add(&polygon, &mut times);
+                placed.push((id, theirs));
                 operation += 1;
                 if polyanya_edits > 0 && operation % stride == 0 {
                     time_polyanya(&blocked, &mesh, &mut times);
@@ -177,11 +314,14 @@ pub fn time_edits(
             Err(e) => return Err(format!("edit: {e}")),
         }
         if placed.len() > live {
-            let id = placed.swap_remove(rng.gen_range(0..placed.len()));
+            let (id, theirs) = placed.swap_remove(rng.gen_range(0..placed.len()));
             let at = mesh.obstacle(id).map_or(c, |p| p[0]);
             let start = Instant::now();
             mesh.remove_obstacle(id).map_err(|e| e.to_string())?;
             times.remove_ms.push(start.elapsed().as_secs_f64() * 1e3);
+            if let Some(theirs) = theirs {
+                detour.remove(theirs, &mut times);
+            }
             time_first_query(&mut query_rng, &mesh, at, &mut times);
             operation += 1;
             if polyanya_edits > 0 && operation % stride == 0 {

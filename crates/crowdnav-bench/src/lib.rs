@@ -10,7 +10,7 @@
 //!   side, through `recastnavigation-sys`; the crate's only unsafe code.
 //! - [`meshes`]: mesh building, crowdnav against polyanya's triangulation.
 //! - [`edits`]: run-time obstacle edits on aurora against a full build and polyanya's
-//!   build of the edited level.
+//!   build of the edited level, and against Detour's TileCache (feature `detour`).
 //! - [`queries`]: the game-loop mesh queries (raycast, nearest point, random point),
 //!   crowdnav against Detour's `dtNavMeshQuery` (feature `detour`).
 //! - [`flow`]: crowd flow measured from trajectories (line crossings, specific flow,

@@ -23,8 +23,9 @@
 //!   point for a disc), crowdnav against Detour's `dtNavMeshQuery` (feature `detour`).
 //! - `edit`: run-time obstacle edits on aurora (`NavMesh::add_obstacle`,
 //!   `remove_obstacle` of 10 m boxes) against a full build of the edited level and
-//!   against polyanya building the edited level at r = 0 and r = 0.5; the JSON's top
-//!   level gets `edit_median_ms` and `edit_over_rebuild`.
+//!   against polyanya building the edited level at r = 0 and r = 0.5, and against
+//!   Detour TileCache's `addBoxObstacle` / `removeObstacle` + `update` (feature
+//!   `detour`); the JSON's top level gets `edit_median_ms` and `edit_over_rebuild`.
 //! - `all` (the default): the six.
 //!
 //! `--quick` takes small samples (for CI: under two minutes on two cores for the first

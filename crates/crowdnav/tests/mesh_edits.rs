@@ -128,3 +128,58 @@ fn aurora_edit_sequences_answer_as_a_full_build() {
         "{seconded} answers differ from the full build"
     );
 }
+
+/// A running world on aurora (no agents) through adds, moves and removes of 10 m boxes:
+/// after every edit the world's wall list, which follows the edit locally, is to the
+/// bit and in order the edited mesh's own (`NavMesh::walls`, a whole build of it).
+#[test]
+fn aurora_world_walls_follow_edits_as_a_whole_build() {
+    use crowdnav::world::{World, WorldParams};
+    let Some(dir) = data_dir() else { return };
+    let walls = read_walls(&dir.join("polyanya-v2/aurora.mesh")).expect("aurora reads");
+    let mesh = NavMesh::from_walls(&walls).expect("aurora builds");
+    let (lo, hi) = (Vec2::splat(10.0), Vec2::new(1014.0, 754.0));
+    let mut world = World::new(
+        Some(mesh),
+        Box::new(crowdnav::Orca::default()),
+        WorldParams::default(),
+    );
+    let mut rng = ChaCha8Rng::seed_from_u64(2205);
+    let mut live: Vec<MeshObstacleId> = Vec::new();
+    let bits = |walls: &[crowdnav::geom::Segment]| -> Vec<[u32; 4]> {
+        walls
+            .iter()
+            .map(|w| [w.a.x, w.a.y, w.b.x, w.b.y].map(f32::to_bits))
+            .collect()
+    };
+    let mut edits = 0;
+    for step in 0..100 {
+        let Some(mesh) = world.mesh() else {
+            panic!("the world keeps its mesh");
+        };
+        let c = walkable_point(mesh, &mut rng, lo, hi);
+        let polygon = random_box(&mut rng, c, 10.0);
+        let done = if live.len() >= 8 && rng.gen_bool(0.6) {
+            let k = rng.gen_range(0..live.len());
+            if rng.gen_bool(0.5) {
+                world.remove_mesh_obstacle(live.swap_remove(k)).map(|_| ())
+            } else {
+                world.move_mesh_obstacle(live[k], &polygon).map(|_| ())
+            }
+        } else {
+            world
+                .add_mesh_obstacle(&polygon)
+                .map(|e| live.push(e.obstacle))
+        };
+        edits += usize::from(done.is_ok());
+        let whole: Vec<crowdnav::geom::Segment> = world
+            .mesh()
+            .map(|m| m.walls().collect())
+            .unwrap_or_default();
+        assert!(
+            bits(world.walls()) == bits(&whole),
+            "step {step}: the world's walls are not the mesh's"
+        );
+    }
+    assert!(edits >= 90, "only {edits} edits");
+}

@@ -16,7 +16,8 @@
 //!
 //! - [`PointGrid`]: agents and moving obstacles, rebuilt every step (k nearest by rings
 //!   of cells); a mesh's obstacle corners (`mesh::corner_grid`, boxes of corners);
-//! - [`WallGrid`]: wall segments within a distance, built once per mesh;
+//! - [`WallGrid`]: wall segments within a distance, built once per mesh and patched
+//!   where an edit changed the walls ([`Cells::patch`]);
 //! - `mesh::level`'s segment grid: pairs of a polygon's edges sharing a cell;
 //! - `path::beside`'s bins: the pieces of a path whose boxes meet a query box;
 //! - `mesh::locate`'s hints: a starting triangle per cell for the point-location walk.
@@ -221,6 +222,39 @@ impl Cells {
                 }
             }
         }
+    }
+
+    /// Renumbers the binned items after some were dropped and others added, as
+    /// [`Cells::rebuild`] on the same layout would bin them: item `i` becomes
+    /// `remap[i]` (`u32::MAX` drops it; the kept ones must keep their order), and each
+    /// `(cell, item)` of `added` (sorted, new numbers) joins its cell. One pass over the
+    /// cells; the items of each cell stay in increasing order.
+    pub(crate) fn patch(&mut self, remap: &[u32], added: &[(u32, u32)]) {
+        let mut starts = Vec::with_capacity(self.starts.len());
+        let mut items = Vec::with_capacity(self.items.len() + added.len());
+        let mut next = added.iter().peekable();
+        starts.push(0);
+        for (c, w) in self.starts.windows(2).enumerate() {
+            let c = c as u32;
+            for &i in &self.items[w[0] as usize..w[1] as usize] {
+                let j = remap.get(i as usize).copied().unwrap_or(u32::MAX);
+                if j == u32::MAX {
+                    continue;
+                }
+                while let Some(&&(_, k)) = next.peek().filter(|&&&(cell, k)| cell == c && k < j) {
+                    items.push(k);
+                    next.next();
+                }
+                items.push(j);
+            }
+            while let Some(&&(_, k)) = next.peek().filter(|&&&(cell, _)| cell == c) {
+                items.push(k);
+                next.next();
+            }
+            starts.push(items.len() as u32);
+        }
+        self.starts = starts;
+        self.items = items;
     }
 
     /// The layout the items were binned on.

@@ -173,7 +173,9 @@ impl World {
         removed: Option<&[Vec2]>,
         added: Option<&[Vec2]>,
     ) -> MeshEdit {
-        self.walls = Walls::of(self.mesh.as_ref());
+        if let Some(mesh) = self.mesh.as_ref() {
+            self.walls.follow(mesh);
+        }
         let Some(mesh) = self.mesh.as_ref() else {
             return MeshEdit {
                 obstacle,
@@ -319,6 +321,13 @@ fn nearest_fit(
         return Some(p);
     }
     walls.grid.walls_near(p, range, ids);
+    // The walls within `range`, whatever cells the grid has.
+    ids.retain(|&w| {
+        walls
+            .segments
+            .get(w as usize)
+            .is_some_and(|s| s.distance_squared(p) <= range * range)
+    });
     let off = r * (1.0 + 1e-3) + 1e-4;
     let mut best: Option<(f32, Vec2)> = None;
     let mut consider = |q: Vec2, probe: &mut Vec<u32>| {

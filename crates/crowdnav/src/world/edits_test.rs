@@ -401,3 +401,99 @@ fn a_removal_spreads_the_replans_it_allows_over_the_steps() {
         );
     }
 }
+
+/// The world's walls after `follow`ing the edits, against the walls of the edited mesh
+/// built whole on the same cells: the same segments in the same order, the same
+/// grid, the same bookkeeping.
+fn assert_walls_as_built(w: &World, what: &str) {
+    let built = super::index::Walls::on_layout(w.mesh(), w.walls.grid.layout());
+    let bits = |s: &[crate::geom::Segment]| -> Vec<[u32; 4]> {
+        s.iter()
+            .map(|w| [w.a.x, w.a.y, w.b.x, w.b.y].map(f32::to_bits))
+            .collect()
+    };
+    assert_eq!(
+        bits(&w.walls.segments),
+        bits(&built.segments),
+        "{what}: wall list"
+    );
+    let fresh: Vec<crate::geom::Segment> =
+        w.mesh().map(|m| m.walls().collect()).unwrap_or_default();
+    assert_eq!(
+        bits(&w.walls.segments),
+        bits(&fresh),
+        "{what}: NavMesh::walls"
+    );
+    assert!(w.walls.grid.same_as(&built.grid), "{what}: wall grid");
+    assert!(
+        w.walls.same_bookkeeping(&built),
+        "{what}: per-triangle records"
+    );
+}
+
+/// Random sequences of adds, moves and removes (boxes and quadrilaterals, overlapping
+/// each other, the level's obstacles and its boundary; some refused) on seeded random
+/// rooms: after every edit the world's walls and wall grid, updated where the edit
+/// changed them, are to the bit those built whole from the edited mesh.
+#[test]
+fn walls_follow_random_edits_as_a_whole_build_gives_them() {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(22);
+    let (mut edits, mut changed) = (0, 0);
+    for room in 0..24 {
+        let mut level = String::from(
+            r#"{"boundary": [[0,0],[40,0],[40,20],[20,20],[20,30],[0,30]], "obstacles": ["#,
+        );
+        let count = rng.gen_range(0..6);
+        for k in 0..count {
+            let (x, y) = (rng.gen_range(2.0..36.0f32), rng.gen_range(2.0..16.0f32));
+            let (sx, sy) = (rng.gen_range(0.5..3.0f32), rng.gen_range(0.5..3.0f32));
+            let sep = if k == 0 { "" } else { "," };
+            level.push_str(&format!(
+                "{sep}[[{x},{y}],[{},{y}],[{},{}],[{x},{}]]",
+                x + sx,
+                x + sx,
+                y + sy,
+                y + sy
+            ));
+        }
+        level.push_str("]}");
+        let mut w = world(mesh(&level));
+        let mut live: Vec<MeshObstacleId> = Vec::new();
+        for step in 0..30 {
+            let what = format!("room {room} step {step}");
+            let before = w.walls.segments.len();
+            let c = Vec2::new(rng.gen_range(-1.0..41.0), rng.gen_range(-1.0..31.0));
+            let h = Vec2::new(rng.gen_range(0.2..4.0), rng.gen_range(0.2..4.0));
+            let a: f32 = rng.gen_range(0.0..std::f32::consts::TAU);
+            let polygon: Vec<Vec2> = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+                .iter()
+                .map(|&(x, y)| {
+                    let q = c + Vec2::from_angle(a).rotate(Vec2::new(x * h.x, y * h.y));
+                    if rng.gen_bool(0.3) {
+                        (q * 4.0).round() / 4.0
+                    } else {
+                        q
+                    }
+                })
+                .collect();
+            let op = rng.gen_range(0..4);
+            let done = if op <= 1 || live.is_empty() {
+                w.add_mesh_obstacle(&polygon).map(|e| live.push(e.obstacle))
+            } else {
+                let k = rng.gen_range(0..live.len());
+                if op == 2 {
+                    w.remove_mesh_obstacle(live.swap_remove(k)).map(|_| ())
+                } else {
+                    w.move_mesh_obstacle(live[k], &polygon).map(|_| ())
+                }
+            };
+            edits += usize::from(done.is_ok());
+            changed += usize::from(w.walls.segments.len() != before);
+            assert_walls_as_built(&w, &what);
+        }
+    }
+    assert!(
+        edits > 400 && changed > 300,
+        "{edits} edits, {changed} changed the walls"
+    );
+}
