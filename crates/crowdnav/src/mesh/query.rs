@@ -49,6 +49,8 @@ use std::sync::OnceLock;
 
 #[path = "query_radius.rs"]
 mod radius;
+#[path = "query_ray.rs"]
+mod ray;
 #[path = "query_walk.rs"]
 mod walk;
 
@@ -170,7 +172,9 @@ pub(crate) struct QueryIndex {
     area_triangles: Vec<u32>,
     area_sums: Vec<f64>,
     /// What the nearest-point queries build per radius, on first use.
-    radii: radius::RadiusSlots,
+    radii: radius::RadiusSlots<radius::RadiusIndex>,
+    /// What the raycasts build per radius, on first use.
+    ray_grids: radius::RadiusSlots<ray::RayGrid>,
     /// The walls in `f64`.
     walls64: Vec<(DVec2, DVec2)>,
     /// The walkable triangles as the raycast's walk reads them.
@@ -218,6 +222,7 @@ impl QueryIndex {
             area_triangles,
             area_sums,
             radii: radius::RadiusSlots::default(),
+            ray_grids: radius::RadiusSlots::default(),
             walls64,
             walk: walk::Walk::new(mesh),
         }
@@ -688,6 +693,24 @@ impl NavMesh {
                 radius::walls_near(&index.grid, x, range, out)
             };
             radius::RadiusIndex::new(self, r, walls, index.lo, index.hi, &near)
+        })
+    }
+
+    /// The raycasts' grid for radius `r`, built on first use; `None` as for
+    /// [`NavMesh::radius_index`].
+    fn ray_grid(&self, r: f64) -> Option<&ray::RayGrid> {
+        let index = self.query_index();
+        if r > radius::MAX_CELLS_WIDE * f64::from(index.grid_cell) {
+            return None;
+        }
+        index.ray_grids.get(r, || {
+            let cell = dense_side(
+                index.lo.as_vec2(),
+                index.hi.as_vec2(),
+                index.walls.len().max(1),
+                ray::WALLS_PER_CELL,
+            );
+            ray::RayGrid::new(r, &index.walls, index.lo, index.hi, f64::from(cell))
         })
     }
 
@@ -1432,6 +1455,9 @@ impl NavMesh {
             if let Some(found) = self.raycast_walk(s, to, start.0) {
                 return found;
             }
+        }
+        if let Some(found) = self.ray_grid(r).and_then(|g| g.first_touch(s, to - s)) {
+            return found.map(|(t, _, wall)| ray_hit(s, to - s, t, wall, r));
         }
         self.raycast_by_grid(s, to, r)
     }
