@@ -991,3 +991,40 @@ fn raycasts_at_more_radii_than_the_mesh_keeps_are_exact() {
     }
     assert!(checked >= 30, "{checked}");
 }
+
+#[test]
+fn the_kept_boundarys_cell_lists_are_its_ring_search() {
+    // The nearest kept point by the candidate list of the point's cell is the ring
+    // search's, to the bit: anywhere, on cell lines and corners, and beyond the grid.
+    let mut rng = ChaCha8Rng::seed_from_u64(0xce11);
+    let mut checked = 0;
+    for _ in 0..3 {
+        let mesh = random_mesh(&mut rng);
+        for r in [0.0, 0.3, 1.0] {
+            let Some(index) = mesh.radius_index(r) else {
+                continue;
+            };
+            let (origin, cell) = index.cells();
+            let mut points: Vec<DVec2> = (0..300)
+                .map(|_| {
+                    let p = Vec2::new(rng.gen_range(-40.0..70.0), rng.gen_range(-40.0..70.0));
+                    p.as_dvec2()
+                })
+                .collect();
+            // On the grid's lines and corners.
+            points.extend((0..100).map(|_| {
+                let at = |x: f64| (x / cell).round() * cell;
+                origin + DVec2::new(at(rng.gen_range(0.0..34.0)), at(rng.gen_range(0.0..34.0)))
+            }));
+            for p in points {
+                assert_eq!(
+                    index.nearest_boundary(p),
+                    index.nearest_boundary_by_rings(p),
+                    "{p} r = {r}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 3000, "{checked}");
+}
