@@ -4,11 +4,7 @@
 //! end arcs are split where they cross the capsules of radius `r` of the walls nearby,
 //! and the pieces that lie on the boundary are kept (with the crossings that do), binned
 //! on a grid. The nearest free point to a point outside the free space is the nearest
-//! point of that boundary. Each cell of the grid lists the pieces that may hold the
-//! nearest kept point to a point of the cell (those within the distance from the
-//! cell's centre to the boundary plus half the cell's diagonal), nearest first, so a
-//! query scans one short list and stops at the first piece whose box is farther than
-//! its best point; a point off the grid takes a ring search over the cells.
+//! point of that boundary, so a ring search over the grid finds it.
 //!
 //! The kept pieces are a superset of the boundary (a piece between two crossings is all
 //! on it or all off it; it is kept when its midpoint is on it, to a tolerance, and a
@@ -86,19 +82,6 @@ pub(crate) struct RadiusIndex {
     piece_boxes: Vec<(DVec2, DVec2)>,
     /// The pieces binned by their boxes.
     piece_cells: Cells,
-    /// Per cell of `piece_cells`' layout (row by row), the pieces that may hold the
-    /// nearest kept point to a point of the cell, by increasing distance from the
-    /// cell's box: `candidates[candidate_starts[c]..candidate_starts[c + 1]]`.
-    candidate_starts: Vec<u32>,
-    candidates: Vec<Candidate>,
-}
-
-/// A piece in a cell's candidate list, with the distance from the cell's box to the
-/// piece's box (no point of the cell is nearer to the piece).
-#[derive(Clone, Copy, Debug)]
-struct Candidate {
-    gap: f64,
-    piece: u32,
 }
 
 /// A piece of the boundary of the free space.
@@ -206,155 +189,22 @@ impl RadiusIndex {
             PIECES_PER_CELL,
         ));
         let piece_cells = bin(glo, ghi, piece_side, &piece_boxes, pad);
-        let mut index = RadiusIndex {
+        RadiusIndex {
             radius: r,
             pieces,
             piece_boxes,
             piece_cells,
-            candidate_starts: Vec::new(),
-            candidates: Vec::new(),
-        };
-        index.list_candidates();
-        index
-    }
-
-    /// The origin and the cells' side of the kept boundary's grid.
-    #[cfg(test)]
-    pub(crate) fn cells(&self) -> (DVec2, f64) {
-        let layout = self.piece_cells.layout();
-        (layout.origin.as_dvec2(), f64::from(layout.cell))
-    }
-
-    /// The cell of `p` in the candidate lists' grid (by `f64` arithmetic, as the lists
-    /// were made), if `p` lies in the grid.
-    fn candidate_cell(&self, p: DVec2) -> Option<usize> {
-        let layout = self.piece_cells.layout();
-        let u = (p - layout.origin.as_dvec2()) / f64::from(layout.cell);
-        let (x, y) = (u.x.floor(), u.y.floor());
-        let inside = x >= 0.0 && y >= 0.0 && x < layout.cols as f64 && y < layout.rows as f64;
-        inside.then(|| y as usize * layout.cols + x as usize)
-    }
-
-    /// Fills the candidate lists: for each cell, every piece whose box is within `U`
-    /// of the cell's box, where `U` bounds the distance from any point of the cell to
-    /// the kept boundary (the distance from the cell's centre to it, plus half the
-    /// cell's diagonal, plus a rounding margin). The piece nearest to a point of the
-    /// cell is within `U` of it, so in the list, with every piece at the same distance.
-    fn list_candidates(&mut self) {
-        let layout = *self.piece_cells.layout();
-        let cell = f64::from(layout.cell);
-        let origin = layout.origin.as_dvec2();
-        let scale = 1.0
-            + self.radius
-            + origin.abs().max_element().max(
-                (origin + cell * layout.cols.max(layout.rows) as f64)
-                    .abs()
-                    .max_element(),
-            );
-        let margin = 1e-4 * cell + 1e-6 * scale;
-        let half_diagonal = cell * std::f64::consts::FRAC_1_SQRT_2;
-        let mut starts = Vec::with_capacity(layout.len() + 1);
-        let mut out: Vec<Candidate> = Vec::new();
-        let mut found: Vec<(u32, f64)> = Vec::new();
-        starts.push(0u32);
-        for cy in 0..layout.rows {
-            for cx in 0..layout.cols {
-                let lo = origin + DVec2::new(cx as f64, cy as f64) * cell;
-                let hi = lo + DVec2::splat(cell);
-                let centre = (lo + hi) * 0.5;
-                if let Some(q) = self.nearest_boundary_by_rings(centre) {
-                    let reach = q.distance(centre) + half_diagonal + margin;
-                    found.clear();
-                    let (glo, ghi) = ((lo - reach).as_vec2(), (hi + reach).as_vec2());
-                    let ((x0, y0), (x1, y1)) = (layout.coords(glo), layout.coords(ghi));
-                    for y in y0..=y1 {
-                        for &i in self.piece_cells.row(y, x0, x1) {
-                            let (plo, phi) = self.piece_boxes[i as usize];
-                            let gap = (plo - hi).max(lo - phi).max(DVec2::ZERO).length();
-                            if gap <= reach {
-                                found.push((i, gap));
-                            }
-                        }
-                    }
-                    found.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-                    found.dedup_by_key(|x| x.0);
-                    found.sort_unstable_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
-                    out.extend(found.iter().map(|&(piece, gap)| Candidate { gap, piece }));
-                }
-                // (Past `u32` indices, the lists stop: the queries take the rings.)
-                let Ok(end) = u32::try_from(out.len()) else {
-                    self.candidate_starts.clear();
-                    self.candidates.clear();
-                    return;
-                };
-                starts.push(end);
-            }
         }
-        self.candidate_starts = starts;
-        self.candidates = out;
     }
 
     /// The point of the kept boundary nearest to `p` (ties broken by coordinates), or
-    /// `None` when nothing is kept: by the candidate list of `p`'s cell, nearest box
-    /// first, until the next box is farther than the best point found; for a point
-    /// outside the grid, by a ring search.
+    /// `None` when nothing is kept.
     pub(crate) fn nearest_boundary(&self, p: DVec2) -> Option<DVec2> {
-        if !p.is_finite() {
-            return None;
-        }
-        let Some(c) = self
-            .candidate_cell(p)
-            .filter(|&c| c + 1 < self.candidate_starts.len())
-        else {
-            return self.nearest_boundary_by_rings(p);
-        };
-        let (i0, i1) = (
-            self.candidate_starts[c] as usize,
-            self.candidate_starts[c + 1] as usize,
-        );
-        let mut best: Option<(f64, DVec2)> = None;
-        for x in &self.candidates[i0..i1] {
-            // No point of the piece, nor of any after it, is nearer than its box (a
-            // hair of rounding kept).
-            if best.is_some_and(|(e, _)| x.gap * x.gap > e * (1.0 + 1e-9)) {
-                break;
-            }
-            self.consider(p, x.piece, &mut best);
-        }
-        best.map(|(_, q)| q)
-    }
-
-    /// Piece `i` in the search for the nearest kept point to `p`: kept in `best`
-    /// (squared distance, point) when nearer, or as near with lower coordinates.
-    #[inline]
-    fn consider(&self, p: DVec2, i: u32, best: &mut Option<(f64, DVec2)>) {
-        let (lo, hi) = self.piece_boxes[i as usize];
-        let gap = (lo - p).max(p - hi).max(DVec2::ZERO).length_squared();
-        if best.is_some_and(|(e, _)| gap > e) {
-            return;
-        }
-        let q = self.pieces[i as usize].nearest(p, self.radius);
-        let d = q.distance_squared(p);
-        let better = match *best {
-            None => true,
-            Some((e, b)) => d
-                .total_cmp(&e)
-                .then(q.x.total_cmp(&b.x))
-                .then(q.y.total_cmp(&b.y))
-                .is_lt(),
-        };
-        if better && q.is_finite() {
-            *best = Some((d, q));
-        }
-    }
-
-    /// [`RadiusIndex::nearest_boundary`] by a search of the cells in square rings
-    /// round `p`'s, until no cell beyond can hold a nearer point.
-    pub(crate) fn nearest_boundary_by_rings(&self, p: DVec2) -> Option<DVec2> {
         let layout = *self.piece_cells.layout();
         if self.pieces.is_empty() || layout.len() == 0 || !p.is_finite() {
             return None;
         }
+        let r = self.radius;
         let (cx, cy) = layout.coords(p.as_vec2());
         let (cols, rows) = (layout.cols as i64, layout.rows as i64);
         let (cx, cy) = (cx as i64, cy as i64);
@@ -367,7 +217,24 @@ impl RadiusIndex {
                 return;
             }
             for &i in self.piece_cells.row(y as usize, x as usize, x as usize) {
-                self.consider(p, i, best);
+                let (lo, hi) = self.piece_boxes[i as usize];
+                let gap = (lo - p).max(p - hi).max(DVec2::ZERO).length_squared();
+                if best.is_some_and(|(e, _)| gap > e) {
+                    continue;
+                }
+                let q = self.pieces[i as usize].nearest(p, r);
+                let d = q.distance_squared(p);
+                let better = match *best {
+                    None => true,
+                    Some((e, b)) => d
+                        .total_cmp(&e)
+                        .then(q.x.total_cmp(&b.x))
+                        .then(q.y.total_cmp(&b.y))
+                        .is_lt(),
+                };
+                if better && q.is_finite() {
+                    *best = Some((d, q));
+                }
             }
         };
         for k in 0..=(cols + rows) {
