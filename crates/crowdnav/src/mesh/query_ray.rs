@@ -1,6 +1,7 @@
-//! What [`NavMesh::raycast`] builds once per disc radius, on first use at that radius,
-//! and keeps with the mesh's query index (for [`MAX_RADII`] radii): a grid whose every
-//! cell lists the walls within `r` of it (and a rounding pad more), each with its ends.
+//! What [`NavMesh::raycast`](crate::mesh::NavMesh::raycast) builds once per disc
+//! radius, on first use at that radius, and keeps with the mesh's query index (for
+//! [`MAX_RADII`](super::radius::MAX_RADII) radii): a grid whose every cell lists the
+//! walls within `r` of it (and a rounding pad more), each with its ends.
 //!
 //! A disc of radius `r` swept along a ray first touches a wall at some time `t`; its
 //! centre then lies in a cell the ray's segment crosses, and the wall within `r` of
@@ -71,7 +72,7 @@ fn segment_box_distance_squared(a: DVec2, b: DVec2, lo: DVec2, hi: DVec2) -> f64
 
 impl RayGrid {
     /// The grid for radius `r` over `walls`, whose ends lie in the box `lo..hi`, with
-    /// cells of side about `cell`; an empty grid (every ray left to the caller's
+    /// cells of side about `cell` (at least `r`); an empty grid (every ray left to the caller's
     /// search) when the lists would pass `u32` indices or the grid would be too large.
     pub(crate) fn new(r: f64, walls: &[Segment], lo: DVec2, hi: DVec2, cell: f64) -> RayGrid {
         Self::build(r, walls, lo, hi, cell).unwrap_or(RayGrid {
@@ -91,7 +92,8 @@ impl RayGrid {
         // Rounding: a touch computed a few ulps off its true place still finds its wall.
         let pad = 1e-6 * scale;
         let reach = r + pad;
-        let cell = cell.max(1e-3 * scale).max(r * 0.25);
+        // No narrower than r, so that a wall lies in a bounded number of cells.
+        let cell = cell.max(1e-3 * scale).max(r);
         let origin = lo - (reach + cell);
         let extent = hi + (reach + cell) - origin;
         let (cols, rows) = (
