@@ -33,6 +33,10 @@
 //! query then takes the nearest kept point, confirms it, and falls back on the search
 //! above in the rare case it cannot. Other radii take the search directly: the answers
 //! are the same either way.
+//! Likewise the first [`NavMesh::raycast`] of a disc at a radius builds a grid whose
+//! cells list the walls within the radius of them (tens of milliseconds on that map;
+//! `mesh/query_ray.rs`), so that a raycast follows the ray's line through the cells
+//! instead of a band `2r` wide.
 
 use super::clearance::{closest_point, distance_squared_to_segment, distance_to_segment, Visited};
 use super::navmesh::{NavMesh, TriangleId, NONE};
@@ -49,6 +53,8 @@ use std::sync::OnceLock;
 
 #[path = "query_radius.rs"]
 mod radius;
+#[path = "query_ray.rs"]
+mod ray;
 #[path = "query_walk.rs"]
 mod walk;
 
@@ -170,7 +176,9 @@ pub(crate) struct QueryIndex {
     area_triangles: Vec<u32>,
     area_sums: Vec<f64>,
     /// What the nearest-point queries build per radius, on first use.
-    radii: radius::RadiusSlots,
+    radii: radius::RadiusSlots<radius::RadiusIndex>,
+    /// What the raycasts build per radius, on first use.
+    ray_grids: radius::RadiusSlots<ray::RayGrid>,
     /// The walls in `f64`.
     walls64: Vec<(DVec2, DVec2)>,
     /// The walkable triangles as the raycast's walk reads them.
@@ -218,6 +226,7 @@ impl QueryIndex {
             area_triangles,
             area_sums,
             radii: radius::RadiusSlots::default(),
+            ray_grids: radius::RadiusSlots::default(),
             walls64,
             walk: walk::Walk::new(mesh),
         }
@@ -688,6 +697,24 @@ impl NavMesh {
                 radius::walls_near(&index.grid, x, range, out)
             };
             radius::RadiusIndex::new(self, r, walls, index.lo, index.hi, &near)
+        })
+    }
+
+    /// The raycasts' grid for radius `r`, built on first use; `None` as for
+    /// [`NavMesh::radius_index`].
+    fn ray_grid(&self, r: f64) -> Option<&ray::RayGrid> {
+        let index = self.query_index();
+        if r > radius::MAX_CELLS_WIDE * f64::from(index.grid_cell) {
+            return None;
+        }
+        index.ray_grids.get(r, || {
+            let cell = dense_side(
+                index.lo.as_vec2(),
+                index.hi.as_vec2(),
+                index.walls.len().max(1),
+                ray::WALLS_PER_CELL,
+            );
+            ray::RayGrid::new(r, &index.walls, index.lo, index.hi, f64::from(cell))
         })
     }
 
@@ -1326,9 +1353,11 @@ impl NavMesh {
     /// closer; a disc that starts nearer than `radius` to a wall is stopped at once
     /// only if it moves towards that wall, so a disc resting against a wall can slide
     /// along it or leave it. For `radius = 0` the search walks the segment through the
-    /// triangles it crosses up to the first wall; for a disc it tests the walls on the
-    /// query grid's cells along the ray, nearest first, stopping past the first touch.
-    /// Both are exact. The start's point location is part of the cost:
+    /// triangles it crosses up to the first wall; for a disc it walks the cells the
+    /// segment crosses on a grid built for the radius (each cell listing the walls
+    /// within the radius of it), nearest first, stopping past the first touch; past the
+    /// radii the mesh keeps, it tests the walls on the query grid's cells in a band
+    /// along the ray. All are exact. The start's point location is part of the cost:
     /// [`NavMesh::raycast_in`] skips it when the caller knows `from`'s triangle.
     ///
     /// # Errors
@@ -1425,13 +1454,17 @@ impl NavMesh {
     /// The first touch of a disc of radius `r` moving from `s` (in walkable triangle
     /// `start`) to `to`, over every wall; ties go to the lowest wall index. For `r = 0`
     /// a walk of the ray through the triangles ([`NavMesh::raycast_walk`]) when it can
-    /// tell its way, else the walls on the grid along the ray
+    /// tell its way; else the cells of the radius's ray grid along the ray
+    /// (`mesh/query_ray.rs`), or without one the walls on the query grid along the ray
     /// ([`NavMesh::raycast_by_grid`]): the same answer.
     fn raycast_from(&self, s: DVec2, to: DVec2, r: f64, start: TriangleId) -> Option<RayHit> {
         if r == 0.0 {
             if let Some(found) = self.raycast_walk(s, to, start.0) {
                 return found;
             }
+        }
+        if let Some(found) = self.ray_grid(r).and_then(|g| g.first_touch(s, to - s)) {
+            return found.map(|(t, _, wall)| ray_hit(s, to - s, t, wall, r));
         }
         self.raycast_by_grid(s, to, r)
     }

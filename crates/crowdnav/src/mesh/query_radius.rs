@@ -31,25 +31,43 @@ pub(crate) const MAX_CELLS_WIDE: f64 = 2.0;
 /// search visit fewer of them (each a few pieces more, rejected by their boxes).
 const PIECES_PER_CELL: f32 = 12.0;
 
-/// Slots for the data of up to [`MAX_RADII`] radii, each filled once.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct RadiusSlots([OnceLock<RadiusIndex>; MAX_RADII]);
+/// Data built for one disc radius, kept in [`RadiusSlots`].
+pub(crate) trait PerRadius {
+    /// The radius the data was built for.
+    fn radius(&self) -> f64;
+}
 
-impl RadiusSlots {
+/// Slots for the data of up to [`MAX_RADII`] radii, each filled once.
+#[derive(Clone, Debug)]
+pub(crate) struct RadiusSlots<T>([OnceLock<T>; MAX_RADII]);
+
+impl<T> Default for RadiusSlots<T> {
+    fn default() -> Self {
+        RadiusSlots(std::array::from_fn(|_| OnceLock::new()))
+    }
+}
+
+impl<T: PerRadius> RadiusSlots<T> {
     /// The data for radius `r`, built by `build` in the first free slot if no slot holds
     /// it yet; `None` when every slot holds another radius.
-    pub(crate) fn get(&self, r: f64, build: impl Fn() -> RadiusIndex) -> Option<&RadiusIndex> {
+    pub(crate) fn get(&self, r: f64, build: impl Fn() -> T) -> Option<&T> {
         for slot in &self.0 {
             // A slot another thread fills with another radius is passed over.
-            let index = match slot.get() {
-                Some(index) => index,
+            let data = match slot.get() {
+                Some(data) => data,
                 None => slot.get_or_init(&build),
             };
-            if index.radius.to_bits() == r.to_bits() {
-                return Some(index);
+            if data.radius().to_bits() == r.to_bits() {
+                return Some(data);
             }
         }
         None
+    }
+}
+
+impl PerRadius for RadiusIndex {
+    fn radius(&self) -> f64 {
+        self.radius
     }
 }
 

@@ -895,3 +895,99 @@ fn the_walks_point_location_is_the_meshs_or_declines() {
     // From the locator's hint it answers for most walkable points.
     assert!(found * 10 >= walkable * 8, "{found} of {walkable}");
 }
+
+/// Rays that test a grid of cells of side `cell` from `origin` hardest: along the
+/// cells' lines, through their corners, diagonal and axis-aligned, from anywhere.
+fn grid_rays(rng: &mut ChaCha8Rng, cell: f32) -> Vec<(Vec2, Vec2)> {
+    let mut rays = Vec::new();
+    for _ in 0..150 {
+        let from = anywhere(rng);
+        let to = from + Vec2::from_angle(rng.gen_range(0.0..6.3)) * rng.gen_range(0.1..40.0);
+        rays.push((from, to));
+    }
+    for k in 0..30 {
+        // On a multiple of the cell side (a cell line, if the origin is on one too).
+        let at = |x: f32| (x / cell).round() * cell;
+        let (x, y) = (at(rng.gen_range(0.0..30.0)), at(rng.gen_range(0.0..30.0)));
+        let len = rng.gen_range(1.0..30.0);
+        let to = match k % 4 {
+            0 => Vec2::new(x + len, y),
+            1 => Vec2::new(x, y - len),
+            2 => Vec2::new(x + len, y + len),
+            _ => Vec2::new(x - len, y + len),
+        };
+        rays.push((Vec2::new(x, y), to));
+    }
+    rays
+}
+
+#[test]
+fn the_ray_grid_is_the_grid_search_and_the_reference_from_any_start() {
+    // Built for every radius (0 included) and cells from tiny to wide, the walk of the
+    // cells along the ray gives the wall search's answer to the bit, from free starts
+    // and from starts inside walls' reach or obstacles, along cell lines and through
+    // cell corners.
+    let mut rng = ChaCha8Rng::seed_from_u64(0x7a49);
+    let (mut hits, mut total) = (0, 0);
+    for _ in 0..3 {
+        let mesh = random_mesh(&mut rng);
+        let index = mesh.query_index();
+        for &r in &RADII {
+            let r = f64::from(r);
+            for cell in [0.05, 0.5, 1.0, 2.5, 40.0] {
+                let grid = ray::RayGrid::new(r, &index.walls, index.lo, index.hi, cell);
+                for (from, to) in grid_rays(&mut rng, cell as f32) {
+                    let (s, e) = (from.as_dvec2(), to.as_dvec2());
+                    let Some(found) = grid.first_touch(s, e - s) else {
+                        // Only a start outside the walls' box grown by the reach.
+                        assert!(
+                            s.cmplt(index.lo - r).any() || s.cmpgt(index.hi + r).any(),
+                            "{from} -> {to} r = {r} cell {cell}: declined"
+                        );
+                        continue;
+                    };
+                    let ours = found.map(|(t, _, wall)| ray_hit(s, e - s, t, wall, r));
+                    let search = mesh.raycast_by_grid(s, e, r);
+                    assert_eq!(ours, search, "{from} -> {to} r = {r} cell {cell}");
+                    let theirs = reference::raycast(&mesh, from, to, r);
+                    assert_eq!(ours.map(|h| h.fraction), theirs.map(|t| t as f32));
+                    total += 1;
+                    hits += usize::from(ours.is_some());
+                }
+            }
+        }
+    }
+    assert!(
+        total >= 10_000 && hits >= total / 4,
+        "{hits} hits of {total}"
+    );
+}
+
+#[test]
+fn raycasts_at_more_radii_than_the_mesh_keeps_are_exact() {
+    // Past the radii whose ray grids the mesh keeps, and past the widest it builds one
+    // for, the raycasts search the wall grid: the same answers.
+    let mut rng = ChaCha8Rng::seed_from_u64(0x005e_ed0a);
+    let mesh = random_mesh(&mut rng);
+    let radii: Vec<f32> = (1..=radius::MAX_RADII as u32 + 4)
+        .map(|k| 0.13 * k as f32)
+        .chain([9.0])
+        .collect();
+    let mut checked = 0;
+    for _ in 0..3 {
+        for &r in &radii {
+            let Some((from, to)) = random_ray(&mut rng, &mesh, r) else {
+                continue;
+            };
+            let ours = mesh.raycast(from, to, r).expect("valid ray");
+            let theirs = reference::raycast(&mesh, from, to, f64::from(r));
+            assert_eq!(
+                ours.map(|h| h.fraction),
+                theirs.map(|t| t as f32),
+                "r = {r}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "{checked}");
+}

@@ -1,0 +1,258 @@
+//! What [`NavMesh::raycast`](crate::mesh::NavMesh::raycast) builds once per disc
+//! radius, on first use at that radius, and keeps with the mesh's query index (for
+//! [`MAX_RADII`](super::radius::MAX_RADII) radii): a grid whose every cell lists the
+//! walls within `r` of it (and a rounding pad more), each with its ends.
+//!
+//! A disc of radius `r` swept along a ray first touches a wall at some time `t`; its
+//! centre then lies in a cell the ray's segment crosses, and the wall within `r` of
+//! that centre, so in that cell's list. The raycast therefore walks the cells the
+//! segment crosses, in order (a digital differential analyser: no predicate, so no
+//! case it cannot tell), tests each listed wall, and stops once the best touch lies no
+//! later than the cell being left: every later cell holds later touches only. The
+//! answer is the least time over all walls (ties to the lowest wall index), as a test
+//! of every wall gives it; the lists hold the Minkowski sum of the walls and the disc,
+//! so the walk follows a line, not a band of width `2r`.
+//!
+//! A wall appears in the lists of every cell within `r` of it: the cells are a few
+//! walls' worth wide, so that a list is short and a ray crosses few cells.
+
+use super::radius::PerRadius;
+use super::{capsule_entry, Wall64};
+use crate::geom::{segments_distance_squared_f64, Segment};
+use glam::{DVec2, Vec2};
+
+/// Walls per cell of the ray grid, as the query grid counts them (each in the cells it
+/// crosses): on aurora at r = 1, from half to four of them cost about the same
+/// (instructions per ray within 10 %); one is the least.
+pub(crate) const WALLS_PER_CELL: f32 = 1.0;
+
+/// A wall in a cell's list: its ends and its index among the query index's walls.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+struct RayWall {
+    a: Vec2,
+    b: Vec2,
+    wall: u32,
+}
+
+/// The per-radius grid of walls within reach: see the [module](self)'s notes.
+#[derive(Clone, Debug)]
+pub(crate) struct RayGrid {
+    /// The disc radius.
+    radius: f64,
+    /// The low corner of cell `(0, 0)`.
+    origin: DVec2,
+    /// The cells' side, and its inverse.
+    cell: f64,
+    inv_cell: f64,
+    cols: i64,
+    rows: i64,
+    /// The walls of cell `c` (row by row) are `items[starts[c]..starts[c + 1]]`.
+    starts: Vec<u32>,
+    items: Vec<RayWall>,
+}
+
+impl PerRadius for RayGrid {
+    fn radius(&self) -> f64 {
+        self.radius
+    }
+}
+
+/// The least squared distance between segment `a b` and the closed box `lo..hi`.
+fn segment_box_distance_squared(a: DVec2, b: DVec2, lo: DVec2, hi: DVec2) -> f64 {
+    let inside = |p: DVec2| p.cmpge(lo).all() && p.cmple(hi).all();
+    if inside(a) || inside(b) {
+        return 0.0;
+    }
+    let corners = [lo, DVec2::new(hi.x, lo.y), hi, DVec2::new(lo.x, hi.y)];
+    (0..4)
+        .map(|k| segments_distance_squared_f64(a, b, corners[k], corners[(k + 1) % 4]))
+        .fold(f64::INFINITY, f64::min)
+}
+
+impl RayGrid {
+    /// The grid for radius `r` over `walls`, whose ends lie in the box `lo..hi`, with
+    /// cells of side about `cell` (at least `r`); an empty grid (every ray left to the caller's
+    /// search) when the lists would pass `u32` indices or the grid would be too large.
+    pub(crate) fn new(r: f64, walls: &[Segment], lo: DVec2, hi: DVec2, cell: f64) -> RayGrid {
+        Self::build(r, walls, lo, hi, cell).unwrap_or(RayGrid {
+            radius: r,
+            origin: DVec2::ZERO,
+            cell: 1.0,
+            inv_cell: 1.0,
+            cols: 0,
+            rows: 0,
+            starts: vec![0],
+            items: Vec::new(),
+        })
+    }
+
+    fn build(r: f64, walls: &[Segment], lo: DVec2, hi: DVec2, cell: f64) -> Option<RayGrid> {
+        let scale = 1.0 + r + lo.abs().max_element().max(hi.abs().max_element());
+        // Rounding: a touch computed a few ulps off its true place still finds its wall.
+        let pad = 1e-6 * scale;
+        let reach = r + pad;
+        // No narrower than r, so that a wall lies in a bounded number of cells.
+        let cell = cell.max(1e-3 * scale).max(r);
+        let origin = lo - (reach + cell);
+        let extent = hi + (reach + cell) - origin;
+        let (cols, rows) = (
+            (extent.x / cell).ceil() + 1.0,
+            (extent.y / cell).ceil() + 1.0,
+        );
+        let count = cols * rows;
+        if count.is_nan() || count > crate::grid::MAX_CELLS as f64 {
+            return None;
+        }
+        let (cols, rows) = (cols as i64, rows as i64);
+        let inv_cell = 1.0 / cell;
+        let cell_of = |x: f64, n: i64| ((x * inv_cell).floor() as i64).clamp(0, n - 1);
+        // The cells of each wall: those of its box grown by the reach that lie within
+        // the reach of it.
+        let cells_of = |w: &Segment, f: &mut dyn FnMut(usize)| {
+            let (a, b) = (w.a.as_dvec2(), w.b.as_dvec2());
+            let (blo, bhi) = (a.min(b) - reach - origin, a.max(b) + reach - origin);
+            for y in cell_of(blo.y, rows)..=cell_of(bhi.y, rows) {
+                for x in cell_of(blo.x, cols)..=cell_of(bhi.x, cols) {
+                    let clo = origin + DVec2::new(x as f64, y as f64) * cell;
+                    let chi = clo + DVec2::splat(cell);
+                    if segment_box_distance_squared(a, b, clo, chi) <= reach * reach {
+                        f((y * cols + x) as usize);
+                    }
+                }
+            }
+        };
+        let mut starts = vec![0u32; (cols * rows) as usize + 1];
+        let mut total = 0usize;
+        for w in walls {
+            cells_of(w, &mut |c| {
+                starts[c + 1] += 1;
+                total += 1;
+            });
+        }
+        if total > u32::MAX as usize {
+            return None;
+        }
+        for c in 1..starts.len() {
+            starts[c] += starts[c - 1];
+        }
+        let mut fill = starts.clone();
+        let mut items = vec![
+            RayWall {
+                a: Vec2::ZERO,
+                b: Vec2::ZERO,
+                wall: 0
+            };
+            total
+        ];
+        for (i, w) in walls.iter().enumerate() {
+            cells_of(w, &mut |c| {
+                items[fill[c] as usize] = RayWall {
+                    a: w.a,
+                    b: w.b,
+                    wall: i as u32,
+                };
+                fill[c] += 1;
+            });
+        }
+        Some(RayGrid {
+            radius: r,
+            origin,
+            cell,
+            inv_cell,
+            cols,
+            rows,
+            starts,
+            items,
+        })
+    }
+
+    /// The first touch of the disc moving from `s` along `d` (from time 0 to 1): its
+    /// time, wall index and wall; ties go to the lowest wall index. `Some(None)` when
+    /// the way is clear; `None` when `s` lies outside the grid (the caller searches
+    /// otherwise).
+    pub(crate) fn first_touch(&self, s: DVec2, d: DVec2) -> Option<Option<(f64, u32, Wall64)>> {
+        let r = self.radius;
+        let to = s + d;
+        let scale = 1.0 + r + s.abs().max_element().max(to.abs().max_element());
+        let slack = 1e-9 * scale;
+        // A wall with both ends farther than this from the ray's line, on one side,
+        // is not touched (the sides are times |d|).
+        let beyond = (r + slack) * d.length();
+        let mut best: (f64, Option<(u32, Wall64)>) = (1.0, None);
+        let p = (s - self.origin) * self.inv_cell;
+        let (mut x, mut y) = (p.x.floor() as i64, p.y.floor() as i64);
+        if !(0..self.cols).contains(&x) || !(0..self.rows).contains(&y) {
+            return None;
+        }
+        let (step_x, step_y) = (
+            if d.x > 0.0 { 1 } else { -1 },
+            if d.y > 0.0 { 1 } else { -1 },
+        );
+        let (inv_x, inv_y) = (1.0 / d.x, 1.0 / d.y);
+        // The time the segment leaves column `x` (row `y`) through the side it heads to.
+        let exit_x = |x: i64| {
+            if d.x == 0.0 {
+                return f64::INFINITY;
+            }
+            (self.origin.x + (x + i64::from(d.x > 0.0)) as f64 * self.cell - s.x) * inv_x
+        };
+        let exit_y = |y: i64| {
+            if d.y == 0.0 {
+                return f64::INFINITY;
+            }
+            (self.origin.y + (y + i64::from(d.y > 0.0)) as f64 * self.cell - s.y) * inv_y
+        };
+        let (mut tx, mut ty) = (exit_x(x), exit_y(y));
+        let grow = r + slack;
+        let side0 = d.perp_dot(s);
+        // The box of the ray up to the best touch, grown by r.
+        let mut reach_box = (s.min(to) - grow, s.max(to) + grow);
+        loop {
+            let c = (y * self.cols + x) as usize;
+            let (i0, i1) = (self.starts[c] as usize, self.starts[c + 1] as usize);
+            for w in &self.items[i0..i1] {
+                let (a, b) = (w.a.as_dvec2(), w.b.as_dvec2());
+                let (oa, ob) = (d.perp_dot(a) - side0, d.perp_dot(b) - side0);
+                if (oa > beyond && ob > beyond) || (oa < -beyond && ob < -beyond) {
+                    continue;
+                }
+                let (blo, bhi) = reach_box;
+                if a.x.max(b.x) < blo.x
+                    || a.y.max(b.y) < blo.y
+                    || a.x.min(b.x) > bhi.x
+                    || a.y.min(b.y) > bhi.y
+                {
+                    continue;
+                }
+                if let Some(t) = capsule_entry(s, d, a, b, r, best.0) {
+                    // At most `best.0`: the earlier, or the lower wall at a tie.
+                    if t < best.0 || best.1.is_none_or(|(v, _)| w.wall < v) {
+                        best = (t, Some((w.wall, (a, b))));
+                        let e = s + d * t;
+                        reach_box = (s.min(e) - grow, s.max(e) + grow);
+                    }
+                }
+            }
+            let exit = tx.min(ty);
+            if exit >= 1.0 || (best.1.is_some() && best.0 <= exit) {
+                break;
+            }
+            if tx <= ty {
+                x += step_x;
+                if x < 0 || x >= self.cols {
+                    break;
+                }
+                tx = exit_x(x);
+            } else {
+                y += step_y;
+                if y < 0 || y >= self.rows {
+                    break;
+                }
+                ty = exit_y(y);
+            }
+        }
+        let (t, found) = best;
+        Some(found.map(|(w, wall)| (t, w, wall)))
+    }
+}
