@@ -6,7 +6,8 @@
 //! ```
 //!
 //! `LAYOUT` is `all` (the default: every door, the counterflow and the crossing of the
-//! issue's set-up), `doors`, `doors=1.1,1.3` (doors of other widths), `counterflow`, `crossing`, `narrow-counterflow` (30 × 3 m,
+//! issue's set-up), `doors`, `doors=1.1,1.3` (doors of other widths),
+//! `counterflow=LENGTH,WIDTH,PEOPLE_A_SIDE` and `crossing=...` (other sizes), `counterflow`, `crossing`, `narrow-counterflow` (30 × 3 m,
 //! 20 a side), `wide-counterflow` (50 × 6 m, 80 a side) or `wide-crossing` (50 × 6 m,
 //! 80 a stream). Seeds are numbers or ranges (`1-24`); 1, 2 and 3 when none are given.
 //! Seeds run in parallel, one world per thread; a summary line per layout gives the
@@ -158,6 +159,22 @@ fn main() -> Result<(), String> {
             cross("crossing", 40.0, 4.0, 40)
         }
         "doors" => doors(&DOOR_WIDTHS),
+        other if other.starts_with("counterflow=") || other.starts_with("crossing=") => {
+            let (kind, dims) = other.split_once('=').unwrap_or_default();
+            let dims = dims
+                .split(',')
+                .map(|d| d.parse::<f32>().map_err(|e| format!("{kind} {d}: {e}")))
+                .collect::<Result<Vec<f32>, String>>()?;
+            let &[length, width, n] = &dims[..] else {
+                return Err(format!("{kind}=LENGTH,WIDTH,PEOPLE_A_SIDE, not {other}"));
+            };
+            let label = format!("{kind} {length} x {width}, {n}");
+            if kind == "crossing" {
+                cross(&label, length, width, n as usize)
+            } else {
+                corridor(&label, length, width, n as usize)
+            }
+        }
         other if other.starts_with("doors=") => {
             let widths = other["doors=".len()..]
                 .split(',')
