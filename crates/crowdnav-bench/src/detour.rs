@@ -141,6 +141,65 @@ fn query_of(nav: &NavMesh) -> Result<Query, String> {
     }
 }
 
+/// Recast's first steps, shared by the solo navmesh and the tile cache
+/// ([`tiles`]): the triangles `geometry` (vertices, indices, one area each) rasterised
+/// on `size` cells (across, along) of `cell` (size, height) spanning `bounds`, made
+/// compact for agents `walkable_height` cells tall and eroded by `erosion` cells.
+///
+/// # Safety
+/// `ctx` must be a live context.
+unsafe fn eroded_compact(
+    ctx: &Context,
+    (size, cell): ((i32, i32), (f32, f32)),
+    (bmin, bmax): ([f32; 3], [f32; 3]),
+    (verts, tris, areas): (&[f32], &[i32], &[u8]),
+    (walkable_height, erosion): (i32, i32),
+) -> Result<Compact, String> {
+    // SAFETY: every pointer handed over is owned by a wrapper alive for the whole block
+    // or a live Rust buffer of the size the call is told; `tris` holds three indices
+    // per area.
+    unsafe {
+        let hf = Heightfield::new(rn::rcAllocHeightfield())?;
+        check(
+            rn::rcCreateHeightfield(
+                ctx.ptr(),
+                hf.ptr(),
+                size.0,
+                size.1,
+                bmin.as_ptr(),
+                bmax.as_ptr(),
+                cell.0,
+                cell.1,
+            ),
+            "rcCreateHeightfield",
+        )?;
+        check(
+            rn::rcRasterizeTriangles(
+                ctx.ptr(),
+                verts.as_ptr(),
+                (verts.len() / 3) as i32,
+                tris.as_ptr(),
+                areas.as_ptr(),
+                areas.len() as i32,
+                hf.ptr(),
+                1,
+            ),
+            "rcRasterizeTriangles",
+        )?;
+        let chf = Compact::new(rn::rcAllocCompactHeightfield())?;
+        check(
+            rn::rcBuildCompactHeightfield(ctx.ptr(), walkable_height, 1, hf.ptr(), chf.ptr()),
+            "rcBuildCompactHeightfield",
+        )?;
+        drop(hf);
+        check(
+            rn::rcErodeWalkableArea(ctx.ptr(), erosion, chf.ptr()),
+            "rcErodeWalkableArea",
+        )?;
+        Ok(chf)
+    }
+}
+
 /// A Detour navmesh of one tile over `triangles` (walkable, 2D), eroded by `radius`.
 fn navmesh(triangles: &[[Vec2; 3]], radius: f32) -> Result<NavMesh, String> {
     let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
@@ -174,42 +233,12 @@ fn navmesh(triangles: &[[Vec2; 3]], radius: f32) -> Result<NavMesh, String> {
     // objects are filled in pipeline order, each from the previous one's result.
     unsafe {
         let ctx = Context::new(rn::CreateContext(false))?;
-        let hf = Heightfield::new(rn::rcAllocHeightfield())?;
-        check(
-            rn::rcCreateHeightfield(
-                ctx.ptr(),
-                hf.ptr(),
-                width,
-                height,
-                bmin.as_ptr(),
-                bmax.as_ptr(),
-                cs,
-                ch,
-            ),
-            "rcCreateHeightfield",
-        )?;
-        check(
-            rn::rcRasterizeTriangles(
-                ctx.ptr(),
-                verts.as_ptr(),
-                (verts.len() / 3) as i32,
-                tris.as_ptr(),
-                areas.as_ptr(),
-                triangles.len() as i32,
-                hf.ptr(),
-                1,
-            ),
-            "rcRasterizeTriangles",
-        )?;
-        let chf = Compact::new(rn::rcAllocCompactHeightfield())?;
-        check(
-            rn::rcBuildCompactHeightfield(ctx.ptr(), walkable_height, 1, hf.ptr(), chf.ptr()),
-            "rcBuildCompactHeightfield",
-        )?;
-        drop(hf);
-        check(
-            rn::rcErodeWalkableArea(ctx.ptr(), erosion, chf.ptr()),
-            "rcErodeWalkableArea",
+        let chf = eroded_compact(
+            &ctx,
+            ((width, height), (cs, ch)),
+            (bmin, bmax),
+            (&verts, &tris, &areas),
+            (walkable_height, erosion),
         )?;
         check(
             rn::rcBuildDistanceField(ctx.ptr(), chf.ptr()),

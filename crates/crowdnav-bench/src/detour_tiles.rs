@@ -437,42 +437,12 @@ unsafe fn layers_of(
     // SAFETY: every pointer handed over is owned by a wrapper alive for the whole block
     // or a live Rust buffer of the size the call is told.
     unsafe {
-        let hf = super::Heightfield::new(rn::rcAllocHeightfield())?;
-        check(
-            rn::rcCreateHeightfield(
-                ctx.ptr(),
-                hf.ptr(),
-                side,
-                side,
-                bmin.as_ptr(),
-                bmax.as_ptr(),
-                CELL,
-                CELL_HEIGHT,
-            ),
-            "rcCreateHeightfield",
-        )?;
-        check(
-            rn::rcRasterizeTriangles(
-                ctx.ptr(),
-                verts.as_ptr(),
-                (verts.len() / 3) as i32,
-                tris.as_ptr(),
-                areas.as_ptr(),
-                areas.len() as i32,
-                hf.ptr(),
-                1,
-            ),
-            "rcRasterizeTriangles",
-        )?;
-        let chf = super::Compact::new(rn::rcAllocCompactHeightfield())?;
-        check(
-            rn::rcBuildCompactHeightfield(ctx.ptr(), walkable_height, 1, hf.ptr(), chf.ptr()),
-            "rcBuildCompactHeightfield",
-        )?;
-        drop(hf);
-        check(
-            rn::rcErodeWalkableArea(ctx.ptr(), erosion, chf.ptr()),
-            "rcErodeWalkableArea",
+        let chf = super::eroded_compact(
+            ctx,
+            ((side, side), (CELL, CELL_HEIGHT)),
+            (bmin, bmax),
+            (verts, tris, areas),
+            (walkable_height, erosion),
         )?;
         let set = LayerSet::new(rn::rcAllocHeightfieldLayerSet())?;
         check(
