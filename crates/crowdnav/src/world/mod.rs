@@ -51,8 +51,11 @@
 //!
 //! An agent resting at its goal yields to agents on their way: it sees them moving
 //! with their preferred velocity, so it steps aside for one that is blocked, and walks
-//! back once pushed off its goal. A contact counts as a collision only past
-//! [`COLLISION_DEPTH`].
+//! back once pushed off its goal. In a crowd steered by a reciprocal method (ORCA), an
+//! agent carried back against its way for [`CARRIED_TIME`] (caught between others
+//! walking the other way, whose velocity reciprocal avoidance makes it keep) is yielded
+//! to the same way by every neighbour, and the longer it is carried the higher its
+//! right of way. A contact counts as a collision only past [`COLLISION_DEPTH`].
 
 mod agent;
 mod contacts;
