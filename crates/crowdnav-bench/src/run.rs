@@ -186,8 +186,11 @@ impl Options {
             crowd: Some(CrowdOptions {
                 sizes: vec![1_000, 10_000],
                 threads: vec![1, 2],
-                warmup: 5,
-                steps: 5,
+                // Five warm-up and five timed steps moved the ratio between 0.43 and
+                // 0.65 from run to run on a quiet machine; twenty of each cost about a
+                // second more.
+                warmup: 20,
+                steps: 20,
                 finish_caps: Vec::new(),
                 detour_finish_caps: Vec::new(),
                 bottleneck: true,
