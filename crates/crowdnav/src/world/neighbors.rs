@@ -16,9 +16,10 @@ pub(super) struct Seen {
     pub radius: f32,
     /// Right of way: 2 for an agent on its way that never arrived, and (in a crowd
     /// steered by a reciprocal method) 2 + k for one carried back for k ×
-    /// [`CARRIED_TIME`](super::CARRIED_TIME) (see [`Agent::carried_for`]); 1 for one that has arrived once (and not been given a
-    /// new goal since) and walks back, 0 for one resting at its goal. An agent gives
-    /// way to every neighbour of higher rank (of its own priority).
+    /// [`CARRIED_TIME`](super::CARRIED_TIME) (see [`Agent::carried_for`]); 1 for one
+    /// that has arrived once (and not been given a new goal since) and walks back, 0
+    /// for one resting at its goal. An agent gives way to every neighbour of higher
+    /// rank (of its own priority).
     pub rank: u8,
     /// Its priority ([`Agent::priority`]): an agent of a lower priority yields to it
     /// entirely.
