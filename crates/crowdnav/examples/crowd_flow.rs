@@ -7,6 +7,8 @@
 //!
 //! `LAYOUT` is `all` (the default: every door, the counterflow and the crossing of the
 //! issue's set-up), `doors`, `doors=1.1,1.3` (doors of other widths),
+//! `room=SIZE,PEOPLE[,WIDTH...]` (the doors from a square room of another size, with
+//! another number of people),
 //! `counterflow=LENGTH,WIDTH,PEOPLE_A_SIDE` and `crossing=...` (other sizes), `counterflow`, `crossing`, `narrow-counterflow` (30 × 3 m,
 //! 20 a side), `wide-counterflow` (50 × 6 m, 80 a side) or `wide-crossing` (50 × 6 m,
 //! 80 a stream). Seeds are numbers or ranges (`1-24`); 1, 2 and 3 when none are given.
@@ -134,13 +136,24 @@ fn main() -> Result<(), String> {
     };
     let seeds = seeds_of(rest)?;
     let text = |e: crowdnav::scenario::ScenarioError| e.to_string();
-    let doors = |widths: &[f32]| -> Result<(), String> {
+    let doors_in = |size: f32, people: usize, widths: &[f32]| -> Result<(), String> {
         for &width in widths {
-            report(&format!("door {width} m"), &seeds, |s| {
-                door(30.0, width, 120, s).map_err(text)
+            let label = if (size, people) == (30.0, 120) {
+                format!("door {width} m")
+            } else {
+                format!("door {width} m, {size} m, {people}")
+            };
+            report(&label, &seeds, |s| {
+                door(size, width, people, s).map_err(text)
             })?;
         }
         Ok(())
+    };
+    let doors = |widths: &[f32]| doors_in(30.0, 120, widths);
+    let numbers = |what: &str, list: &str| {
+        list.split(',')
+            .map(|d| d.parse::<f32>().map_err(|e| format!("{what} {d}: {e}")))
+            .collect::<Result<Vec<f32>, String>>()
     };
     let corridor = |label: &str, length: f32, width: f32, n: usize| {
         report(label, &seeds, |s| {
@@ -161,10 +174,7 @@ fn main() -> Result<(), String> {
         "doors" => doors(&DOOR_WIDTHS),
         other if other.starts_with("counterflow=") || other.starts_with("crossing=") => {
             let (kind, dims) = other.split_once('=').unwrap_or_default();
-            let dims = dims
-                .split(',')
-                .map(|d| d.parse::<f32>().map_err(|e| format!("{kind} {d}: {e}")))
-                .collect::<Result<Vec<f32>, String>>()?;
+            let dims = numbers(kind, dims)?;
             let &[length, width, n] = &dims[..] else {
                 return Err(format!("{kind}=LENGTH,WIDTH,PEOPLE_A_SIDE, not {other}"));
             };
@@ -176,11 +186,15 @@ fn main() -> Result<(), String> {
             }
         }
         other if other.starts_with("doors=") => {
-            let widths = other["doors=".len()..]
-                .split(',')
-                .map(|w| w.parse::<f32>().map_err(|e| format!("door width {w}: {e}")))
-                .collect::<Result<Vec<f32>, String>>()?;
-            doors(&widths)
+            doors(&numbers("door width", &other["doors=".len()..])?)
+        }
+        other if other.starts_with("room=") => {
+            let dims = numbers("room", &other["room=".len()..])?;
+            let [size, people, widths @ ..] = &dims[..] else {
+                return Err(format!("room=SIZE,PEOPLE,WIDTH,..., not {other}"));
+            };
+            let widths = if widths.is_empty() { &DOOR_WIDTHS[..] } else { widths };
+            doors_in(*size, *people as usize, widths)
         }
         "counterflow" => corridor("counterflow", 40.0, 4.0, 40),
         "narrow-counterflow" => corridor("narrow counterflow", 30.0, 3.0, 20),
@@ -188,7 +202,7 @@ fn main() -> Result<(), String> {
         "crossing" => cross("crossing", 40.0, 4.0, 40),
         "wide-crossing" => cross("wide crossing", 50.0, 6.0, 80),
         other => Err(format!(
-            "unknown layout {other}: all, doors, doors=W,W,..., counterflow, narrow-counterflow, wide-counterflow, crossing or wide-crossing"
+            "unknown layout {other}: all, doors, doors=W,W,..., room=SIZE,PEOPLE,W,..., counterflow, narrow-counterflow, wide-counterflow, crossing or wide-crossing"
         )),
     }
 }

@@ -67,11 +67,9 @@ fn time_alone(layout: &Layout) -> f64 {
 /// the issue's room. The band is issue 19's goal: the 1.6–2.0 persons/(m·s) that
 /// bottleneck experiments measure nearly independently of the width (Seyfried et al.
 /// 2009, Liddle et al. 2011, Kretz et al. 2006), widened by 0.1 each side for seed
-/// scatter. Doors of 1.2 m run a little above it (2.08–2.28 on seeds 1–8: two clean
-/// files, one at each post), an unmet part of the goal; they are held to 2.25 here so
-/// that they cannot drift further. Before portal
-/// steering, 2.0 and 2.4 m doors gave 1.46 and 1.24 (two files at the posts, the
-/// middle empty), 1.0–1.2 m gave 2.25–2.29.
+/// scatter. Before the people's zipper, doors of 1.2 m ran above it (2.13–2.22 on
+/// seeds 1–8: two clean files abreast, one at each post); before portal steering, 2.0
+/// and 2.4 m doors gave 1.46 and 1.24 (two files at the posts, the middle empty).
 #[test]
 fn people_drain_a_door_at_the_measured_rate_without_overlapping() {
     for seed in [1, 2] {
@@ -84,23 +82,28 @@ fn people_drain_a_door_at_the_measured_rate_without_overlapping() {
             );
             assert_eq!(out.overlaps, 0, "door {width} m, seed {seed}");
             let flow = out.line.specific_flow.expect("a flow");
-            let high = if width == 1.2 { 2.25 } else { 2.1 };
             assert!(
-                (1.5..=high).contains(&flow),
-                "door {width} m, seed {seed}: specific flow {flow:.2} outside 1.5–{high}"
+                (1.5..=2.1).contains(&flow),
+                "door {width} m, seed {seed}: specific flow {flow:.2} outside 1.5–2.1"
             );
         }
     }
 }
 
-/// Other rooms than the issue's (smaller and larger, fewer and more people): wide doors
-/// still drain within the band.
+/// Other rooms than the issue's (smaller and larger, fewer and more people): doors
+/// just wide enough for two, and wide doors, still drain within the band. (The 1.2 m
+/// door gave 2.24 in the small room before the people's zipper.)
 #[test]
-fn wide_doors_drain_at_the_measured_rate_in_other_rooms() {
-    for (size, agents, seed) in [(20.0, 80, 1), (40.0, 200, 1)] {
-        let layout = door(size, 2.0, agents, seed).expect("door");
+fn doors_drain_at_the_measured_rate_in_other_rooms() {
+    for (size, agents, width) in [
+        (20.0, 80, 1.2),
+        (40.0, 200, 1.2),
+        (20.0, 80, 2.0),
+        (40.0, 200, 2.0),
+    ] {
+        let layout = door(size, width, agents, 1).expect("door");
         let out = run(&layout);
-        let what = format!("door 2 m in a {size} m room, {agents} people, seed {seed}");
+        let what = format!("door {width} m in a {size} m room, {agents} people");
         assert_eq!(out.arrived, out.agents, "{what}: everyone through");
         assert_eq!(out.overlaps, 0, "{what}");
         let flow = out.line.specific_flow.expect("a flow");

@@ -504,6 +504,74 @@ fn the_time_gap_slows_an_agent_to_the_free_space_ahead() {
     assert!(oncoming.x > 1.0, "{oncoming}");
 }
 
+/// In a passage two can walk abreast but not three, an agent keeps its time gap also to
+/// someone ahead beside it, within the zipper's band (a zipper of staggered files);
+/// in a wider passage, in the open, or without a zipper, someone beside is no queue.
+#[test]
+fn in_a_passage_two_wide_people_walk_in_a_zipper() {
+    let me = SteerAgent {
+        position: v(0.0, -0.3),
+        velocity: v(1.3, 0.0),
+        radius: 0.25,
+        max_speed: 1.5,
+        preferred_velocity: v(1.3, 0.0),
+        target: v(10.0, -0.3),
+    };
+    // Ahead, 0.6 m aside: past contact (0.5 m), within the zipper's band (0.625 m);
+    // walking as fast, so that the half-planes leave the agent free to slow down.
+    let beside = Neighbor {
+        position: v(0.35, 0.3),
+        velocity: v(1.3, 0.0),
+        radius: 0.25,
+        preferred_velocity: v(1.3, 0.0),
+        kind: NeighborKind::Agent,
+    };
+    // Walls along the way `half_width` either side of the passage's middle line y = 0
+    // (walkable side on each wall's left).
+    let passage = |half_width: f32| {
+        [
+            Segment::new(v(-5.0, -half_width), v(5.0, -half_width)),
+            Segment::new(v(5.0, half_width), v(-5.0, half_width)),
+        ]
+    };
+    let steer = |params: OrcaParams, walls: &[Segment]| {
+        Orca::new(params).steer(
+            &SteerContext {
+                agent: me,
+                neighbors: &[beside],
+                walls,
+                dt: 0.05,
+            },
+            None,
+        )
+    };
+    let people = OrcaParams::people();
+    assert_eq!(people.zipper, PEOPLE_ZIPPER);
+    // 1.2 m wide: the free space ahead is 0.35 − √(0.625² − 0.6²) = 0.175 m, over the
+    // 0.3 s time gap at most 0.58 m/s.
+    let zipped = steer(people, &passage(0.6));
+    let limit = (0.35 - (0.625f32 * 0.625 - 0.36).sqrt()) / 0.3;
+    assert!(zipped.x <= limit + 1e-3 && zipped.x > 0.4, "{zipped}");
+    // 1.6 m wide fits three abreast; in the open there is no passage; a zipper of 1
+    // keeps the band at contact: walking on at 1.3 m/s in each case.
+    for (what, velocity) in [
+        ("three wide", steer(people, &passage(0.8))),
+        ("open", steer(people, &[])),
+        (
+            "no zipper",
+            steer(
+                OrcaParams {
+                    zipper: 1.0,
+                    ..people
+                },
+                &passage(0.6),
+            ),
+        ),
+    ] {
+        assert!(velocity.x > 1.2, "{what}: {velocity}");
+    }
+}
+
 // --- Behaviour in small simulations ----------------------------------------------------
 
 #[test]
