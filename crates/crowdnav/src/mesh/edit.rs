@@ -802,8 +802,18 @@ impl NavMesh {
                 self.corner_gap[v as usize] = 0.0;
             }
         }
+        // The triangles whose links in the corridor index may change: the region's
+        // slots, the new and moved ones, and around every vertex that starts or stops
+        // ending a wall (its portals' keys change); the rest are added below.
+        let mut relinked: Vec<u32> = region.clone();
+        relinked.extend(&new_ids);
+        relinked.extend(moved.iter().map(|&(_, dst)| dst));
         for &(v, t) in &around {
-            self.obstacle_vertex[v as usize] = self.ends_wall(v, t);
+            let ends = self.ends_wall(v, t);
+            if ends != self.obstacle_vertex[v as usize] {
+                self.obstacle_vertex[v as usize] = ends;
+                self.for_each_around(v, t, |u, _| relinked.push(u));
+            }
         }
         // Clearance: the new triangles, and every corner whose width reaches the
         // changed box (its nearest wall may have moved, or a nearer one appeared),
@@ -864,15 +874,18 @@ impl NavMesh {
         for &(v, t) in &around {
             self.corner_gap[v as usize] = self.corner_gap_at(v, t);
         }
-        // The pockets, around the changed triangles; the indexes numbered over the
-        // whole mesh's portals: built on first use.
-        self.portals = Default::default();
+        // The pockets, around the changed triangles; the corridor index, for the
+        // first query to bring up to date from the triangles whose links may change
+        // (those above, and every re-measured or reshaped one, and their neighbours).
+        let mut changed = reshaped;
+        changed.extend(&new_ids);
+        changed.sort_unstable();
+        changed.dedup();
+        relinked.extend(&changed);
+        relinked.extend(&measured);
+        self.portals.edited(self.triangles.len(), relinked);
         if let Some(mut pockets) = self.pockets.take() {
             // The triangles whose corners, neighbours or walkability changed.
-            let mut changed = reshaped;
-            changed.extend(&new_ids);
-            changed.sort_unstable();
-            changed.dedup();
             pockets.update(self, &changed, &moved);
             self.pockets.put(pockets);
         }
