@@ -78,6 +78,18 @@ pub struct EditTimes {
     pub detour_note: Option<String>,
 }
 
+impl EditTimes {
+    /// Detour TileCache's edits, adds then removes: [`EditTimes::detour_add_ms`]
+    /// followed by [`EditTimes::detour_remove_ms`].
+    pub fn detour_edit_ms(&self) -> Vec<f64> {
+        self.detour_add_ms
+            .iter()
+            .chain(&self.detour_remove_ms)
+            .copied()
+            .collect()
+    }
+}
+
 /// The agent radius Detour's TileCache is built for (its layers are eroded by it).
 pub const DETOUR_RADIUS: f32 = 0.5;
 

@@ -958,12 +958,7 @@ fn edit_part(r: &mut Report, opts: &EditOptions, data: Result<&Path, &str>) -> R
     );
     let poly = t.polyanya_ms.each_ref().map(|v| Spread::of(v));
     let ratio = all.median / rebuild.median;
-    let detour_both: Vec<f64> = t
-        .detour_add_ms
-        .iter()
-        .chain(&t.detour_remove_ms)
-        .copied()
-        .collect();
+    let detour_both = t.detour_edit_ms();
     let (detour_add, detour_remove, detour_all) = (
         Spread::of(&t.detour_add_ms),
         Spread::of(&t.detour_remove_ms),
@@ -1176,12 +1171,7 @@ fn detour_tile_cache_text(t: &crate::edits::EditTimes, theirs: Spread, ours: f64
 
 /// The edit part's JSON on Detour's TileCache (`edit.detour_tile_cache`).
 fn detour_tile_cache_json(t: &crate::edits::EditTimes, ours: f64) -> Value {
-    let both: Vec<f64> = t
-        .detour_add_ms
-        .iter()
-        .chain(&t.detour_remove_ms)
-        .copied()
-        .collect();
+    let both = t.detour_edit_ms();
     if both.is_empty() {
         return json!({"skipped": t.detour_note.as_deref().unwrap_or("no times")});
     }
