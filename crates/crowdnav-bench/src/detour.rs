@@ -200,16 +200,20 @@ unsafe fn eroded_compact(
     }
 }
 
-/// A Detour navmesh of one tile over `triangles` (walkable, 2D), eroded by `radius`.
-fn navmesh(triangles: &[[Vec2; 3]], radius: f32) -> Result<NavMesh, String> {
+/// The bounding box (lower and upper corner) of the triangles' corners; `None` when
+/// there is no triangle or a corner is not finite.
+fn bounds(triangles: &[[Vec2; 3]]) -> Option<(Vec2, Vec2)> {
     let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
     for p in triangles.iter().flatten() {
         lo = lo.min(*p);
         hi = hi.max(*p);
     }
-    if !(lo.is_finite() && hi.is_finite()) {
-        return Err("DetourCrowd: no walkable triangle".into());
-    }
+    (lo.is_finite() && hi.is_finite()).then_some((lo, hi))
+}
+
+/// A Detour navmesh of one tile over `triangles` (walkable, 2D), eroded by `radius`.
+fn navmesh(triangles: &[[Vec2; 3]], radius: f32) -> Result<NavMesh, String> {
+    let (lo, hi) = bounds(triangles).ok_or("DetourCrowd: no walkable triangle")?;
     let extent = (hi - lo).max_element();
     let cs = (radius / 4.0).max(extent / 1024.0).max(1e-3);
     let ch = 0.2f32;

@@ -170,14 +170,7 @@ impl TileCache {
     /// # Errors
     /// Recast or Detour fails to build or initialise, or the level is empty.
     pub fn new(triangles: &[[Vec2; 3]], radius: f32) -> Result<TileCache, String> {
-        let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
-        for p in triangles.iter().flatten() {
-            lo = lo.min(*p);
-            hi = hi.max(*p);
-        }
-        if !(lo.is_finite() && hi.is_finite()) {
-            return Err("Detour TileCache: no walkable triangle".into());
-        }
+        let (lo, hi) = super::bounds(triangles).ok_or("Detour TileCache: no walkable triangle")?;
         let tile = TILE_CELLS as f32 * CELL;
         let tiles = (
             ((hi.x - lo.x) / tile).ceil().max(1.0) as i32,

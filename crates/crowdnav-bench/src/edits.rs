@@ -38,12 +38,16 @@ pub struct EditTimes {
     pub remove_ms: Vec<f64>,
     /// Each full build of the edited walls.
     pub rebuild_ms: Vec<f64>,
-    /// After each edit, a path query (r = 0.5) between two random walkable points
-    /// near the edit: it builds the whole-mesh indexes the edit dropped (see
-    /// `NavMesh::prepare_queries`).
+    /// After about half of the edits (drawn at random), a path query (r = 0.5) between
+    /// two random walkable points near the edit: it brings up to date the search indexes the edit left to
+    /// the first query (see `NavMesh::prepare_queries`).
     pub first_query_ms: Vec<f64>,
-    /// The same query again, with the indexes built.
+    /// The same query again, with the indexes up to date.
     pub warm_query_ms: Vec<f64>,
+    /// The same at r = 0, after the other edits.
+    pub first_query_r0_ms: Vec<f64>,
+    /// The same r = 0 query again, with the indexes up to date.
+    pub warm_query_r0_ms: Vec<f64>,
     /// Triangles of the mesh as built.
     pub triangles: usize,
     /// Boxes refused (reaching outside the mesh near the map's edge).
@@ -72,6 +76,18 @@ pub struct EditTimes {
     pub detour_tile_cells: i32,
     /// Why Detour TileCache has no (or incomplete) times, if so.
     pub detour_note: Option<String>,
+}
+
+impl EditTimes {
+    /// Detour TileCache's edits, adds then removes: [`EditTimes::detour_add_ms`]
+    /// followed by [`EditTimes::detour_remove_ms`].
+    pub fn detour_edit_ms(&self) -> Vec<f64> {
+        self.detour_add_ms
+            .iter()
+            .chain(&self.detour_remove_ms)
+            .copied()
+            .collect()
+    }
 }
 
 /// The agent radius Detour's TileCache is built for (its layers are eroded by it).
@@ -227,8 +243,10 @@ fn time_polyanya(base: &BlockedSpace, mesh: &NavMesh, times: &mut EditTimes) {
     }
 }
 
-/// Times a path query after an edit near `c` (which builds the indexes the edit
-/// dropped), then the same query again, into `times`. Its end points are drawn from
+/// Times a path query after an edit near `c` (which brings up to date the indexes the
+/// edit left to the first query), then the same query again, into `times`: at r = 0.5
+/// or r = 0, drawn at random (so that each first query finds the mesh as the edit left
+/// it, after adds and removes alike). Its end points and radius are drawn from
 /// `rng`, apart from the one placing the edits, so the edits are the same with or
 /// without these queries.
 fn time_first_query(rng: &mut ChaCha8Rng, mesh: &NavMesh, c: Vec2, times: &mut EditTimes) {
@@ -239,10 +257,18 @@ fn time_first_query(rng: &mut ChaCha8Rng, mesh: &NavMesh, c: Vec2, times: &mut E
         }
     };
     let (a, b) = (near(), near());
-    for out in [&mut times.first_query_ms, &mut times.warm_query_ms] {
+    let (radius, outs) = if rng.gen_bool(0.5) {
+        (0.5, [&mut times.first_query_ms, &mut times.warm_query_ms])
+    } else {
+        (
+            0.0,
+            [&mut times.first_query_r0_ms, &mut times.warm_query_r0_ms],
+        )
+    };
+    for out in outs {
         let start = Instant::now();
         // Found or not, the query is timed.
-        let _ = std::hint::black_box(mesh.find_path(a, b, 0.5));
+        let _ = std::hint::black_box(mesh.find_path(a, b, radius));
         out.push(start.elapsed().as_secs_f64() * 1e3);
     }
 }

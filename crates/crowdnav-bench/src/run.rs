@@ -952,14 +952,13 @@ fn edit_part(r: &mut Report, opts: &EditOptions, data: Result<&Path, &str>) -> R
         Spread::of(&t.rebuild_ms),
     );
     let (first_query, warm_query) = (Spread::of(&t.first_query_ms), Spread::of(&t.warm_query_ms));
+    let (first_query_r0, warm_query_r0) = (
+        Spread::of(&t.first_query_r0_ms),
+        Spread::of(&t.warm_query_r0_ms),
+    );
     let poly = t.polyanya_ms.each_ref().map(|v| Spread::of(v));
     let ratio = all.median / rebuild.median;
-    let detour_both: Vec<f64> = t
-        .detour_add_ms
-        .iter()
-        .chain(&t.detour_remove_ms)
-        .copied()
-        .collect();
+    let detour_both = t.detour_edit_ms();
     let (detour_add, detour_remove, detour_all) = (
         Spread::of(&t.detour_add_ms),
         Spread::of(&t.detour_remove_ms),
@@ -972,9 +971,10 @@ fn edit_part(r: &mut Report, opts: &EditOptions, data: Result<&Path, &str>) -> R
          of the edited level, and against polyanya (0.18) building the level as one of the edits left it \
          (`Triangulation` of the level's obstacles and the boxes in place, agent-radius inflation, \
          `merge_polygons`, `bake`), after {} of the edits. {} boxes refused (reaching outside the mesh). \
-         An edit leaves the whole-mesh search indexes (corridor index, near-wall slots, pockets) to be \
-         built on first use: after each edit a path query (r = 0.5) between random walkable points within \
-         30 m of it is timed (it builds them), then the same query again.\n",
+         An edit leaves part of the search indexes (corridor index, near-wall lists, corner grid) to be \
+         brought up to date on first use: after each edit a path query (r = 0.5 or r = 0, drawn at random for \
+         each edit) between random walkable points within 30 m of it is timed (it pays for them), \
+         then the same query again.\n",
         crate::edits::EDIT_MAP.0,
         t.triangles,
         opts.live,
@@ -987,8 +987,18 @@ fn edit_part(r: &mut Report, opts: &EditOptions, data: Result<&Path, &str>) -> R
         ("add", add, false),
         ("remove", remove, false),
         ("add and remove", all, false),
-        ("first path query after an edit", first_query, false),
-        ("the same query again", warm_query, false),
+        (
+            "first path query after an edit, r = 0.5",
+            first_query,
+            false,
+        ),
+        ("the same query again, r = 0.5", warm_query, false),
+        (
+            "first path query after an edit, r = 0",
+            first_query_r0,
+            false,
+        ),
+        ("the same query again, r = 0", warm_query_r0, false),
         ("full build", rebuild, true),
         ("polyanya build, r = 0", poly[0], true),
         ("polyanya build, r = 0.5", poly[1], true),
@@ -1043,6 +1053,8 @@ fn edit_part(r: &mut Report, opts: &EditOptions, data: Result<&Path, &str>) -> R
                "add_ms": spread_json(add), "remove_ms": spread_json(remove),
                "edit_ms": spread_json(all), "rebuild_ms": spread_json(rebuild),
                "first_query_ms": spread_json(first_query), "warm_query_ms": spread_json(warm_query),
+               "first_query_r0_ms": spread_json(first_query_r0),
+               "warm_query_r0_ms": spread_json(warm_query_r0),
                "polyanya_r0": polyanya_json(0), "polyanya_r05": polyanya_json(1),
                "polyanya_area_max_relative_difference": finite(t.polyanya_area_diff),
                "detour_tile_cache": detour_tile_cache_json(&t, all.median)}),
@@ -1159,12 +1171,7 @@ fn detour_tile_cache_text(t: &crate::edits::EditTimes, theirs: Spread, ours: f64
 
 /// The edit part's JSON on Detour's TileCache (`edit.detour_tile_cache`).
 fn detour_tile_cache_json(t: &crate::edits::EditTimes, ours: f64) -> Value {
-    let both: Vec<f64> = t
-        .detour_add_ms
-        .iter()
-        .chain(&t.detour_remove_ms)
-        .copied()
-        .collect();
+    let both = t.detour_edit_ms();
     if both.is_empty() {
         return json!({"skipped": t.detour_note.as_deref().unwrap_or("no times")});
     }

@@ -168,9 +168,14 @@ fn tiny_run_reports_finite_top_level_figures() {
                 assert!(x.is_finite() && x > 0.0, "{key} {x}");
             }
             assert!(report.markdown.contains("### Mesh edits"));
-            // The first path query after each edit (it builds the indexes the edit
-            // dropped), and the same query again.
-            for key in ["first_query_ms", "warm_query_ms"] {
+            // The first path query after each edit (it brings up to date the indexes
+            // the edit left to it), and the same query again, at r = 0.5 and r = 0.
+            for key in [
+                "first_query_ms",
+                "warm_query_ms",
+                "first_query_r0_ms",
+                "warm_query_r0_ms",
+            ] {
                 let ms = json["edit"][key]["median"].as_f64();
                 assert!(ms.is_some_and(|ms| ms > 0.0), "{key} {}", json["edit"]);
             }

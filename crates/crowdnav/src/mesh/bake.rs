@@ -103,7 +103,8 @@ struct Body<'a> {
     flags: Cow<'a, [u8]>,
     widths: Cow<'a, [[f32; 3]]>,
     walkable_area: f64,
-    /// The corridor index's tree (see `Corridors::tree`): per node, key and parent.
+    /// The corridor index's tree (see `Corridors::numbered_tree`): per node, key and
+    /// parent.
     corridor_keys: Cow<'a, [f32]>,
     corridor_parents: Cow<'a, [u32]>,
 }
@@ -120,7 +121,7 @@ impl NavMesh {
     ///
     /// See `docs/baked-mesh.md` for the layout.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let (corridor_keys, corridor_parents) = self.portal_indexes().corridors.tree();
+        let (corridor_keys, corridor_parents) = self.portal_indexes().corridors.numbered_tree(self);
         let body = Body {
             vertices: Cow::Borrowed(&self.vertices),
             triangles: Cow::Borrowed(&self.triangles),
@@ -134,8 +135,8 @@ impl NavMesh {
             },
             widths: Cow::Borrowed(&self.widths),
             walkable_area: self.walkable_area,
-            corridor_keys: Cow::Borrowed(corridor_keys),
-            corridor_parents: Cow::Borrowed(corridor_parents),
+            corridor_keys: Cow::Owned(corridor_keys),
+            corridor_parents: Cow::Owned(corridor_parents),
         };
         // Encoding slices and numbers into a growable vector has no failure case
         // (postcard fails only on sequences of unknown length or a full buffer).
@@ -391,17 +392,12 @@ fn from_body(body: Body) -> Result<NavMesh, String> {
         }
     }
     mesh.corner_gap = corner_gaps(&mesh);
-    let (portal, side) = mesh.number_portals();
     let corridors = Corridors::from_tree(
-        portal.clone(),
-        side.len(),
+        &mesh,
         body.corridor_keys.into_owned(),
         body.corridor_parents.into_owned(),
     )?;
-    mesh.portals = LazyPortalIndexes::built(PortalIndexes {
-        corridors,
-        near_walls: super::clearance::NearWalls::with_portals(portal, side),
-    });
+    mesh.portals = LazyPortalIndexes::built(PortalIndexes::around(corridors));
     mesh.pockets = crate::path::pockets::LazyPockets::built(&mesh);
     mesh.locator = Locator::new(&mesh);
     Ok(mesh)

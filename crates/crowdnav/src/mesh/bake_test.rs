@@ -52,7 +52,7 @@ fn file_of(body: &Body) -> Vec<u8> {
 
 /// The body of `mesh`, to be changed by a test.
 fn body_of(mesh: &NavMesh) -> Body<'static> {
-    let (keys, parents) = mesh.portal_indexes().corridors.tree();
+    let (keys, parents) = mesh.portal_indexes().corridors.numbered_tree(mesh);
     Body {
         vertices: Cow::Owned(mesh.vertices.clone()),
         triangles: Cow::Owned(mesh.triangles.clone()),

@@ -477,12 +477,12 @@ const NEAR_WALLS: usize = 4;
 /// wall's.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct NearWalls {
-    /// Per triangle and edge: the portal's number, or `NONE`.
+    /// Per triangle and edge: the portal's directed edge `3 * t + e`, the one its
+    /// list is searched from, `t` being the lower-numbered of its two triangles; or
+    /// `NONE`.
     portal: Vec<[u32; 3]>,
-    /// Per portal: the directed edge `3 * t + e` its list is searched from, `t` being
-    /// the lower-numbered of its two triangles.
-    side: Vec<u32>,
-    /// Per portal: its list, once asked for.
+    /// Per directed edge: its portal's list, once asked for (unused for the other
+    /// directed edges).
     lists: Vec<OnceLock<NearList>>,
 }
 
@@ -583,15 +583,12 @@ thread_local! {
 }
 
 impl NearWalls {
-    /// The lists of the portals as `NavMesh::number_portals` numbers them, not yet
-    /// computed.
-    pub(crate) fn with_portals(portal: Vec<[u32; 3]>, side: Vec<u32>) -> NearWalls {
-        let lists = side.iter().map(|_| OnceLock::new()).collect();
-        NearWalls {
-            portal,
-            side,
-            lists,
-        }
+    /// The lists of the portals named by `portal` (per triangle and edge, the
+    /// portal's directed edge `3 t + e` from its lower-numbered triangle `t`, or
+    /// `NONE`), not yet computed.
+    pub(crate) fn with_leaves(portal: Vec<[u32; 3]>) -> NearWalls {
+        let lists = (0..3 * portal.len()).map(|_| OnceLock::new()).collect();
+        NearWalls { portal, lists }
     }
 
     /// The walls of edge `e` of triangle `t` of `mesh` (whose lists these are) when
@@ -606,8 +603,7 @@ impl NearWalls {
         let id = *self.portal.get(t.index())?.get(e)?;
         let slot = self.lists.get(id as usize)?;
         let list = slot.get_or_init(|| {
-            let key = self.side[id as usize];
-            let (t, e) = (TriangleId(key / 3), (key % 3) as usize);
+            let (t, e) = (TriangleId(id / 3), (id % 3) as usize);
             NEAR_SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
                 Ok(mut scratch) => near_walls_of(mesh, t, e, &mut scratch),
                 Err(_) => near_walls_of(mesh, t, e, &mut NearScratch::default()),

@@ -21,6 +21,16 @@
 //! portals are linked at `2r` iff their highest ancestors with key `>= 2r` agree. Each
 //! node keeps a skew-binary jump pointer, so that ancestor is found in `O(log n)`.
 //!
+//! The leaves are numbered by directed edge, `3 t + e` for edge `e` of the portal's
+//! lower-numbered triangle `t` (other numbers are unused leaves), and the links are kept
+//! sorted, each named by its triangle and corner, so that an edit needs no renumbering:
+//! it only notes the triangles it changed, and the first query after it (or
+//! [`NavMesh::prepare_queries`]) brings the index up to date by dropping those
+//! triangles' links, merging in their new ones (sorted) and running the union-find
+//! pass again, without a sort and without numbering the portals again. The result is
+//! to the bit what a whole build of the edited mesh gives, as the links and leaf keys
+//! are a function of the mesh alone.
+//!
 //! The graph admits a little more than the search: it may chain two crossings of the
 //! same triangle (`a` to `b` at one corner, `b` to `c` at another), which a channel
 //! never does. So "not linked" is exact (the search then finds nothing), while
@@ -28,100 +38,169 @@
 
 use super::clearance::NearWalls;
 use super::navmesh::{NavMesh, TriangleId, NONE};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
+
+/// A link of the index: the two portals (leaves) meeting at corner `id % 3` of
+/// triangle `id / 3`, and its key.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Link {
+    key: f32,
+    id: u32,
+    a: u32,
+    b: u32,
+}
+
+impl Link {
+    /// The links' order: widest first, ties by their two portals (no two links join
+    /// the same two), so that the tree is the same on any run and after any edits.
+    /// Portals numbered as `NavMesh::number_portals` does are in the order of their
+    /// leaves, so this is the order of [`Corridors::numbered_tree`]'s links too.
+    fn order(&self) -> u128 {
+        (u128::from(!total_order_bits(self.key)) << 64)
+            | (u128::from(self.a) << 32)
+            | u128::from(self.b)
+    }
+}
 
 /// The connectivity index of a mesh: see the module's documentation.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Corridors {
-    /// Per triangle and edge: the portal's leaf node, or `NONE` for walls, hull edges
-    /// and blocked triangles.
+    /// Per triangle and edge: the portal's leaf node (the directed edge `3 t + e` of
+    /// its lower-numbered triangle), or `NONE` for walls, hull edges and blocked
+    /// triangles.
     leaf: Vec<[u32; 3]>,
-    /// Per node: key (`2r` limit), parent and jump pointer (`NONE` at the root).
+    /// Per node: key (`2r` limit), parent and jump pointer (`NONE` at the root). The
+    /// first `3 * triangles` nodes are the leaves, by directed edge (those that are
+    /// not a portal's have key 0 and no parent); the merges follow.
     key: Vec<f32>,
     parent: Vec<u32>,
     jump: Vec<u32>,
+    /// Every link, in [`Link::order`] (`None` only while the index is being made).
+    links: Option<Vec<Link>>,
 }
 
 impl Corridors {
-    /// The index of `mesh`, whose widths are measured, from its portals as
-    /// `NavMesh::number_portals` numbers them.
-    pub(crate) fn with_portals(mesh: &NavMesh, leaf: Vec<[u32; 3]>, side: &[u32]) -> Corridors {
-        // Leaves: the portals, keyed by their width.
-        let mut key: Vec<f32> = side
-            .iter()
-            .map(|&s| {
-                let (t, e) = (s as usize / 3, s as usize % 3);
-                let ids = mesh.triangles[t];
-                portal_key(mesh, ids[e], ids[(e + 1) % 3])
-            })
-            .collect();
-        let portals = key.len();
-        // Links: the two portals meeting at each corner of a walkable triangle.
-        let mut links: Vec<(f32, u32, u32)> = Vec::with_capacity(3 * portals);
-        for (t, edges) in leaf.iter().enumerate() {
-            for corner in 0..3 {
-                // Corner `corner` is where edges `corner - 1` and `corner` meet.
-                let (a, b) = (edges[(corner + 2) % 3], edges[corner]);
-                if a == NONE || b == NONE {
-                    continue;
-                }
-                let k = mesh.widths[t][corner]
-                    .min(key[a as usize])
-                    .min(key[b as usize]);
-                links.push((k, a, b));
-            }
+    /// The index of `mesh`, whose widths are measured.
+    pub(crate) fn new(mesh: &NavMesh) -> Corridors {
+        let n = mesh.triangles.len();
+        let leaf: Vec<[u32; 3]> = (0..n as u32).map(|t| portals_of(mesh, t)).collect();
+        let mut key = vec![0.0; 3 * n];
+        for t in 0..n as u32 {
+            set_leaf_keys(mesh, t, &leaf, &mut key);
         }
-        // Widest first; ties in a fixed order, so the tree is the same on any run: one
-        // integer per link, the key's total order reversed above the two portals.
-        links.sort_unstable_by_key(|&(k, a, b)| {
-            (u128::from(!total_order_bits(k)) << 64) | (u128::from(a) << 32) | u128::from(b)
-        });
-        let mut parent = vec![NONE; portals];
-        // Union-find over nodes: each set's representative is its tree root.
-        let mut set: Vec<u32> = (0..portals as u32).collect();
-        let root_of = |set: &mut Vec<u32>, mut x: u32| {
-            let mut r = x;
-            while set[r as usize] != r {
-                r = set[r as usize];
-            }
-            while set[x as usize] != r {
-                let next = set[x as usize];
-                set[x as usize] = r;
-                x = next;
-            }
-            r
-        };
-        for (k, a, b) in links {
-            let (ra, rb) = (root_of(&mut set, a), root_of(&mut set, b));
-            if ra == rb {
-                continue;
-            }
-            let node = key.len() as u32;
-            key.push(k);
-            parent.push(NONE);
-            set.push(node);
-            parent[ra as usize] = node;
-            parent[rb as usize] = node;
-            set[ra as usize] = node;
-            set[rb as usize] = node;
+        let mut links = Vec::with_capacity(3 * n / 2);
+        for t in 0..n as u32 {
+            links.extend(links_of(mesh, t, &leaf, &key).into_iter().flatten());
         }
-        Corridors::with_jumps(leaf, key, parent)
+        links.sort_unstable_by_key(Link::order);
+        Corridors::from_links(leaf, key, links)
     }
 
-    /// The index from its tree, as [`Corridors::tree`] gives it, and the portals of
-    /// the mesh it was built for (`NavMesh::number_portals`: per triangle and edge,
-    /// the portal's number, and how many there are). Checks that it is a tree whose
-    /// keys never increase towards the root, so that no query on it can index out of
-    /// bounds or loop, whatever a file held; see `mesh::bake`.
+    /// The index of `mesh` from this one, built for an earlier state of it, when the
+    /// triangles in `changed` (any order, repeats allowed) are the only ones whose
+    /// slots changed in any way since: corners, neighbours, flags, widths or the wall
+    /// ends at their corners. Their neighbours' links are taken again too (a portal is
+    /// named by the lower-numbered of its two triangles). Gives what
+    /// [`Corridors::new`] gives, to the bit.
+    pub(crate) fn updated(self, mesh: &NavMesh, mut changed: Vec<u32>) -> Corridors {
+        let Some(old_links) = self.links else {
+            return Corridors::new(mesh);
+        };
+        let n = mesh.triangles.len();
+        changed.retain(|&t| (t as usize) < n);
+        let around: Vec<u32> = changed
+            .iter()
+            .flat_map(|&t| mesh.neighbors[t as usize])
+            .filter(|&nb| nb != NONE)
+            .collect();
+        changed.extend(around);
+        changed.sort_unstable();
+        changed.dedup();
+        let (mut leaf, mut key) = (self.leaf, self.key);
+        // The leaves' keys, without the merges.
+        key.truncate(3 * leaf.len());
+        key.resize(3 * n, 0.0);
+        leaf.resize(n, [NONE; 3]);
+        for &t in &changed {
+            leaf[t as usize] = portals_of(mesh, t);
+        }
+        for &t in &changed {
+            set_leaf_keys(mesh, t, &leaf, &mut key);
+        }
+        let mut fresh: Vec<Link> = changed
+            .iter()
+            .flat_map(|&t| links_of(mesh, t, &leaf, &key))
+            .flatten()
+            .collect();
+        fresh.sort_unstable_by_key(Link::order);
+        // The links of unchanged triangles, merged with the fresh ones in order.
+        let mut is_changed = vec![false; n];
+        for &t in &changed {
+            is_changed[t as usize] = true;
+        }
+        let stale = |l: &Link| is_changed.get(l.id as usize / 3).is_none_or(|&c| c);
+        let mut links = Vec::with_capacity(old_links.len() + fresh.len());
+        let mut fresh = fresh.into_iter().peekable();
+        for l in old_links.into_iter().filter(|l| !stale(l)) {
+            while let Some(f) = fresh.next_if(|f| f.order() < l.order()) {
+                links.push(f);
+            }
+            links.push(l);
+        }
+        links.extend(fresh);
+        Corridors::from_links(leaf, key, links)
+    }
+
+    /// The index from its leaves, their keys and the links in order: Kruskal's pass,
+    /// then the jump pointers.
+    fn from_links(leaf: Vec<[u32; 3]>, key: Vec<f32>, links: Vec<Link>) -> Corridors {
+        let (key, parent) = merge_tree(key, links.iter().map(|l| (l.key, l.a, l.b)));
+        let mut corridors = Corridors::with_jumps(leaf, key, parent);
+        corridors.links = Some(links);
+        corridors
+    }
+
+    /// The tree of merges as a file stores it (see `mesh::bake`): per node, its key
+    /// and its parent (`NONE` at a root), the first nodes the leaves, one per portal
+    /// in `NavMesh::number_portals`' order, then the merges in the order they were
+    /// made. `mesh` is the mesh this index is up to date with.
+    pub(crate) fn numbered_tree(&self, mesh: &NavMesh) -> (Vec<f32>, Vec<u32>) {
+        let (_, side) = mesh.number_portals();
+        let leaves = self.leaf.len() * 3;
+        let portals = side.len() as u32;
+        let mut number = vec![NONE; leaves];
+        for (i, &s) in side.iter().enumerate() {
+            number[s as usize] = i as u32;
+        }
+        let node = |x: u32| match x {
+            NONE => NONE,
+            x if (x as usize) < leaves => number[x as usize],
+            x => x - leaves as u32 + portals,
+        };
+        let mut key: Vec<f32> = side.iter().map(|&s| self.key[s as usize]).collect();
+        let mut parent: Vec<u32> = side
+            .iter()
+            .map(|&s| node(self.parent[s as usize]))
+            .collect();
+        key.extend_from_slice(&self.key[leaves..]);
+        parent.extend(self.parent[leaves..].iter().map(|&p| node(p)));
+        (key, parent)
+    }
+
+    /// The index of `mesh` from its tree as [`Corridors::numbered_tree`] gives it
+    /// (read from a file). Checks that it is a tree whose keys never increase towards
+    /// the root, so that no query on it can index out of bounds or loop, whatever a
+    /// file held; see `mesh::bake`.
     ///
     /// # Errors
     /// What is wrong with the tree, for a corrupt or crafted file.
     pub(crate) fn from_tree(
-        leaf: Vec<[u32; 3]>,
-        portals: usize,
+        mesh: &NavMesh,
         key: Vec<f32>,
         parent: Vec<u32>,
     ) -> Result<Corridors, &'static str> {
+        let (number, side) = mesh.number_portals();
+        let portals = side.len();
         if key.len() != parent.len() {
             return Err("the corridor tree's keys and parents differ in number");
         }
@@ -141,13 +220,43 @@ impl Corridors {
                 return Err("a corridor tree key increases towards the root");
             }
         }
-        Ok(Corridors::with_jumps(leaf, key, parent))
+        // Leaves by directed edge, merges after them, in the same order.
+        let leaves = 3 * mesh.triangles.len();
+        if leaves + (key.len() - portals) >= NONE as usize {
+            return Err("the corridor tree does not match the mesh's portals");
+        }
+        let node = |x: u32| match x {
+            NONE => NONE,
+            x if (x as usize) < portals => side[x as usize],
+            x => x - portals as u32 + leaves as u32,
+        };
+        let mut keys = vec![0.0; leaves];
+        let mut parents = vec![NONE; leaves];
+        for (i, &s) in side.iter().enumerate() {
+            keys[s as usize] = key[i];
+            parents[s as usize] = node(parent[i]);
+        }
+        keys.extend_from_slice(&key[portals..]);
+        parents.extend(parent[portals..].iter().map(|&p| node(p)));
+        let leaf: Vec<[u32; 3]> = number
+            .iter()
+            .map(|edges| edges.map(|p| if p == NONE { NONE } else { side[p as usize] }))
+            .collect();
+        // The links, for edits to update the index from.
+        let mut links = Vec::with_capacity(3 * leaf.len() / 2);
+        for t in 0..leaf.len() as u32 {
+            links.extend(links_of(mesh, t, &leaf, &keys).into_iter().flatten());
+        }
+        links.sort_unstable_by_key(Link::order);
+        let mut corridors = Corridors::with_jumps(leaf, keys, parents);
+        corridors.links = Some(links);
+        Ok(corridors)
     }
 
-    /// The tree of merges: per node, its key and its parent (`NONE` at a root); the
-    /// first nodes are the leaves, one per portal in `NavMesh::number_portals`' order.
-    pub(crate) fn tree(&self) -> (&[f32], &[u32]) {
-        (&self.key, &self.parent)
+    /// Per triangle and edge: the portal's leaf (its directed edge `3 t + e` from its
+    /// lower-numbered triangle), or `NONE`.
+    pub(crate) fn leaves(&self) -> &[[u32; 3]] {
+        &self.leaf
     }
 
     /// The index from its leaves and tree, with the jump pointers worked out.
@@ -179,6 +288,7 @@ impl Corridors {
             key,
             parent,
             jump,
+            links: None,
         }
     }
 
@@ -217,10 +327,118 @@ impl Corridors {
     }
 }
 
-/// The indexes keyed by portal number ([`NavMesh::number_portals`]): the corridor
-/// index and the near-wall lists' slots. Both depend on the whole mesh's portal
-/// numbering, so an edit drops them and they are built again on first use (see
-/// [`LazyPortalIndexes`]).
+/// Kruskal's pass: from the leaves' keys and the links (key, two leaves) widest first,
+/// the tree of merges, as keys and parents (`NONE` at a root), the merges numbered
+/// after the leaves in the order they are made.
+fn merge_tree(
+    mut key: Vec<f32>,
+    links: impl IntoIterator<Item = (f32, u32, u32)>,
+) -> (Vec<f32>, Vec<u32>) {
+    let leaves = key.len();
+    let links = links.into_iter();
+    // At most one merge per link.
+    key.reserve(links.size_hint().0);
+    let mut parent = Vec::with_capacity(key.capacity());
+    parent.resize(leaves, NONE);
+    // Union-find over the leaves (union by rank, path halving), and per set the tree
+    // node at its top.
+    let mut set: Vec<u32> = (0..leaves as u32).collect();
+    let mut rank = vec![0u8; leaves];
+    let mut top: Vec<u32> = (0..leaves as u32).collect();
+    let find = |set: &mut Vec<u32>, mut x: u32| {
+        while set[x as usize] != x {
+            let up = set[set[x as usize] as usize];
+            set[x as usize] = up;
+            x = up;
+        }
+        x
+    };
+    for (k, a, b) in links {
+        let (ra, rb) = (find(&mut set, a), find(&mut set, b));
+        if ra == rb {
+            continue;
+        }
+        let node = key.len() as u32;
+        key.push(k);
+        parent.push(NONE);
+        parent[top[ra as usize] as usize] = node;
+        parent[top[rb as usize] as usize] = node;
+        let (low, high) = if rank[ra as usize] < rank[rb as usize] {
+            (ra, rb)
+        } else {
+            (rb, ra)
+        };
+        set[low as usize] = high;
+        if rank[low as usize] == rank[high as usize] {
+            rank[high as usize] += 1;
+        }
+        top[high as usize] = node;
+    }
+    (key, parent)
+}
+
+/// Per edge of triangle `t`: the leaf of the portal it is (the directed edge `3 u + f`
+/// of the portal's lower-numbered triangle `u`), or `NONE`: the edges
+/// `NavMesh::number_portals` numbers.
+fn portals_of(mesh: &NavMesh, t: u32) -> [u32; 3] {
+    let tid = TriangleId(t);
+    let mut leaf = [NONE; 3];
+    if !mesh.is_walkable(tid) {
+        return leaf;
+    }
+    for (e, slot) in leaf.iter_mut().enumerate() {
+        let nb = mesh.neighbors[t as usize][e];
+        if mesh.is_wall(tid, e) || nb == NONE || !mesh.is_walkable(TriangleId(nb)) {
+            continue;
+        }
+        let Some(back) = mesh.edge_toward(nb, t) else {
+            continue;
+        };
+        *slot = if t < nb {
+            3 * t + e as u32
+        } else {
+            3 * nb + back as u32
+        };
+    }
+    leaf
+}
+
+/// Sets the leaf keys of triangle `t`'s three directed edges: the portal's key where
+/// the edge names its portal (`t` being the lower-numbered side), else 0.
+fn set_leaf_keys(mesh: &NavMesh, t: u32, leaf: &[[u32; 3]], key: &mut [f32]) {
+    let ids = mesh.triangles[t as usize];
+    for e in 0..3 {
+        let own = 3 * t + e as u32;
+        key[own as usize] = if leaf[t as usize][e] == own {
+            portal_key(mesh, ids[e], ids[(e + 1) % 3])
+        } else {
+            0.0
+        };
+    }
+}
+
+/// The links at the corners of triangle `t`: the two portals meeting at each corner,
+/// keyed by the least of the corner's gate width and the portals' keys.
+fn links_of(mesh: &NavMesh, t: u32, leaf: &[[u32; 3]], key: &[f32]) -> [Option<Link>; 3] {
+    let edges = leaf[t as usize];
+    std::array::from_fn(|corner| {
+        // Corner `corner` is where edges `corner - 1` and `corner` meet.
+        let (a, b) = (edges[(corner + 2) % 3], edges[corner]);
+        (a != NONE && b != NONE).then(|| Link {
+            key: mesh.widths[t as usize][corner]
+                .min(key[a as usize])
+                .min(key[b as usize]),
+            id: 3 * t + corner as u32,
+            a,
+            b,
+        })
+    })
+}
+
+/// The indexes keyed by portal: the corridor index and the near-wall lists. An edit
+/// keeps the corridor index as it was, with the triangles it changed, for the first
+/// query after it to bring up to date (see [`LazyPortalIndexes`]); the near-wall
+/// lists are made again, empty.
 #[derive(Clone, Debug)]
 pub(crate) struct PortalIndexes {
     /// Which triangles a disc of each radius can travel between.
@@ -232,31 +450,148 @@ pub(crate) struct PortalIndexes {
 impl PortalIndexes {
     /// The indexes of `mesh`, whose widths are measured.
     pub(crate) fn new(mesh: &NavMesh) -> PortalIndexes {
-        let (portal, side) = mesh.number_portals();
+        PortalIndexes::around(Corridors::new(mesh))
+    }
+
+    /// The indexes around corridor index `corridors`: its leaves name the near-wall
+    /// lists' portals.
+    pub(crate) fn around(corridors: Corridors) -> PortalIndexes {
+        let near_walls = NearWalls::with_leaves(corridors.leaves().to_vec());
         PortalIndexes {
-            corridors: Corridors::with_portals(mesh, portal.clone(), &side),
-            near_walls: NearWalls::with_portals(portal, side),
+            corridors,
+            near_walls,
         }
     }
 }
 
-/// The [`PortalIndexes`] of a mesh: set by a build or a load, dropped by an edit and
-/// then built on first use (by whichever thread asks first; the result depends on the
-/// mesh alone).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct LazyPortalIndexes(OnceLock<PortalIndexes>);
+/// The indexes of an earlier state of a mesh and the triangles changed since (see
+/// [`Corridors::updated`]). The near-wall lists are kept only to be dropped with the
+/// update, not in the edit.
+#[derive(Clone, Debug)]
+struct Stale {
+    indexes: PortalIndexes,
+    changed: Vec<u32>,
+}
+
+/// The [`PortalIndexes`] of a mesh: set by a build or a load; an edit keeps the
+/// corridor index with the triangles it changed, and the first use after it brings
+/// the index up to date (by whichever thread asks first; the result depends on the
+/// mesh alone) and makes the near-wall lists again.
+#[derive(Debug, Default)]
+pub(crate) struct LazyPortalIndexes {
+    ready: OnceLock<PortalIndexes>,
+    stale: Mutex<Option<Stale>>,
+}
+
+impl Clone for LazyPortalIndexes {
+    fn clone(&self) -> Self {
+        let stale = match self.stale.lock() {
+            Ok(guard) => guard.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        };
+        LazyPortalIndexes {
+            ready: self.ready.clone(),
+            stale: Mutex::new(stale),
+        }
+    }
+}
 
 impl LazyPortalIndexes {
     /// Indexes already built.
     pub(crate) fn built(indexes: PortalIndexes) -> LazyPortalIndexes {
-        LazyPortalIndexes(OnceLock::from(indexes))
+        LazyPortalIndexes {
+            ready: OnceLock::from(indexes),
+            stale: Mutex::new(None),
+        }
+    }
+
+    /// Notes an edit of the mesh (of `triangles` triangles now) that changed the
+    /// triangles in `changed` (see [`Corridors::updated`] for what counts): the
+    /// indexes are out of date until the next use.
+    pub(crate) fn edited(&mut self, triangles: usize, changed: impl IntoIterator<Item = u32>) {
+        let stale = match self.stale.get_mut() {
+            Ok(stale) => stale.take(),
+            Err(poisoned) => poisoned.into_inner().take(),
+        };
+        let stale = match self.ready.take() {
+            Some(indexes) => Some(Stale {
+                indexes,
+                changed: Vec::new(),
+            }),
+            None => stale,
+        };
+        *self.stale.get_mut().unwrap_or_else(|p| p.into_inner()) = stale.map(|mut stale| {
+            stale.changed.extend(changed);
+            // Many edits between uses: the same triangles once each.
+            if stale.changed.len() > 2 * triangles + 1024 {
+                stale.changed.sort_unstable();
+                stale.changed.dedup();
+            }
+            stale
+        });
     }
 }
 
 impl NavMesh {
-    /// The corridor index and the near-wall lists, built on first use after an edit.
+    /// The corridor index and the near-wall lists, brought up to date on first use
+    /// after an edit.
     pub(crate) fn portal_indexes(&self) -> &PortalIndexes {
-        self.portals.0.get_or_init(|| PortalIndexes::new(self))
+        self.portals.ready.get_or_init(|| {
+            let stale = match self.portals.stale.lock() {
+                Ok(mut guard) => guard.take(),
+                Err(poisoned) => poisoned.into_inner().take(),
+            };
+            let corridors = match stale {
+                Some(Stale { indexes, changed }) => indexes.corridors.updated(self, changed),
+                None => Corridors::new(self),
+            };
+            PortalIndexes::around(corridors)
+        })
+    }
+}
+
+#[cfg(test)]
+impl Corridors {
+    /// The first difference between this index and `other`, if any, or whether this
+    /// one can be brought up to date after an edit (an index loaded from a file
+    /// cannot).
+    pub(crate) fn difference(&self, other: &Corridors) -> Option<String> {
+        if self.leaf != other.leaf {
+            let t = (0..self.leaf.len().max(other.leaf.len()))
+                .find(|&t| self.leaf.get(t) != other.leaf.get(t));
+            return Some(format!("leaves differ first at triangle {t:?}"));
+        }
+        let node = (0..self.key.len().max(other.key.len())).find(|&x| {
+            self.key.get(x).map(|k| k.to_bits()) != other.key.get(x).map(|k| k.to_bits())
+                || self.parent.get(x) != other.parent.get(x)
+                || self.jump.get(x) != other.jump.get(x)
+        });
+        if let Some(x) = node {
+            return Some(format!(
+                "node {x} differs: key {:?} / {:?}, parent {:?} / {:?}",
+                self.key.get(x),
+                other.key.get(x),
+                self.parent.get(x),
+                other.parent.get(x)
+            ));
+        }
+        match (&self.links, &other.links) {
+            (Some(a), Some(b)) if a != b => {
+                let i = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i));
+                Some(format!("links differ first at {i:?}"))
+            }
+            (Some(_), Some(_)) => None,
+            _ => Some("no links to update from".into()),
+        }
+    }
+}
+
+impl LazyPortalIndexes {
+    /// Whether an edit left the corridor index to be brought up to date (rather than
+    /// built afresh) by its first use.
+    #[cfg(test)]
+    pub(crate) fn is_stale(&self) -> bool {
+        self.stale.lock().is_ok_and(|stale| stale.is_some())
     }
 }
 

@@ -28,10 +28,12 @@
 //! gaps of the vertices around the changed triangles (walking each vertex's fan), the
 //! locator's hints in the cells under the change and under moved triangles, the
 //! dead-end pockets in the pocket trees that touch the changed triangles. The
-//! indexes numbered over the whole mesh's portals (the per-radius corridor index and
-//! the near-wall lists' slots) are dropped and built again by the first query that
-//! needs them, or by [`NavMesh::prepare_queries`]; the lazy query grids are dropped
-//! too. Every edit
+//! per-radius corridor index is kept with the triangles whose links may have changed
+//! (the changed and moved ones, those re-measured, those around a vertex that starts
+//! or stops ending a wall), and the first query that needs it, or
+//! [`NavMesh::prepare_queries`], brings it up to date from them (see
+//! `mesh::corridors`); the near-wall lists and the lazy query grids are dropped. Every
+//! edit
 //! gives the mesh a fresh identity, so per-mesh memos (keyed by it) never serve stale
 //! data. See docs/mesh-edits.md for the cost of each part.
 
@@ -275,12 +277,14 @@ impl NavMesh {
         super::Walls { segments }
     }
 
-    /// Builds now the whole-mesh search indexes that an edit leaves to be built on
-    /// first use: the per-radius corridor index and the slots of the near-wall lists
-    /// (and the dead-end pockets, should they be waiting too). Without this call the
-    /// first path query after an edit builds them (about 6 ms on a level of 70 000
-    /// triangles; see `docs/mesh-edits.md`); call it after a batch of edits to choose
-    /// when that happens. Does nothing when they are built.
+    /// Brings up to date now the search indexes that an edit leaves to the first
+    /// query: the per-radius corridor index (its links merged again around the
+    /// triangles the edits changed, and its union-find pass run again) and the slots
+    /// of the near-wall lists (and builds the dead-end pockets, should they be waiting
+    /// too). Without this call the first path query after an edit does it (about
+    /// 2 ms on a level of 70 000 triangles; see `docs/mesh-edits.md`); call it after a
+    /// batch of edits to choose when that happens. Does nothing when they are up to
+    /// date.
     pub fn prepare_queries(&self) {
         self.portal_indexes();
         self.pockets();
@@ -802,8 +806,18 @@ impl NavMesh {
                 self.corner_gap[v as usize] = 0.0;
             }
         }
+        // The triangles whose links in the corridor index may change: the region's
+        // slots, the new and moved ones, and around every vertex that starts or stops
+        // ending a wall (its portals' keys change); the rest are added below.
+        let mut relinked: Vec<u32> = region.clone();
+        relinked.extend(&new_ids);
+        relinked.extend(moved.iter().map(|&(_, dst)| dst));
         for &(v, t) in &around {
-            self.obstacle_vertex[v as usize] = self.ends_wall(v, t);
+            let ends = self.ends_wall(v, t);
+            if ends != self.obstacle_vertex[v as usize] {
+                self.obstacle_vertex[v as usize] = ends;
+                self.for_each_around(v, t, |u, _| relinked.push(u));
+            }
         }
         // Clearance: the new triangles, and every corner whose width reaches the
         // changed box (its nearest wall may have moved, or a nearer one appeared),
@@ -864,15 +878,18 @@ impl NavMesh {
         for &(v, t) in &around {
             self.corner_gap[v as usize] = self.corner_gap_at(v, t);
         }
-        // The pockets, around the changed triangles; the indexes numbered over the
-        // whole mesh's portals: built on first use.
-        self.portals = Default::default();
+        // The pockets, around the changed triangles; the corridor index, for the
+        // first query to bring up to date from the triangles whose links may change
+        // (those above, and every re-measured or reshaped one, and their neighbours).
+        let mut changed = reshaped;
+        changed.extend(&new_ids);
+        changed.sort_unstable();
+        changed.dedup();
+        relinked.extend(&changed);
+        relinked.extend(&measured);
+        self.portals.edited(self.triangles.len(), relinked);
         if let Some(mut pockets) = self.pockets.take() {
             // The triangles whose corners, neighbours or walkability changed.
-            let mut changed = reshaped;
-            changed.extend(&new_ids);
-            changed.sort_unstable();
-            changed.dedup();
             pockets.update(self, &changed, &moved);
             self.pockets.put(pockets);
         }
