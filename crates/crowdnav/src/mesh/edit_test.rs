@@ -209,6 +209,27 @@ fn random_room(rng: &mut ChaCha8Rng, most: usize, l_shape: bool) -> (Level, NavM
     (level, mesh)
 }
 
+/// One edit of `mesh` by `op` (drawn from `0..4`): an add for 0 and 1 (and whenever
+/// nothing is `live`), a remove for 2 and a move for 3 of a random one of `live`,
+/// `polygon` drawing the new outline; `live` follows.
+fn random_edit(
+    mesh: &mut NavMesh,
+    live: &mut Vec<MeshObstacleId>,
+    rng: &mut ChaCha8Rng,
+    op: u32,
+    polygon: impl Fn(&mut ChaCha8Rng) -> Vec<Vec2>,
+) -> Result<(), EditError> {
+    if op <= 1 || live.is_empty() {
+        return mesh.add_obstacle(&polygon(rng)).map(|id| live.push(id));
+    }
+    let k = rng.gen_range(0..live.len());
+    if op == 2 {
+        mesh.remove_obstacle(live.swap_remove(k))
+    } else {
+        mesh.move_obstacle(live[k], &polygon(rng))
+    }
+}
+
 /// Random sequences of adds, moves and removes on random rooms.
 #[test]
 fn random_edit_sequences_answer_as_a_full_build() {
@@ -223,17 +244,7 @@ fn random_edit_sequences_answer_as_a_full_build() {
             let what = format!("world {world} step {step}");
             let op = rng.gen_range(0..4);
             let size = rng.gen_range(0.5..5.0);
-            let result = if op <= 1 || live.is_empty() {
-                let poly = quad(&mut rng, size);
-                mesh.add_obstacle(&poly).map(|id| live.push(id))
-            } else {
-                let k = rng.gen_range(0..live.len());
-                if op == 2 {
-                    mesh.remove_obstacle(live.swap_remove(k))
-                } else {
-                    mesh.move_obstacle(live[k], &quad(&mut rng, size))
-                }
-            };
+            let result = random_edit(&mut mesh, &mut live, &mut rng, op, |r| quad(r, size));
             match result {
                 Ok(()) => edits += 1,
                 Err(EditError::Degenerate { .. }) => refused += 1,
@@ -287,17 +298,7 @@ fn the_corridor_index_follows_batches_of_edits_as_a_whole_build() {
                 } else {
                     rng.gen_range(0.5..5.0)
                 };
-                let result = if op <= 1 || live.is_empty() {
-                    mesh.add_obstacle(&quad(&mut rng, size))
-                        .map(|id| live.push(id))
-                } else {
-                    let k = rng.gen_range(0..live.len());
-                    if op == 2 {
-                        mesh.remove_obstacle(live.swap_remove(k))
-                    } else {
-                        mesh.move_obstacle(live[k], &quad(&mut rng, size))
-                    }
-                };
+                let result = random_edit(&mut mesh, &mut live, &mut rng, op, |r| quad(r, size));
                 edits += usize::from(result.is_ok());
             }
             if !mesh.portals.is_stale() {
@@ -563,16 +564,7 @@ fn random_edits_reaching_outside_the_mesh_answer_as_a_full_build() {
             let reaches_out = poly
                 .iter()
                 .any(|p| p.cmplt(Vec2::ZERO).any() || p.cmpgt(Vec2::splat(ROOM)).any());
-            let result = if op <= 1 || live.is_empty() {
-                mesh.add_obstacle(&poly).map(|id| live.push(id))
-            } else {
-                let k = rng.gen_range(0..live.len());
-                if op == 2 {
-                    mesh.remove_obstacle(live.swap_remove(k))
-                } else {
-                    mesh.move_obstacle(live[k], &poly)
-                }
-            };
+            let result = random_edit(&mut mesh, &mut live, &mut rng, op, |_| poly.clone());
             match result {
                 Ok(()) => {
                     edits += 1;
@@ -725,16 +717,9 @@ fn on_aurora_the_corridor_index_follows_edits_as_a_whole_build() {
             };
             let size = rng.gen_range(4.0..16.0);
             let op = rng.gen_range(0..4);
-            let result = if op <= 1 || live.is_empty() {
-                mesh.add_obstacle(&corners_around(&mut rng, c, size))
-                    .map(|id| live.push(id))
-            } else if op == 2 {
-                let k = rng.gen_range(0..live.len());
-                mesh.remove_obstacle(live.swap_remove(k))
-            } else {
-                let k = rng.gen_range(0..live.len());
-                mesh.move_obstacle(live[k], &corners_around(&mut rng, c, size))
-            };
+            let result = random_edit(&mut mesh, &mut live, &mut rng, op, |r| {
+                corners_around(r, c, size)
+            });
             edits += usize::from(result.is_ok());
         }
         if !mesh.portals.is_stale() {
