@@ -633,8 +633,18 @@ fn obstacles_over_the_outer_edge_are_accepted() {
 /// whose full build refuses a disc of radius 2 between the boundary and a corner 3.97 m
 /// from it, but built from walls split at a few more points (as an edited mesh's are),
 /// the path squeezes through, 1.97 m from the boundary. Not an edit bug: the same walls
-/// built from scratch do it. Kallmann refinement leaves the gap unmeasured when the
-/// nearest wall is the far edge of the corner's own triangle.
+/// built from scratch do it. What happens: the corner C (3.97, 13.78), end of the wall
+/// C–D, lies just outside the boundary's triangle (W, O, D) (W = (0, 21.73),
+/// O = (0, 0), D = (4.08, 12.88)); the disc enters that triangle through W–D and
+/// crosses it at D's gate, 4.08 from the boundary, wrapping C on the way. No gate has C
+/// as its corner with the boundary in its wedge but (C, W, D)'s, whose other edge C–D
+/// is a wall, so it is never crossed. Refinement splits the boundary at C's foot
+/// (0, 13.78) only when C's search reaches it, and that search stops at D (0.91 m).
+/// Letting it go on past D was tried and still lets the disc through: a split keeps
+/// the old triangles (no flips), so no edge C–foot (3.97 m, which would refuse the
+/// disc) appears, and D's gates measure the foot at 4.17 m.
+/// A fix: restore the Delaunay property around a split vertex (Lawson flips), as
+/// Kallmann's refinement does, and re-measure the flipped triangles.
 #[test]
 #[ignore = "pre-existing clearance bug in refine/search, found by the edit tests"]
 fn a_disc_does_not_squeeze_between_a_corner_and_the_boundary() {
