@@ -638,13 +638,14 @@ fn obstacles_over_the_outer_edge_are_accepted() {
 /// O = (0, 0), D = (4.08, 12.88)); the disc enters that triangle through W–D and
 /// crosses it at D's gate, 4.08 from the boundary, wrapping C on the way. No gate has C
 /// as its corner with the boundary in its wedge but (C, W, D)'s, whose other edge C–D
-/// is a wall, so it is never crossed. Refinement splits the boundary at C's foot
-/// (0, 13.78) only when C's search reaches it, and that search stops at D (0.91 m).
-/// Letting it go on past D was tried and still lets the disc through: a split keeps
-/// the old triangles (no flips), so no edge C–foot (3.97 m, which would refuse the
-/// disc) appears, and D's gates measure the foot at 4.17 m.
-/// A fix: restore the Delaunay property around a split vertex (Lawson flips), as
-/// Kallmann's refinement does, and re-measure the flipped triangles.
+/// is a wall, so it is never crossed. Refinement splits a wall only at the nearest
+/// wall point of some gate's wedge, and in that wedge the nearest is D itself (0.91 m,
+/// the end of the next wall, D–(4.37, 10.42)): the boundary is never split at C's foot
+/// (0, 13.78), so no edge from C to the foot (3.97 m, which would refuse the disc) is
+/// made. A fix: Kallmann's disturbance test proper (obstacle vertices within the
+/// disc's sweep just outside a gate's triangle, here C beside D's gate in (W, O, D)),
+/// splitting the wall at their feet; the split's Lawson flips should then make the
+/// edge.
 #[test]
 #[ignore = "pre-existing clearance bug in refine/search, found by the edit tests"]
 fn a_disc_does_not_squeeze_between_a_corner_and_the_boundary() {
