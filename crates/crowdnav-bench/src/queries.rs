@@ -121,9 +121,12 @@ pub struct Queries {
 }
 
 /// The queries of one run, built once and answered by both sides.
-struct Inputs {
-    rays: Vec<(Vec2, Vec2)>,
-    points: Vec<Vec2>,
+#[derive(Clone, Debug)]
+pub struct Inputs {
+    /// The rays: from a point where the disc fits, 2–40 m in a random direction.
+    pub rays: Vec<(Vec2, Vec2)>,
+    /// The nearest-point queries: uniform over the map's box.
+    pub points: Vec<Vec2>,
 }
 
 /// Runs the part on aurora: `count` queries of each kind at radius `radius`, `reps`
@@ -382,8 +385,11 @@ pub fn run_queries(data: &Path, radius: f32, count: usize, reps: usize) -> Resul
 }
 
 /// Seeded rays from free points (that `on_detour` also accepts) and points over the
-/// map's box.
-fn inputs(
+/// map's box: `count` of each, the same on every run.
+///
+/// # Errors
+/// Too few points where the disc fits (and `on_detour` holds) for the rays.
+pub fn inputs(
     mesh: &NavMesh,
     radius: f32,
     count: usize,
