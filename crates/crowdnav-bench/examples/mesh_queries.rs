@@ -5,10 +5,11 @@
 //!
 //! ```text
 //! cargo run --release -p crowdnav-bench [--features detour] --example mesh_queries -- \
-//!     KIND [RADIUS] [COUNT] [BATCHES]
+//!     KIND[,KIND...] [RADIUS] [COUNT] [BATCHES]
 //! ```
 //!
-//! `KIND`: `raycast`, `raycast_in` (start triangle given), `locate`, `nearest`,
+//! `KIND`: one or more, comma-separated (their batches taken in turn, so that each
+//! sees the same load; times relative to the first's): `raycast`, `raycast_in` (start triangle given), `locate`, `nearest`,
 //! `random`, or with `--features detour` Detour's `detour_raycast`, `detour_nearest`,
 //! `detour_random`. The queries are the queries part's (`crowdnav_bench::queries`);
 //! without the feature the rays' starts are not filtered on Detour's navmesh, so they
@@ -22,6 +23,7 @@ use glam::Vec2;
 use std::time::Instant;
 
 /// FNV-1a over 64-bit words: a digest of the answers.
+#[derive(Clone)]
 struct Digest(u64);
 
 impl Digest {
@@ -38,7 +40,7 @@ impl Digest {
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let kind = args.first().map_or("raycast_in", String::as_str).to_owned();
+    let kinds = args.first().map_or("raycast_in", String::as_str).to_owned();
     let number = |i: usize, default: f64| -> Result<f64, String> {
         args.get(i).map_or(Ok(default), |s| {
             s.parse().map_err(|_| format!("cannot read {s:?}"))
@@ -102,107 +104,114 @@ fn main() -> Result<(), String> {
             break;
         }
     }
-    let mut digest = Digest(0xcbf2_9ce4_8422_2325);
-    let mut best = f64::INFINITY;
+    let kinds: Vec<&str> = kinds.split(',').collect();
+    let mut digests = vec![Digest(0xcbf2_9ce4_8422_2325); kinds.len()];
+    let mut bests = vec![f64::INFINITY; kinds.len()];
     for batch in 0..batches {
-        let first = batch == 0;
-        let t0 = Instant::now();
-        match kind.as_str() {
-            "raycast" | "raycast_in" => {
-                for (&(a, b), &t) in input.rays.iter().zip(&starts) {
-                    let hit = if kind == "raycast" {
-                        mesh.raycast(a, b, radius)
-                    } else {
-                        mesh.raycast_in(t, a, b, radius)
-                    };
-                    let hit = std::hint::black_box(hit).map_err(|e| e.to_string())?;
-                    if first {
-                        match hit {
-                            Some(h) => {
-                                digest.add(u64::from(h.fraction.to_bits()));
-                                digest.vec(h.point);
-                                digest.vec(h.contact);
-                                digest.vec(h.normal);
+        for (k, &kind) in kinds.iter().enumerate() {
+            let first = batch == 0;
+            let digest = &mut digests[k];
+            let t0 = Instant::now();
+            match kind {
+                "raycast" | "raycast_in" => {
+                    for (&(a, b), &t) in input.rays.iter().zip(&starts) {
+                        let hit = if kind == "raycast" {
+                            mesh.raycast(a, b, radius)
+                        } else {
+                            mesh.raycast_in(t, a, b, radius)
+                        };
+                        let hit = std::hint::black_box(hit).map_err(|e| e.to_string())?;
+                        if first {
+                            match hit {
+                                Some(h) => {
+                                    digest.add(u64::from(h.fraction.to_bits()));
+                                    digest.vec(h.point);
+                                    digest.vec(h.contact);
+                                    digest.vec(h.normal);
+                                }
+                                None => digest.add(u64::MAX),
                             }
-                            None => digest.add(u64::MAX),
                         }
                     }
                 }
-            }
-            "locate" => {
-                for &(a, _) in &input.rays {
-                    let at = std::hint::black_box(mesh.locate(a));
-                    if first {
-                        digest.add(match at {
-                            Location::Walkable(t) => u64::from(t.0),
-                            Location::Blocked(t) => 1 << 40 | u64::from(t.0),
-                            Location::Outside => u64::MAX,
-                        });
-                    }
-                }
-            }
-            "nearest" => {
-                for &p in &input.points {
-                    let near = std::hint::black_box(mesh.nearest_point(p, radius))
-                        .map_err(|e| e.to_string())?;
-                    if first {
-                        match near {
-                            Some(n) => {
-                                digest.vec(n.point);
-                                digest.add(u64::from(n.distance.to_bits()));
-                                digest.add(u64::from(n.triangle.0));
-                            }
-                            None => digest.add(u64::MAX),
+                "locate" => {
+                    for &(a, _) in &input.rays {
+                        let at = std::hint::black_box(mesh.locate(a));
+                        if first {
+                            digest.add(match at {
+                                Location::Walkable(t) => u64::from(t.0),
+                                Location::Blocked(t) => 1 << 40 | u64::from(t.0),
+                                Location::Outside => u64::MAX,
+                            });
                         }
                     }
                 }
-            }
-            "random" => {
-                let mut rng = SplitMix::new(7);
-                for _ in 0..count {
-                    let p = std::hint::black_box(mesh.random_point(&mut rng, radius))
-                        .map_err(|e| e.to_string())?;
-                    if first {
-                        digest.vec(p.unwrap_or(Vec2::NAN));
+                "nearest" => {
+                    for &p in &input.points {
+                        let near = std::hint::black_box(mesh.nearest_point(p, radius))
+                            .map_err(|e| e.to_string())?;
+                        if first {
+                            match near {
+                                Some(n) => {
+                                    digest.vec(n.point);
+                                    digest.add(u64::from(n.distance.to_bits()));
+                                    digest.add(u64::from(n.triangle.0));
+                                }
+                                None => digest.add(u64::MAX),
+                            }
+                        }
                     }
                 }
-            }
-            #[cfg(feature = "detour")]
-            "detour_raycast" => {
-                for (&(a, b), &s) in input.rays.iter().zip(&polys) {
-                    let t = std::hint::black_box(detour.raycast(s, a, b));
-                    if first {
-                        digest.add(t.map_or(u64::MAX, |t| u64::from(t.to_bits())));
+                "random" => {
+                    let mut rng = SplitMix::new(7);
+                    for _ in 0..count {
+                        let p = std::hint::black_box(mesh.random_point(&mut rng, radius))
+                            .map_err(|e| e.to_string())?;
+                        if first {
+                            digest.vec(p.unwrap_or(Vec2::NAN));
+                        }
                     }
                 }
-            }
-            #[cfg(feature = "detour")]
-            "detour_nearest" => {
-                for &p in &input.points {
-                    let n = std::hint::black_box(detour.nearest(p, 8.0));
-                    if first {
-                        digest.vec(n.map_or(Vec2::NAN, |(_, q)| q));
+                #[cfg(feature = "detour")]
+                "detour_raycast" => {
+                    for (&(a, b), &s) in input.rays.iter().zip(&polys) {
+                        let t = std::hint::black_box(detour.raycast(s, a, b));
+                        if first {
+                            digest.add(t.map_or(u64::MAX, |t| u64::from(t.to_bits())));
+                        }
                     }
                 }
-            }
-            #[cfg(feature = "detour")]
-            "detour_random" => {
-                crowdnav_bench::detour::DetourQueries::seed(7);
-                for _ in 0..count {
-                    let p = std::hint::black_box(detour.random_point());
-                    if first {
-                        digest.vec(p.unwrap_or(Vec2::NAN));
+                #[cfg(feature = "detour")]
+                "detour_nearest" => {
+                    for &p in &input.points {
+                        let n = std::hint::black_box(detour.nearest(p, 8.0));
+                        if first {
+                            digest.vec(n.map_or(Vec2::NAN, |(_, q)| q));
+                        }
                     }
                 }
+                #[cfg(feature = "detour")]
+                "detour_random" => {
+                    crowdnav_bench::detour::DetourQueries::seed(7);
+                    for _ in 0..count {
+                        let p = std::hint::black_box(detour.random_point());
+                        if first {
+                            digest.vec(p.unwrap_or(Vec2::NAN));
+                        }
+                    }
+                }
+                other => return Err(format!("unknown query kind {other:?}")),
             }
-            other => return Err(format!("unknown query kind {other:?}")),
+            bests[k] = bests[k].min(t0.elapsed().as_secs_f64());
         }
-        best = best.min(t0.elapsed().as_secs_f64());
     }
-    println!(
-        "{kind} r = {radius}: {count} queries, fastest of {batches} batches {:.3} µs a query; digest {:016x}",
-        1e6 * best / count as f64,
-        digest.0
-    );
+    for (k, kind) in kinds.iter().enumerate() {
+        println!(
+            "{kind} r = {radius}: {count} queries, fastest of {batches} batches {:.3} µs a query ({:.2} x the first); digest {:016x}",
+            1e6 * bests[k] / count as f64,
+            bests[k] / bests[0],
+            digests[k].0
+        );
+    }
     Ok(())
 }

@@ -200,7 +200,11 @@ impl RayGrid {
             let inv = 1.0 / d;
             let side = (at + usize::from(d > 0.0)) as f64;
             let step = if d > 0.0 { 1 } else { usize::MAX };
-            (step, self.cell * inv.abs(), (origin + side * self.cell - s) * inv)
+            (
+                step,
+                self.cell * inv.abs(),
+                (origin + side * self.cell - s) * inv,
+            )
         };
         let (step_x, delta_x, mut tx) = axis(d.x, s.x, self.origin.x, x);
         let (step_y, delta_y, mut ty) = axis(d.y, s.y, self.origin.y, y);
