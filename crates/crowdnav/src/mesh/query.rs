@@ -36,7 +36,10 @@
 //! Likewise the first [`NavMesh::raycast`] of a disc at a radius builds a grid whose
 //! cells list the walls within the radius of them (tens of milliseconds on that map;
 //! `mesh/query_ray.rs`), so that a raycast follows the ray's line through the cells
-//! instead of a band `2r` wide.
+//! instead of a band `2r` wide. A raycast needs no start triangle then, only that its
+//! start is walkable: a bitmap of the cells wholly in walkable space, built with the
+//! query index (`mesh/query_walkable.rs`), says so with one bit for nearly every start
+//! away from walls; other starts are located, and at `r = 0` walk the triangles.
 
 use super::clearance::{closest_point, distance_squared_to_segment, distance_to_segment, Visited};
 use super::navmesh::{NavMesh, TriangleId, NONE};
@@ -250,8 +253,9 @@ impl QueryIndex {
 }
 
 /// Walls per cell of the bitmap of walkable cells (as the query grid counts them):
-/// on aurora, cells of 0.6 m (1.6 million cells, 200 kB), in which all but a few
-/// percent of the rays' starts lie.
+/// on aurora, cells of 0.59 m (2.3 million cells, 290 kB). A start where a disc of
+/// radius 0.85 m or more fits is farther from every wall than a cell's diagonal, so
+/// it needs no point location.
 const WALLS_PER_WALKABLE_CELL: f32 = 1.0 / 64.0;
 
 /// Scratch reused by one thread's queries: triangles and walls seen, and a stack.
@@ -1378,8 +1382,10 @@ impl NavMesh {
     /// segment crosses on a grid built for the radius (each cell listing the walls
     /// within the radius of it), nearest first, stopping past the first touch; past the
     /// radii the mesh keeps, it tests the walls on the query grid's cells in a band
-    /// along the ray. All are exact. The start's point location is part of the cost:
-    /// [`NavMesh::raycast_in`] skips it when the caller knows `from`'s triangle.
+    /// along the ray. All are exact. A start in a cell wholly in walkable space needs
+    /// no point location (a bit of a bitmap says it is walkable); a start near a wall
+    /// is located, which [`NavMesh::raycast_in`] skips when the caller knows `from`'s
+    /// triangle.
     ///
     /// # Errors
     /// [`MeshQueryError::NotFinite`], [`MeshQueryError::BadRadius`] for bad input;
@@ -1425,8 +1431,9 @@ impl NavMesh {
     /// Detour's `raycast` takes its start polygon: `start` is where the point location
     /// of `from` begins (the triangle of a [`NearestPoint`], of an earlier
     /// [`Location::Walkable`], or an agent's last one), so that a right one costs three
-    /// orientation tests instead of a grid look-up and a walk. A wrong or stale
-    /// `start` only costs a longer walk: the answer is [`NavMesh::raycast`]'s.
+    /// orientation tests instead of a grid look-up and a walk, for a start near a wall
+    /// (one away from walls needs no triangle: see [`NavMesh::raycast`]). A wrong or
+    /// stale `start` only costs a longer walk: the answer is [`NavMesh::raycast`]'s.
     ///
     /// # Errors
     /// As [`NavMesh::raycast`].
