@@ -59,7 +59,7 @@ impl PerRadius for RayGrid {
 }
 
 /// The least squared distance between segment `a b` and the closed box `lo..hi`.
-pub(super) fn segment_box_distance_squared(a: DVec2, b: DVec2, lo: DVec2, hi: DVec2) -> f64 {
+fn segment_box_distance_squared(a: DVec2, b: DVec2, lo: DVec2, hi: DVec2) -> f64 {
     let inside = |p: DVec2| p.cmpge(lo).all() && p.cmple(hi).all();
     if inside(a) || inside(b) {
         return 0.0;

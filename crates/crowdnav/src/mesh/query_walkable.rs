@@ -16,7 +16,6 @@
 //!
 //! Built with the query index, dropped with it by every edit.
 
-use super::ray::segment_box_distance_squared;
 use crate::mesh::navmesh::{Location, NavMesh, TriangleId};
 use glam::DVec2;
 
@@ -74,11 +73,16 @@ impl WalkableCells {
                 let edge = mesh.edge_segment(t, e);
                 let (a, b) = (edge.a.as_dvec2(), edge.b.as_dvec2());
                 let (blo, bhi) = (a.min(b) - pad - origin, a.max(b) + pad - origin);
+                // The cells of the edge's box (grown by the pad) that meet the band of
+                // its line grown by the pad and the half-cell's reach across it: a
+                // separating-axis test, which marks every cell within the pad of the
+                // edge (and a few more at its ends, which only costs look-ups).
+                let n = (b - a).perp();
+                let reach = 0.5 * cell * (n.x.abs() + n.y.abs()) + pad * n.length();
                 for y in cell_of(blo.y, rows)..=cell_of(bhi.y, rows) {
                     for x in cell_of(blo.x, cols)..=cell_of(bhi.x, cols) {
-                        let clo = origin + DVec2::new(x as f64, y as f64) * cell;
-                        let chi = clo + DVec2::splat(cell);
-                        if segment_box_distance_squared(a, b, clo, chi) <= pad * pad {
+                        let centre = origin + (DVec2::new(x as f64, y as f64) + 0.5) * cell;
+                        if n.dot(centre - a).abs() <= reach {
                             mixed[y * cols + x] = true;
                         }
                     }
