@@ -10,10 +10,12 @@
 //! ([`Queries::first_query_ms`]), as Detour's navmesh build is not timed.
 //! - raycast: from a random point where the disc fits (and that lies on Detour's
 //!   navmesh) to a point 2–40 m away in a random direction. Detour is handed the start
-//!   polygon (found beforehand, untimed); ours locates the start itself (`raycast`), or
-//!   is handed its start triangle (`raycast_in`, found beforehand, untimed: the like of
-//!   Detour's). Detour's raycast is a point's on its eroded navmesh at every radius;
-//!   ours sweeps the disc. Point location alone on the same starts is a row of its own.
+//!   polygon (found beforehand, untimed); ours checks the start itself (`raycast`: one
+//!   bit of its bitmap of walkable cells for a start away from walls, else a point
+//!   location), or is handed its start triangle (`raycast_in`, found beforehand,
+//!   untimed: the like of Detour's, though with the bitmap it mostly goes unused).
+//!   Detour's raycast is a point's on its eroded navmesh at every radius; ours sweeps
+//!   the disc. Point location alone on the same starts is a row of its own.
 //! - nearest point: a point uniform over the map's box (many inside obstacles). Detour
 //!   searches a box of half-width [`NEAREST_REACH`] and may find nothing; ours searches
 //!   the whole mesh.
@@ -121,9 +123,12 @@ pub struct Queries {
 }
 
 /// The queries of one run, built once and answered by both sides.
-struct Inputs {
-    rays: Vec<(Vec2, Vec2)>,
-    points: Vec<Vec2>,
+#[derive(Clone, Debug)]
+pub struct Inputs {
+    /// The rays: from a point where the disc fits, 2–40 m in a random direction.
+    pub rays: Vec<(Vec2, Vec2)>,
+    /// The nearest-point queries: uniform over the map's box.
+    pub points: Vec<Vec2>,
 }
 
 /// Runs the part on aurora: `count` queries of each kind at radius `radius`, `reps`
@@ -382,8 +387,11 @@ pub fn run_queries(data: &Path, radius: f32, count: usize, reps: usize) -> Resul
 }
 
 /// Seeded rays from free points (that `on_detour` also accepts) and points over the
-/// map's box.
-fn inputs(
+/// map's box: `count` of each, the same on every run.
+///
+/// # Errors
+/// Too few points where the disc fits (and `on_detour` holds) for the rays.
+pub fn inputs(
     mesh: &NavMesh,
     radius: f32,
     count: usize,

@@ -36,7 +36,10 @@
 //! Likewise the first [`NavMesh::raycast`] of a disc at a radius builds a grid whose
 //! cells list the walls within the radius of them (tens of milliseconds on that map;
 //! `mesh/query_ray.rs`), so that a raycast follows the ray's line through the cells
-//! instead of a band `2r` wide.
+//! instead of a band `2r` wide. A raycast needs no start triangle then, only that its
+//! start is walkable: a bitmap of the cells wholly in walkable space, built with the
+//! query index (`mesh/query_walkable.rs`), says so with one bit for nearly every start
+//! away from walls; other starts are located, and at `r = 0` walk the triangles.
 
 use super::clearance::{closest_point, distance_squared_to_segment, distance_to_segment, Visited};
 use super::navmesh::{NavMesh, TriangleId, NONE};
@@ -57,6 +60,8 @@ mod radius;
 mod ray;
 #[path = "query_walk.rs"]
 mod walk;
+#[path = "query_walkable.rs"]
+mod walkable;
 
 /// Why a mesh query refused its input. The mesh is never changed by a query.
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
@@ -183,6 +188,8 @@ pub(crate) struct QueryIndex {
     walls64: Vec<(DVec2, DVec2)>,
     /// The walkable triangles as the raycast's walk reads them.
     walk: walk::Walk,
+    /// The cells wholly in walkable space, where a raycast's start needs no location.
+    walkable: walkable::WalkableCells,
 }
 
 impl QueryIndex {
@@ -193,6 +200,17 @@ impl QueryIndex {
             lo = lo.min(v);
             hi = hi.max(v);
         }
+        let walkable = walkable::WalkableCells::new(
+            mesh,
+            lo.as_dvec2(),
+            hi.as_dvec2(),
+            f64::from(dense_side(
+                lo,
+                hi,
+                walls.len().max(1),
+                WALLS_PER_WALKABLE_CELL,
+            )),
+        );
         let cell = dense_side(lo, hi, walls.len().max(1), 2.0);
         let grid = WallGrid::new(&walls, cell);
         let (mut area_triangles, mut area_sums) = (Vec::new(), Vec::new());
@@ -229,9 +247,16 @@ impl QueryIndex {
             ray_grids: radius::RadiusSlots::default(),
             walls64,
             walk: walk::Walk::new(mesh),
+            walkable,
         }
     }
 }
+
+/// Walls per cell of the bitmap of walkable cells (as the query grid counts them):
+/// on aurora, cells of 0.59 m (2.3 million cells, 290 kB). A start where a disc of
+/// radius 0.85 m or more fits is farther from every wall than a cell's diagonal, so
+/// it needs no point location.
+const WALLS_PER_WALKABLE_CELL: f32 = 1.0 / 64.0;
 
 /// Scratch reused by one thread's queries: triangles and walls seen, and a stack.
 #[derive(Default)]
@@ -1357,8 +1382,10 @@ impl NavMesh {
     /// segment crosses on a grid built for the radius (each cell listing the walls
     /// within the radius of it), nearest first, stopping past the first touch; past the
     /// radii the mesh keeps, it tests the walls on the query grid's cells in a band
-    /// along the ray. All are exact. The start's point location is part of the cost:
-    /// [`NavMesh::raycast_in`] skips it when the caller knows `from`'s triangle.
+    /// along the ray. All are exact. A start in a cell wholly in walkable space needs
+    /// no point location (a bit of a bitmap says it is walkable); a start near a wall
+    /// is located, which [`NavMesh::raycast_in`] skips when the caller knows `from`'s
+    /// triangle.
     ///
     /// # Errors
     /// [`MeshQueryError::NotFinite`], [`MeshQueryError::BadRadius`] for bad input;
@@ -1385,6 +1412,9 @@ impl NavMesh {
     ) -> Result<Option<RayHit>, MeshQueryError> {
         let r = ray_ok(from, to, radius)?;
         let s = from.as_dvec2();
+        if let Some(found) = self.raycast_from_walkable(s, to.as_dvec2(), r) {
+            return Ok(found);
+        }
         // Located on the walk's own records (then the walk finds its start at hand),
         // else by the mesh's point location.
         let hint = self.locator.hint(from, self.triangles.len());
@@ -1401,8 +1431,9 @@ impl NavMesh {
     /// Detour's `raycast` takes its start polygon: `start` is where the point location
     /// of `from` begins (the triangle of a [`NearestPoint`], of an earlier
     /// [`Location::Walkable`], or an agent's last one), so that a right one costs three
-    /// orientation tests instead of a grid look-up and a walk. A wrong or stale
-    /// `start` only costs a longer walk: the answer is [`NavMesh::raycast`]'s.
+    /// orientation tests instead of a grid look-up and a walk, for a start near a wall
+    /// (one away from walls needs no triangle: see [`NavMesh::raycast`]). A wrong or
+    /// stale `start` only costs a longer walk: the answer is [`NavMesh::raycast`]'s.
     ///
     /// # Errors
     /// As [`NavMesh::raycast`].
@@ -1427,6 +1458,9 @@ impl NavMesh {
         radius: f32,
     ) -> Result<Option<RayHit>, MeshQueryError> {
         let r = ray_ok(from, to, radius)?;
+        if let Some(found) = self.raycast_from_walkable(from.as_dvec2(), to.as_dvec2(), r) {
+            return Ok(found);
+        }
         let t = match self.strictly_inside(start, from.as_dvec2()) {
             true => start,
             false => match self.locate_from(from, start) {
@@ -1435,6 +1469,18 @@ impl NavMesh {
             },
         };
         Ok(self.raycast_from(from.as_dvec2(), to.as_dvec2(), r, t))
+    }
+
+    /// The raycast from `s` when the bitmap of walkable cells vouches for it and the
+    /// radius has a ray grid: no start triangle needed. `None`: the caller locates `s`
+    /// and takes [`NavMesh::raycast_from`] (the same answer).
+    #[inline]
+    fn raycast_from_walkable(&self, s: DVec2, to: DVec2, r: f64) -> Option<Option<RayHit>> {
+        if !self.query_index().walkable.surely_walkable(s) {
+            return None;
+        }
+        let found = self.ray_grid(r)?.first_touch(s, to - s)?;
+        Some(found.map(|(t, _, wall)| ray_hit(s, to - s, t, wall, r)))
     }
 
     /// Whether `t` is a walkable triangle of this mesh with `x` inside it, clear of its

@@ -171,45 +171,50 @@ impl RayGrid {
     /// time, wall index and wall; ties go to the lowest wall index. `Some(None)` when
     /// the way is clear; `None` when `s` lies outside the grid (the caller searches
     /// otherwise).
+    ///
+    /// The cells are walked by stepping the exit times by whole cells: their rounding
+    /// (a few ulps of the times, a cell at a time) stays far within the pad the lists
+    /// are grown by, so a cell the walk steps past by rounding near a corner lies
+    /// within the pad of one it visits, whose list holds its walls.
     pub(crate) fn first_touch(&self, s: DVec2, d: DVec2) -> Option<Option<(f64, u32, Wall64)>> {
         let r = self.radius;
+        let p = (s - self.origin) * self.inv_cell;
+        // (Not NaN, inside the grid; then truncation is the floor.)
+        if !(p.x >= 0.0 && p.y >= 0.0 && p.x < self.cols as f64 && p.y < self.rows as f64) {
+            return None;
+        }
+        let (cols, rows) = (self.cols as usize, self.rows as usize);
+        let (mut x, mut y) = (p.x as usize, p.y as usize);
         let to = s + d;
         let scale = 1.0 + r + s.abs().max_element().max(to.abs().max_element());
         let slack = 1e-9 * scale;
         // A wall with both ends farther than this from the ray's line, on one side,
         // is not touched (the sides are times |d|).
         let beyond = (r + slack) * d.length();
-        let mut best: (f64, Option<(u32, Wall64)>) = (1.0, None);
-        let p = (s - self.origin) * self.inv_cell;
-        let (mut x, mut y) = (p.x.floor() as i64, p.y.floor() as i64);
-        if !(0..self.cols).contains(&x) || !(0..self.rows).contains(&y) {
-            return None;
-        }
-        let (step_x, step_y) = (
-            if d.x > 0.0 { 1 } else { -1 },
-            if d.y > 0.0 { 1 } else { -1 },
-        );
-        let (inv_x, inv_y) = (1.0 / d.x, 1.0 / d.y);
-        // The time the segment leaves column `x` (row `y`) through the side it heads to.
-        let exit_x = |x: i64| {
-            if d.x == 0.0 {
-                return f64::INFINITY;
+        // Per axis: the step of the cell index, the time a step of one cell takes, and
+        // the time the segment leaves the first cell through the side it heads to.
+        let axis = |d: f64, s: f64, origin: f64, at: usize| {
+            if d == 0.0 {
+                return (0usize, f64::INFINITY, f64::INFINITY);
             }
-            (self.origin.x + (x + i64::from(d.x > 0.0)) as f64 * self.cell - s.x) * inv_x
+            let inv = 1.0 / d;
+            let side = (at + usize::from(d > 0.0)) as f64;
+            let step = if d > 0.0 { 1 } else { usize::MAX };
+            (
+                step,
+                self.cell * inv.abs(),
+                (origin + side * self.cell - s) * inv,
+            )
         };
-        let exit_y = |y: i64| {
-            if d.y == 0.0 {
-                return f64::INFINITY;
-            }
-            (self.origin.y + (y + i64::from(d.y > 0.0)) as f64 * self.cell - s.y) * inv_y
-        };
-        let (mut tx, mut ty) = (exit_x(x), exit_y(y));
+        let (step_x, delta_x, mut tx) = axis(d.x, s.x, self.origin.x, x);
+        let (step_y, delta_y, mut ty) = axis(d.y, s.y, self.origin.y, y);
         let grow = r + slack;
         let side0 = d.perp_dot(s);
+        let mut best: (f64, Option<(u32, Wall64)>) = (1.0, None);
         // The box of the ray up to the best touch, grown by r.
-        let mut reach_box = (s.min(to) - grow, s.max(to) + grow);
+        let (mut blo, mut bhi) = (s.min(to) - grow, s.max(to) + grow);
         loop {
-            let c = (y * self.cols + x) as usize;
+            let c = y * cols + x;
             let (i0, i1) = (self.starts[c] as usize, self.starts[c + 1] as usize);
             for w in &self.items[i0..i1] {
                 let (a, b) = (w.a.as_dvec2(), w.b.as_dvec2());
@@ -217,7 +222,6 @@ impl RayGrid {
                 if (oa > beyond && ob > beyond) || (oa < -beyond && ob < -beyond) {
                     continue;
                 }
-                let (blo, bhi) = reach_box;
                 if a.x.max(b.x) < blo.x
                     || a.y.max(b.y) < blo.y
                     || a.x.min(b.x) > bhi.x
@@ -230,7 +234,7 @@ impl RayGrid {
                     if t < best.0 || best.1.is_none_or(|(v, _)| w.wall < v) {
                         best = (t, Some((w.wall, (a, b))));
                         let e = s + d * t;
-                        reach_box = (s.min(e) - grow, s.max(e) + grow);
+                        (blo, bhi) = (s.min(e) - grow, s.max(e) + grow);
                     }
                 }
             }
@@ -239,17 +243,17 @@ impl RayGrid {
                 break;
             }
             if tx <= ty {
-                x += step_x;
-                if x < 0 || x >= self.cols {
+                x = x.wrapping_add(step_x);
+                if x >= cols {
                     break;
                 }
-                tx = exit_x(x);
+                tx += delta_x;
             } else {
-                y += step_y;
-                if y < 0 || y >= self.rows {
+                y = y.wrapping_add(step_y);
+                if y >= rows {
                     break;
                 }
-                ty = exit_y(y);
+                ty += delta_y;
             }
         }
         let (t, found) = best;

@@ -991,3 +991,54 @@ fn raycasts_at_more_radii_than_the_mesh_keeps_are_exact() {
     }
     assert!(checked >= 30, "{checked}");
 }
+
+#[test]
+fn the_walkable_cells_vouch_only_for_walkable_points() {
+    // On cells from tiny to wider than the room: every point of a marked cell is
+    // walkable (points anywhere, at cell corners and sides, at vertices and on walls),
+    // and most walkable points far from walls lie in marked cells.
+    let mut rng = ChaCha8Rng::seed_from_u64(0x3a1_ce11);
+    let (mut vouched, mut walkable) = (0, 0);
+    for _ in 0..4 {
+        let mesh = random_mesh(&mut rng);
+        let index = mesh.query_index();
+        for cell in [0.02, 0.3, 1.0, 4.0, 50.0] {
+            let cells = walkable::WalkableCells::new(&mesh, index.lo, index.hi, cell);
+            let at = |x: f32| (x / cell as f32).round() * cell as f32;
+            let mut points: Vec<Vec2> = (0..1500).map(|_| anywhere(&mut rng)).collect();
+            points.extend((0..300).map(|_| {
+                let p = anywhere(&mut rng);
+                Vec2::new(at(p.x), if rng.gen_bool(0.5) { at(p.y) } else { p.y })
+            }));
+            points.extend(mesh.vertices().iter().copied());
+            points.extend(
+                index
+                    .walls
+                    .iter()
+                    .map(|w| w.a.lerp(w.b, rng.gen_range(0.0..1.0))),
+            );
+            for p in points {
+                let located = mesh.locate(p);
+                if cells.surely_walkable(p.as_dvec2()) {
+                    assert!(
+                        matches!(located, Location::Walkable(_)),
+                        "{p} cell {cell}: {located:?}"
+                    );
+                }
+                // (Cells are at least a thousandth of the map's scale wide: 0.034 here.)
+                if (0.3..=1.0).contains(&cell)
+                    && mesh.clearance(p).is_some_and(|c| c > 1.5 * cell as f32)
+                {
+                    walkable += 1;
+                    vouched += usize::from(cells.surely_walkable(p.as_dvec2()));
+                }
+            }
+            assert!(cells.marked_share() > 0.0 || cell > 30.0, "cell {cell}");
+        }
+    }
+    // A point farther from every wall than a cell's diagonal lies in a marked cell.
+    assert!(
+        walkable >= 1000 && vouched == walkable,
+        "{vouched} of {walkable}"
+    );
+}
