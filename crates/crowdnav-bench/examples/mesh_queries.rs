@@ -13,12 +13,12 @@
 //! `random`, or with `--features detour` Detour's `detour_raycast`, `detour_nearest`,
 //! `detour_random`. The queries are the queries part's (`crowdnav_bench::queries`);
 //! without the feature the rays' starts are not filtered on Detour's navmesh, so they
-//! differ a little from the part's. Without the benchmark data (`CROWDNAV_DATA`,
+//! differ a little from those of a run with it. Without the benchmark data (`CROWDNAV_DATA`,
 //! default `../shared/data`) it says it skipped and exits 0.
 
-use crowdnav::mesh::{read_walls, Location, NavMesh, TriangleId};
+use crowdnav::mesh::{Location, TriangleId};
 use crowdnav_bench::data::data_dir;
-use crowdnav_bench::queries::{inputs, SplitMix, QUERY_MAP};
+use crowdnav_bench::queries::{warm_up, Setup, SplitMix};
 use glam::Vec2;
 use std::time::Instant;
 
@@ -56,26 +56,10 @@ fn main() -> Result<(), String> {
             return Ok(());
         }
     };
-    let path = dir.join(QUERY_MAP);
-    let walls = read_walls(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mesh = NavMesh::from_walls(&walls).map_err(|e| format!("{}: {e}", path.display()))?;
+    let setup = Setup::new(&dir, radius, count)?;
+    let (mesh, input) = (&setup.mesh, &setup.inputs);
     #[cfg(feature = "detour")]
-    let detour = {
-        let triangles: Vec<[Vec2; 3]> = mesh
-            .walkable_triangles()
-            .map(|t| mesh.triangle_points(t))
-            .collect();
-        crowdnav_bench::detour::DetourQueries::new(&triangles, radius)?
-    };
-    #[cfg(feature = "detour")]
-    let on_detour = |p: Vec2| {
-        detour
-            .nearest(p, 0.05)
-            .is_some_and(|(_, q)| q.distance(p) < 1e-3)
-    };
-    #[cfg(not(feature = "detour"))]
-    let on_detour = |_: Vec2| true;
-    let input = inputs(&mesh, radius, count, &on_detour)?;
+    let detour = &setup.detour;
     let starts: Vec<TriangleId> = input
         .rays
         .iter()
@@ -91,19 +75,7 @@ fn main() -> Result<(), String> {
         .map(|&(a, _)| detour.nearest(a, 0.05).map_or(0, |(poly, _)| poly))
         .collect();
     // The per-radius data, built outside the batches.
-    if let Some(&(a, b)) = input.rays.first() {
-        std::hint::black_box(mesh.raycast(a, b, radius).ok());
-    }
-    for &p in &input.points {
-        if mesh
-            .nearest_point(p, radius)
-            .ok()
-            .flatten()
-            .is_some_and(|n| n.distance > 0.0)
-        {
-            break;
-        }
-    }
+    warm_up(mesh, input, radius);
     let kinds: Vec<&str> = kinds.split(',').collect();
     let mut digests = vec![Digest(0xcbf2_9ce4_8422_2325); kinds.len()];
     let mut bests = vec![f64::INFINITY; kinds.len()];

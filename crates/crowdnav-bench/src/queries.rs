@@ -131,47 +131,66 @@ pub struct Inputs {
     pub points: Vec<Vec2>,
 }
 
-/// Runs the part on aurora: `count` queries of each kind at radius `radius`, `reps`
-/// timed batches per side. Rows: `raycast`, `raycast from its triangle`, `point
-/// location` (ours alone), `nearest point`, `random point`.
-///
-/// # Errors
-/// The map does not load or build, Detour does not build (feature `detour`), or one of
-/// our answers fails its check.
-pub fn run_queries(data: &Path, radius: f32, count: usize, reps: usize) -> Result<Queries, String> {
-    let path = data.join(QUERY_MAP);
-    let walls = read_walls(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mesh = NavMesh::from_walls(&walls).map_err(|e| format!("{}: {e}", path.display()))?;
+/// What the part's queries run on: aurora's mesh, Detour's navmesh of it (feature
+/// `detour`), and the queries both sides answer.
+pub struct Setup {
+    /// Our mesh of the map.
+    pub mesh: NavMesh,
+    /// Detour's navmesh of our walkable triangles, eroded by the radius.
     #[cfg(feature = "detour")]
-    let detour = {
-        let triangles: Vec<[Vec2; 3]> = mesh
-            .walkable_triangles()
-            .map(|t| mesh.triangle_points(t))
-            .collect();
-        crate::detour::DetourQueries::new(&triangles, radius)?
-    };
-    let inputs = inputs(&mesh, radius, count, &|p| {
+    pub detour: crate::detour::DetourQueries,
+    /// The queries.
+    pub inputs: Inputs,
+}
+
+impl Setup {
+    /// Builds both sides on aurora (from `data`) and `count` queries of each kind at
+    /// radius `radius` (see [`inputs`]; with Detour, the rays start where its navmesh
+    /// is too).
+    ///
+    /// # Errors
+    /// The map does not load or build, Detour does not build, or too few points fit.
+    pub fn new(data: &Path, radius: f32, count: usize) -> Result<Setup, String> {
+        let path = data.join(QUERY_MAP);
+        let walls = read_walls(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mesh = NavMesh::from_walls(&walls).map_err(|e| format!("{}: {e}", path.display()))?;
         #[cfg(feature = "detour")]
-        {
-            detour
-                .nearest(p, 0.05)
-                .is_some_and(|(_, q)| q.distance(p) < 1e-3)
-        }
-        #[cfg(not(feature = "detour"))]
-        {
-            let _ = p;
-            true
-        }
-    })?;
-    // The first query builds the mesh's query data for this radius: timed apart.
-    let t0 = std::time::Instant::now();
-    // (A raycast, then nearest points up to the first that moves: that one builds the
-    // free space's boundary at the radius.)
-    let first = inputs
-        .rays
-        .first()
-        .map(|&(a, b)| mesh.raycast(a, b, radius));
-    std::hint::black_box(first);
+        let detour = {
+            let triangles: Vec<[Vec2; 3]> = mesh
+                .walkable_triangles()
+                .map(|t| mesh.triangle_points(t))
+                .collect();
+            crate::detour::DetourQueries::new(&triangles, radius)?
+        };
+        let inputs = inputs(&mesh, radius, count, &|p| {
+            #[cfg(feature = "detour")]
+            {
+                detour
+                    .nearest(p, 0.05)
+                    .is_some_and(|(_, q)| q.distance(p) < 1e-3)
+            }
+            #[cfg(not(feature = "detour"))]
+            {
+                let _ = p;
+                true
+            }
+        })?;
+        Ok(Setup {
+            mesh,
+            #[cfg(feature = "detour")]
+            detour,
+            inputs,
+        })
+    }
+}
+
+/// Builds `mesh`'s query data for `radius`, as the first queries do: a raycast, then
+/// nearest points up to the first that moves (that one builds the free space's
+/// boundary at the radius).
+pub fn warm_up(mesh: &NavMesh, inputs: &Inputs, radius: f32) {
+    if let Some(&(a, b)) = inputs.rays.first() {
+        std::hint::black_box(mesh.raycast(a, b, radius).ok());
+    }
     for &p in &inputs.points {
         if mesh
             .nearest_point(p, radius)
@@ -182,6 +201,23 @@ pub fn run_queries(data: &Path, radius: f32, count: usize, reps: usize) -> Resul
             break;
         }
     }
+}
+
+/// Runs the part on aurora: `count` queries of each kind at radius `radius`, `reps`
+/// timed batches per side. Rows: `raycast`, `raycast from its triangle`, `point
+/// location` (ours alone), `nearest point`, `random point`.
+///
+/// # Errors
+/// The map does not load or build, Detour does not build (feature `detour`), or one of
+/// our answers fails its check.
+pub fn run_queries(data: &Path, radius: f32, count: usize, reps: usize) -> Result<Queries, String> {
+    let setup = Setup::new(data, radius, count)?;
+    let (mesh, inputs) = (&setup.mesh, &setup.inputs);
+    #[cfg(feature = "detour")]
+    let detour = &setup.detour;
+    // The first query builds the mesh's query data for this radius: timed apart.
+    let t0 = std::time::Instant::now();
+    warm_up(mesh, inputs, radius);
     let mut out = Queries {
         radius,
         triangles: mesh.triangle_count(),
