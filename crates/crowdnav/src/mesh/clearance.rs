@@ -30,8 +30,10 @@ pub(crate) fn measure(mesh: &NavMesh, triangles: &[u32]) -> (Vec<[f32; 3]>, Vec<
                 if !mesh.is_walkable(t) {
                     return ([0.0; 3], [None; 3]);
                 }
-                let w: [(f64, Option<Split>); 3] =
-                    std::array::from_fn(|corner| corner_width(mesh, t, corner, stack, visited));
+                let w: [(f64, Option<Split>); 3] = std::array::from_fn(|corner| {
+                    let (width, split) = corner_width(mesh, t, corner, stack, visited);
+                    (width, split.or_else(|| disturbance(mesh, t, corner, width)))
+                });
                 (w.map(|(d, _)| d as f32), w.map(|(_, s)| s))
             },
         )
@@ -260,6 +262,64 @@ fn corner_width(
         stack.push((nb, ((back + 2) % 3) as u8));
     }
     (best, split)
+}
+
+/// A disturbance of the gate at `corner` of `t` (Kallmann 2010) that the width search
+/// cannot see: an obstacle vertex just across one of the gate's two edges (the far
+/// vertex of the triangle there), on the walkable side of the wall opposite the corner
+/// and nearer to it than the gate is wide, with its foot inside the wall. A disc
+/// crossing the gate wraps that vertex while its centre is still in `t`, between the
+/// vertex and the wall, and no gate measures that gap: the vertex lies outside this
+/// corner's wedge, and the wedges that hold it may end at a nearer wall end. Splitting
+/// the wall at the foot lets the split's flips join the vertex to it, and the edge
+/// between them (a portal between two wall corners) measures the gap.
+fn disturbance(mesh: &NavMesh, t: TriangleId, corner: usize, width: f64) -> Option<Split> {
+    let ids = mesh.triangles[t.index()];
+    let far = (corner + 1) % 3;
+    let sides = [corner, (corner + 2) % 3];
+    if !mesh.is_wall(t, far) || sides.iter().any(|&e| mesh.is_wall(t, e)) {
+        return None;
+    }
+    let pos = |v: u32| mesh.vertices[v as usize].as_dvec2();
+    let (a, b) = (ids[far], ids[(far + 1) % 3]);
+    let (pa, pb) = (pos(a), pos(b));
+    let along = pb - pa;
+    let length = along.length();
+    let margin = 1e-4 * (1.0 + length);
+    let mut nearest: Option<(f64, DVec2)> = None;
+    for e in sides {
+        let nb = mesh.neighbors[t.index()][e];
+        if nb == NONE {
+            continue;
+        }
+        let Some(back) = mesh.edge_toward(nb, t.0) else {
+            continue;
+        };
+        let v = mesh.triangles[nb as usize][(back + 2) % 3];
+        if v == a || v == b || !mesh.obstacle_vertex[v as usize] {
+            continue;
+        }
+        let p = pos(v);
+        // On the walkable side of the wall (the corner's side, its left).
+        if along.perp_dot(p - pa) <= 0.0 {
+            continue;
+        }
+        let s = (p - pa).dot(along) / (length * length);
+        let foot = pa + along * s;
+        let d = p.distance(foot);
+        if s * length <= margin || (1.0 - s) * length <= margin || d >= width {
+            continue;
+        }
+        if nearest.is_none_or(|(best, _)| d < best) {
+            nearest = Some((d, foot));
+        }
+    }
+    nearest.map(|(_, at)| Split {
+        source: t.0,
+        triangle: t.0,
+        edge: far as u8,
+        at,
+    })
 }
 
 /// Brute force reference for tests: the same gate width, from every wall of the mesh.

@@ -632,22 +632,14 @@ fn obstacles_over_the_outer_edge_are_accepted() {
 /// Found by the edit sequences (world 2, step 11): these walls are those of a level
 /// whose full build refuses a disc of radius 2 between the boundary and a corner 3.97 m
 /// from it, but built from walls split at a few more points (as an edited mesh's are),
-/// the path squeezes through, 1.97 m from the boundary. Not an edit bug: the same walls
-/// built from scratch do it. What happens: the corner C (3.97, 13.78), end of the wall
-/// C–D, lies just outside the boundary's triangle (W, O, D) (W = (0, 21.73),
-/// O = (0, 0), D = (4.08, 12.88)); the disc enters that triangle through W–D and
-/// crosses it at D's gate, 4.08 from the boundary, wrapping C on the way. No gate has C
-/// as its corner with the boundary in its wedge but (C, W, D)'s, whose other edge C–D
-/// is a wall, so it is never crossed. Refinement splits a wall only at the nearest
-/// wall point of some gate's wedge, and in that wedge the nearest is D itself (0.91 m,
-/// the end of the next wall, D–(4.37, 10.42)): the boundary is never split at C's foot
-/// (0, 13.78), so no edge from C to the foot (3.97 m, which would refuse the disc) is
-/// made. A fix: Kallmann's disturbance test proper (obstacle vertices within the
-/// disc's sweep just outside a gate's triangle, here C beside D's gate in (W, O, D)),
-/// splitting the wall at their feet; the split's Lawson flips should then make the
-/// edge.
+/// the path squeezed through, 1.97 m from the boundary. The corner C (3.97, 13.78), end
+/// of the wall C–D, lies just outside the boundary's triangle (W, O, D) (W = (0, 21.73),
+/// O = (0, 0), D = (4.08, 12.88)); the disc crossed that triangle at D's gate, 4.08 m
+/// from the boundary, wrapping C on the way, and no gate measured C's gap: the one
+/// wedge of C holding the boundary ends at D (0.91 m), the end of the next wall. The
+/// refinement now splits the boundary at C's foot (a disturbance, `clearance::
+/// disturbance`), and the split's flips join C to it.
 #[test]
-#[ignore = "pre-existing clearance bug in refine/search, found by the edit tests"]
 fn a_disc_does_not_squeeze_between_a_corner_and_the_boundary() {
     let walls: super::Walls = serde_json::from_str(WALLS_SQUEEZE).expect("walls");
     let mesh = NavMesh::from_walls(&walls).expect("mesh");
