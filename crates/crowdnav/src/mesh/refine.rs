@@ -7,11 +7,16 @@
 //! (a *disturbance*), and the local "fits through every gate" test would be too
 //! generous. Splitting the wall at the nearest point puts a vertex there; the triangles
 //! in between then have it as a corner or as an obstacle in their wedges, and their
-//! widths account for it.
+//! widths account for it. A second kind of disturbance is an obstacle vertex just
+//! across one of a gate's edges, nearer the wall opposite the gate's corner than the
+//! gate is wide, whose gap to that wall lies in no wedge (`clearance::disturbance`):
+//! the wall is split at the vertex's foot.
 //!
-//! Splitting is local: the wall's two triangles become four, nothing else moves, and
-//! only the new triangles are re-measured (walls keep their shape, so every other gate
-//! width is unchanged). Rounds repeat until no gate asks for a split.
+//! Splitting is local: the wall's two triangles become four, Lawson flips around the
+//! new vertex restore the constrained Delaunay property nearby (joining a disturbing
+//! vertex to its foot), and only the triangles made or changed are re-measured (walls
+//! keep their shape, so every other gate width is unchanged). Rounds repeat until no
+//! gate asks for a split.
 
 use super::clearance::{measure, Split};
 use super::navmesh::{pack_flags, NavMesh, COVERED, NONE};
