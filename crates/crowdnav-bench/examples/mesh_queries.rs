@@ -16,7 +16,7 @@
 //! differ a little from those of a run with it. Without the benchmark data (`CROWDNAV_DATA`,
 //! default `../shared/data`) it says it skipped and exits 0.
 
-use crowdnav::mesh::{Location, TriangleId};
+use crowdnav::mesh::Location;
 use crowdnav_bench::data::data_dir;
 use crowdnav_bench::queries::{warm_up, Setup, SplitMix};
 use glam::Vec2;
@@ -60,20 +60,9 @@ fn main() -> Result<(), String> {
     let (mesh, input) = (&setup.mesh, &setup.inputs);
     #[cfg(feature = "detour")]
     let detour = &setup.detour;
-    let starts: Vec<TriangleId> = input
-        .rays
-        .iter()
-        .map(|&(a, _)| match mesh.locate(a) {
-            Location::Walkable(t) | Location::Blocked(t) => t,
-            Location::Outside => TriangleId(0),
-        })
-        .collect();
+    let starts = setup.start_triangles();
     #[cfg(feature = "detour")]
-    let polys: Vec<_> = input
-        .rays
-        .iter()
-        .map(|&(a, _)| detour.nearest(a, 0.05).map_or(0, |(poly, _)| poly))
-        .collect();
+    let polys = setup.start_polygons();
     // The per-radius data, built outside the batches.
     warm_up(mesh, input, radius);
     let kinds: Vec<&str> = kinds.split(',').collect();

@@ -182,6 +182,30 @@ impl Setup {
             inputs,
         })
     }
+
+    /// Each ray's start triangle on our mesh (triangle 0 for a start off it), as a
+    /// caller of `raycast_in` would know it beforehand.
+    pub fn start_triangles(&self) -> Vec<TriangleId> {
+        self.inputs
+            .rays
+            .iter()
+            .map(|&(a, _)| match self.mesh.locate(a) {
+                Location::Walkable(t) | Location::Blocked(t) => t,
+                Location::Outside => TriangleId(0),
+            })
+            .collect()
+    }
+
+    /// Each ray's start polygon on Detour's navmesh (0 for none), as Detour's
+    /// `raycast` is handed it.
+    #[cfg(feature = "detour")]
+    pub fn start_polygons(&self) -> Vec<recastnavigation_sys::dtPolyRef> {
+        self.inputs
+            .rays
+            .iter()
+            .map(|&(a, _)| self.detour.nearest(a, 0.05).map_or(0, |(poly, _)| poly))
+            .collect()
+    }
 }
 
 /// Builds `mesh`'s query data for `radius`, as the first queries do: a raycast, then
@@ -257,11 +281,7 @@ pub fn run_queries(data: &Path, radius: f32, count: usize, reps: usize) -> Resul
     #[cfg(feature = "detour")]
     let ray = {
         let mut ray = ray;
-        let starts: Vec<_> = inputs
-            .rays
-            .iter()
-            .map(|&(a, _)| detour.nearest(a, 0.05).map_or(0, |(poly, _)| poly))
-            .collect();
+        let starts = setup.start_polygons();
         let (theirs_s, theirs) = fastest(reps, || {
             inputs
                 .rays
@@ -288,14 +308,7 @@ pub fn run_queries(data: &Path, radius: f32, count: usize, reps: usize) -> Resul
 
     // Raycasts from a known triangle, as Detour's from its start polygon: the start
     // triangles found beforehand, untimed, as Detour's start polygons are.
-    let starts: Vec<TriangleId> = inputs
-        .rays
-        .iter()
-        .map(|&(a, _)| match mesh.locate(a) {
-            Location::Walkable(t) | Location::Blocked(t) => t,
-            Location::Outside => TriangleId(0),
-        })
-        .collect();
+    let starts = setup.start_triangles();
     let (ours_s, hits_in) = fastest(reps, || {
         inputs
             .rays
