@@ -183,10 +183,12 @@ pub enum AgentState {
     /// new goal or a new mesh. It never heads for its goal without a path, so never
     /// walks through a wall.
     NoPath(PathError),
-    /// On its way, but it has not got further than half its radius from where it was
-    /// [`STUCK_TIME`](super::STUCK_TIME) seconds ago (pressed in a jam, or pushing
-    /// against others who do not yield). It is still trying; it is `Moving` again
-    /// once it gets that far.
+    /// On its way, but it has not got half its radius nearer the next point of its
+    /// path (nor past one) for [`STUCK_TIME`](super::STUCK_TIME) seconds (pressed in a
+    /// jam, or pushing against others who do not yield); or, pushed off its place
+    /// again and again soon after it came, it has not stood there that long since. It
+    /// is still trying (after [`TRY_ASIDE_TIME`](super::TRY_ASIDE_TIME), other ways
+    /// too); it is `Moving` again once it gets on.
     Stuck,
 }
 
@@ -300,10 +302,37 @@ pub struct Agent {
     /// [`AgentState::Stuck`]), and where and when planning failed (for
     /// [`AgentState::NoPath`]).
     pub(crate) progress: (Vec2, f64),
+    /// How it has kept its place since it was given its goal (for
+    /// [`AgentState::Stuck`] while it walks back to it).
+    pub(crate) settling: Settling,
     /// How long it has been carried back, on its way but moving against the way it
     /// wants to go, seconds (0 when it is not): after
     /// [`CARRIED_TIME`](super::CARRIED_TIME) others give it right of way.
     pub(crate) carried_for: f32,
+}
+
+/// How an agent has kept its place: two pushing each other off their places in turn
+/// each walk back and arrive again and again, and make no progress.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Settling {
+    /// When it last came to its place.
+    pub reached: f64,
+    /// The last time it had stood at its place for [`STUCK_TIME`](super::STUCK_TIME)
+    /// (or when it was given its goal).
+    pub settled: f64,
+    /// How often it was pushed off its place sooner than that since.
+    pub brief_stays: u8,
+}
+
+impl Settling {
+    /// Settled as of time `now`.
+    pub fn new(now: f64) -> Settling {
+        Settling {
+            reached: now,
+            settled: now,
+            brief_stays: 0,
+        }
+    }
 }
 
 impl Agent {

@@ -300,3 +300,43 @@ fn agents_started_inside_walls_and_on_each_other_end_every_step_apart_and_on_the
         }
     }
 }
+
+/// The angle a stuck agent turns its way by: the same for a whole period and on every
+/// call, within ±`TRY_ASIDE_ANGLE`, spread over that range, and different for agents
+/// side by side and from one period to the next (so that of those holding one another
+/// still, each turns its own way).
+#[test]
+fn a_stuck_agent_turns_by_an_angle_drawn_per_agent_and_period() {
+    use super::follow::try_aside;
+    let angles: Vec<f32> = (0..2000).map(|i| try_aside(i, 12.5)).collect();
+    for (i, &angle) in angles.iter().enumerate() {
+        assert!(angle.abs() <= TRY_ASIDE_ANGLE, "agent {i}: {angle}");
+        assert_eq!(angle.to_bits(), try_aside(i, 12.0).to_bits(), "same period");
+        assert_eq!(
+            angle.to_bits(),
+            try_aside(i, 12.99).to_bits(),
+            "same period"
+        );
+    }
+    let mean = angles.iter().sum::<f32>() / angles.len() as f32;
+    assert!(mean.abs() < 0.05 * TRY_ASIDE_ANGLE, "mean {mean}");
+    let left = angles
+        .iter()
+        .filter(|&&a| a < -0.8 * TRY_ASIDE_ANGLE)
+        .count();
+    let right = angles
+        .iter()
+        .filter(|&&a| a > 0.8 * TRY_ASIDE_ANGLE)
+        .count();
+    assert!(
+        left > 150 && right > 150,
+        "{left} far left, {right} far right of 2000"
+    );
+    let differ = |f: &dyn Fn(usize) -> (f32, f32)| (0..100).filter(|&i| f(i).0 != f(i).1).count();
+    assert_eq!(differ(&|i| (try_aside(i, 5.0), try_aside(i + 1, 5.0))), 100);
+    let next = TRY_ASIDE_PERIOD;
+    assert_eq!(
+        differ(&|i| (try_aside(i, 5.0), try_aside(i, 5.0 + next))),
+        100
+    );
+}

@@ -55,7 +55,10 @@
 //! agent carried back against its way for [`CARRIED_TIME`] (caught between others
 //! walking the other way, whose velocity reciprocal avoidance makes it keep) is yielded
 //! to the same way by every neighbour, and the longer it is carried the higher its
-//! right of way. A contact counts as a collision only past [`COLLISION_DEPTH`].
+//! right of way. An agent that has made no progress for [`TRY_ASIDE_TIME`] (held still
+//! by others who each wait for it to move first) tries other ways, turning its own by a
+//! deterministic angle drawn every [`TRY_ASIDE_PERIOD`]. A contact counts as a
+//! collision only past [`COLLISION_DEPTH`].
 
 mod agent;
 mod contacts;
@@ -78,7 +81,10 @@ pub use agent::{
     ObstacleId, Touched,
 };
 pub use edits::MeshEdit;
-pub use follow::{CARRIED_TIME, IMPROVE_PER_STEP, NO_PATH_RETRY, SETTLE_TIME, STUCK_TIME};
+pub use follow::{
+    CARRIED_TIME, IMPROVE_PER_STEP, NO_PATH_RETRY, SETTLE_TIME, STUCK_TIME, TRY_ASIDE_ANGLE,
+    TRY_ASIDE_PERIOD, TRY_ASIDE_TIME,
+};
 pub use params::{BadValue, Metrics, Quantity, WorldError, WorldParams, COLLISION_DEPTH};
 pub use step::World;
 

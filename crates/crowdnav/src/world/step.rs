@@ -3,7 +3,7 @@
 
 use super::agent::{
     Agent, AgentEvent, AgentId, AgentParams, AgentState, Goal, Motion, MovingObstacle, ObstacleId,
-    Touched,
+    Settling, Touched,
 };
 use super::contacts::{self, Contacts};
 use super::follow::{self, FollowScratch};
@@ -202,6 +202,7 @@ impl World {
             state: AgentState::Moving,
             idle: false,
             progress: (p.position, self.clock.time),
+            settling: Settling::new(self.clock.time),
             carried_for: 0.0,
         });
         Ok(id)
@@ -244,6 +245,7 @@ impl World {
         a.arrived_at = None;
         a.shortest = None;
         a.travelled = 0.0;
+        a.settling = Settling::new(self.clock.time);
         Ok(())
     }
 
