@@ -157,6 +157,10 @@ pub(crate) struct Obstacles {
     /// built by the first edit of a mesh, then kept up to date by each edit.
     reach: Vec<[Vec2; 2]>,
     reach_of: u64,
+    /// The frame of the query index built before the first edit, if one was: kept so
+    /// that the index brought up to date and one built afresh lie on the same cells
+    /// (see `mesh/query_update.rs`).
+    pub(crate) query_frame: Option<super::query::Frame>,
 }
 
 type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
@@ -893,8 +897,8 @@ impl NavMesh {
             pockets.update(self, &changed, &moved);
             self.pockets.put(pockets);
         }
-        self.corner_grid = Default::default();
-        self.query_index = Default::default();
+        self.corner_grid.edited();
+        self.query_index_edited();
         let start = new_ids.first().copied().unwrap_or(0);
         let mut locator = std::mem::take(&mut self.locator);
         locator.update(self, clo, chi, &moved, start);

@@ -50,6 +50,18 @@ pub(crate) struct RayGrid {
     /// The walls of cell `c` (row by row) are `items[starts[c]..starts[c + 1]]`.
     starts: Vec<u32>,
     items: Vec<RayWall>,
+    /// How far from a wall a cell may lie and list it: the radius and a rounding pad.
+    reach: f64,
+}
+
+/// The item of wall `k` of `walls`.
+fn new_item(walls: &[Segment], k: u32) -> RayWall {
+    let w = walls[k as usize];
+    RayWall {
+        a: w.a,
+        b: w.b,
+        wall: k,
+    }
 }
 
 impl PerRadius for RayGrid {
@@ -84,6 +96,7 @@ impl RayGrid {
             rows: 0,
             starts: vec![0],
             items: Vec::new(),
+            reach: r,
         })
     }
 
@@ -104,28 +117,21 @@ impl RayGrid {
         if count.is_nan() || count > crate::grid::MAX_CELLS as f64 {
             return None;
         }
-        let (cols, rows) = (cols as i64, rows as i64);
-        let inv_cell = 1.0 / cell;
-        let cell_of = |x: f64, n: i64| ((x * inv_cell).floor() as i64).clamp(0, n - 1);
-        // The cells of each wall: those of its box grown by the reach that lie within
-        // the reach of it.
-        let cells_of = |w: &Segment, f: &mut dyn FnMut(usize)| {
-            let (a, b) = (w.a.as_dvec2(), w.b.as_dvec2());
-            let (blo, bhi) = (a.min(b) - reach - origin, a.max(b) + reach - origin);
-            for y in cell_of(blo.y, rows)..=cell_of(bhi.y, rows) {
-                for x in cell_of(blo.x, cols)..=cell_of(bhi.x, cols) {
-                    let clo = origin + DVec2::new(x as f64, y as f64) * cell;
-                    let chi = clo + DVec2::splat(cell);
-                    if segment_box_distance_squared(a, b, clo, chi) <= reach * reach {
-                        f((y * cols + x) as usize);
-                    }
-                }
-            }
+        let mut grid = RayGrid {
+            radius: r,
+            origin,
+            cell,
+            inv_cell: 1.0 / cell,
+            cols: cols as i64,
+            rows: rows as i64,
+            starts: vec![0u32; (cols * rows) as usize + 1],
+            items: Vec::new(),
+            reach,
         };
-        let mut starts = vec![0u32; (cols * rows) as usize + 1];
         let mut total = 0usize;
+        let mut starts = std::mem::take(&mut grid.starts);
         for w in walls {
-            cells_of(w, &mut |c| {
+            grid.cells_of(w, &mut |c| {
                 starts[c + 1] += 1;
                 total += 1;
             });
@@ -137,6 +143,7 @@ impl RayGrid {
             starts[c] += starts[c - 1];
         }
         let mut fill = starts.clone();
+        grid.starts = starts;
         let mut items = vec![
             RayWall {
                 a: Vec2::ZERO,
@@ -146,7 +153,7 @@ impl RayGrid {
             total
         ];
         for (i, w) in walls.iter().enumerate() {
-            cells_of(w, &mut |c| {
+            grid.cells_of(w, &mut |c| {
                 items[fill[c] as usize] = RayWall {
                     a: w.a,
                     b: w.b,
@@ -155,16 +162,82 @@ impl RayGrid {
                 fill[c] += 1;
             });
         }
-        Some(RayGrid {
-            radius: r,
-            origin,
-            cell,
-            inv_cell,
-            cols,
-            rows,
-            starts,
-            items,
-        })
+        grid.items = items;
+        Some(grid)
+    }
+
+    /// Calls `f` with the cells of wall `w`: those of its box grown by the reach that
+    /// lie within the reach of it.
+    fn cells_of(&self, w: &Segment, f: &mut dyn FnMut(usize)) {
+        let (origin, cell, reach) = (self.origin, self.cell, self.reach);
+        let cell_of = |x: f64, n: i64| ((x * self.inv_cell).floor() as i64).clamp(0, n - 1);
+        let (a, b) = (w.a.as_dvec2(), w.b.as_dvec2());
+        let (blo, bhi) = (a.min(b) - reach - origin, a.max(b) + reach - origin);
+        for y in cell_of(blo.y, self.rows)..=cell_of(bhi.y, self.rows) {
+            for x in cell_of(blo.x, self.cols)..=cell_of(bhi.x, self.cols) {
+                let clo = origin + DVec2::new(x as f64, y as f64) * cell;
+                let chi = clo + DVec2::splat(cell);
+                if segment_box_distance_squared(a, b, clo, chi) <= reach * reach {
+                    f((y * self.cols + x) as usize);
+                }
+            }
+        }
+    }
+
+    /// Follows a change of the walls, exactly as [`RayGrid::new`] on the same cells
+    /// would build the grid over `walls` (the new list): the old wall `i` is now
+    /// `remap[i]` (`u32::MAX` for a wall gone; the walls kept keep their order), and
+    /// `added` (increasing) are the indices in `walls` of the new ones. One pass over
+    /// the cells' lists.
+    pub(crate) fn patch(&mut self, walls: &[Segment], remap: &[u32], added: &[u32]) {
+        if self.cols == 0 {
+            return;
+        }
+        let mut pairs: Vec<(u32, u32)> = Vec::new();
+        for &j in added {
+            if let Some(w) = walls.get(j as usize) {
+                self.cells_of(w, &mut |c| pairs.push((c as u32, j)));
+            }
+        }
+        pairs.sort_unstable();
+        let mut starts = Vec::with_capacity(self.starts.len());
+        let mut items = Vec::with_capacity(self.items.len() + pairs.len());
+        let mut next = pairs.iter().peekable();
+        starts.push(0);
+        for (c, w) in self.starts.windows(2).enumerate() {
+            let c = c as u32;
+            for item in &self.items[w[0] as usize..w[1] as usize] {
+                let j = remap.get(item.wall as usize).copied().unwrap_or(u32::MAX);
+                if j == u32::MAX {
+                    continue;
+                }
+                while let Some(&&(_, k)) = next.peek().filter(|&&&(cell, k)| cell == c && k < j) {
+                    items.push(new_item(walls, k));
+                    next.next();
+                }
+                items.push(RayWall { wall: j, ..*item });
+            }
+            while let Some(&&(_, k)) = next.peek().filter(|&&&(cell, _)| cell == c) {
+                items.push(new_item(walls, k));
+                next.next();
+            }
+            starts.push(items.len() as u32);
+        }
+        self.starts = starts;
+        self.items = items;
+    }
+
+    /// Whether `self` and `other` lie on the same cells and list the same walls in each,
+    /// in the same order.
+    #[cfg(test)]
+    pub(crate) fn same_as(&self, other: &RayGrid) -> bool {
+        let item = |w: &RayWall| ([w.a.x, w.a.y, w.b.x, w.b.y].map(f32::to_bits), w.wall);
+        self.radius.to_bits() == other.radius.to_bits()
+            && self.origin.to_array().map(f64::to_bits) == other.origin.to_array().map(f64::to_bits)
+            && self.cell.to_bits() == other.cell.to_bits()
+            && (self.cols, self.rows) == (other.cols, other.rows)
+            && self.starts == other.starts
+            && self.items.iter().map(item).eq(other.items.iter().map(item))
     }
 
     /// The first touch of the disc moving from `s` along `d` (from time 0 to 1): its
