@@ -179,8 +179,8 @@ pub(crate) struct LazyQueryIndex {
 pub(crate) struct QueryIndex {
     /// The box and wall count that size the grids, kept through edits.
     frame: update::Frame,
-    /// Per triangle, what its walls, hull edges and area depend on, as last taken.
-    keys: Vec<update::TriangleKey>,
+    /// The mesh's triangles and flags, as last taken.
+    seen: update::Seen,
     /// Per triangle, where its walls start in `walls` (one more entry at the end).
     first: Vec<u32>,
     /// The area of each triangle of `area_triangles`.
@@ -225,7 +225,7 @@ impl QueryIndex {
             .collect();
         QueryIndex {
             frame,
-            keys: tables.keys,
+            seen: update::Seen::of(mesh, tables.hull_triangles),
             first: tables.first,
             areas: tables.areas,
             walls,

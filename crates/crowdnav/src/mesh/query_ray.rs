@@ -52,6 +52,8 @@ pub(crate) struct RayGrid {
     items: Vec<RayWall>,
     /// How far from a wall a cell may lie and list it: the radius and a rounding pad.
     reach: f64,
+    /// The lists before the last patch, as buffers for the next.
+    spare: (Vec<u32>, Vec<RayWall>),
 }
 
 /// The item of wall `k` of `walls`.
@@ -97,6 +99,7 @@ impl RayGrid {
             starts: vec![0],
             items: Vec::new(),
             reach: r,
+            spare: Default::default(),
         })
     }
 
@@ -127,6 +130,7 @@ impl RayGrid {
             starts: vec![0u32; (cols * rows) as usize + 1],
             items: Vec::new(),
             reach,
+            spare: Default::default(),
         };
         let mut total = 0usize;
         let mut starts = std::mem::take(&mut grid.starts);
@@ -185,11 +189,18 @@ impl RayGrid {
     }
 
     /// Follows a change of the walls, exactly as [`RayGrid::new`] on the same cells
-    /// would build the grid over `walls` (the new list): the old wall `i` is now
-    /// `remap[i]` (`u32::MAX` for a wall gone; the walls kept keep their order), and
-    /// `added` (increasing) are the indices in `walls` of the new ones. One pass over
-    /// the cells' lists.
-    pub(crate) fn patch(&mut self, walls: &[Segment], remap: &[u32], added: &[u32]) {
+    /// would build the grid over `walls` (the new list): the old wall `i` (of
+    /// `old_walls`) is now `remap[i]` (`u32::MAX` for a wall gone; the walls kept keep
+    /// their order), and `added` (increasing) are the indices in `walls` of the new
+    /// ones. The cells a wall gone or added reaches are made again; the runs of other
+    /// cells between them are copied, their walls renumbered.
+    pub(crate) fn patch(
+        &mut self,
+        old_walls: &[Segment],
+        walls: &[Segment],
+        remap: &[u32],
+        added: &[u32],
+    ) {
         if self.cols == 0 {
             return;
         }
@@ -200,31 +211,68 @@ impl RayGrid {
             }
         }
         pairs.sort_unstable();
-        let mut starts = Vec::with_capacity(self.starts.len());
-        let mut items = Vec::with_capacity(self.items.len() + pairs.len());
-        let mut next = pairs.iter().peekable();
+        let mut touched: Vec<u32> = pairs.iter().map(|&(c, _)| c).collect();
+        for (w, &j) in old_walls.iter().zip(remap) {
+            if j == u32::MAX {
+                self.cells_of(w, &mut |c| touched.push(c as u32));
+            }
+        }
+        touched.sort_unstable();
+        touched.dedup();
+        let renumber = |item: &RayWall| RayWall {
+            wall: remap.get(item.wall as usize).copied().unwrap_or(u32::MAX),
+            ..*item
+        };
+        // Into the buffers of the last patch (no fresh pages to fault in).
+        let (mut starts, mut items) = std::mem::take(&mut self.spare);
+        starts.clear();
+        items.clear();
+        starts.reserve(self.starts.len());
+        items.reserve(self.items.len() + pairs.len());
         starts.push(0);
-        for (c, w) in self.starts.windows(2).enumerate() {
-            let c = c as u32;
-            for item in &self.items[w[0] as usize..w[1] as usize] {
-                let j = remap.get(item.wall as usize).copied().unwrap_or(u32::MAX);
-                if j == u32::MAX {
+        let (mut from, mut next) = (0usize, 0usize);
+        for &c in &touched {
+            let c = c as usize;
+            // The untouched cells before `c`: their walls all kept, renumbered.
+            let (a, b) = (self.starts[from] as usize, self.starts[c] as usize);
+            let shift = items.len() as u32;
+            items.extend(self.items[a..b].iter().map(renumber));
+            starts.extend(
+                self.starts[from + 1..=c]
+                    .iter()
+                    .map(|&s| s - a as u32 + shift),
+            );
+            let first = next;
+            while pairs.get(next).is_some_and(|&(cell, _)| cell as usize == c) {
+                next += 1;
+            }
+            let mut adds = pairs[first..next].iter().map(|&(_, k)| k).peekable();
+            let old = &self.items[self.starts[c] as usize..self.starts[c + 1] as usize];
+            for item in old.iter().map(renumber) {
+                if item.wall == u32::MAX {
                     continue;
                 }
-                while let Some(&&(_, k)) = next.peek().filter(|&&&(cell, k)| cell == c && k < j) {
+                while let Some(k) = adds.next_if(|&k| k < item.wall) {
                     items.push(new_item(walls, k));
-                    next.next();
                 }
-                items.push(RayWall { wall: j, ..*item });
+                items.push(item);
             }
-            while let Some(&&(_, k)) = next.peek().filter(|&&&(cell, _)| cell == c) {
-                items.push(new_item(walls, k));
-                next.next();
-            }
+            items.extend(adds.map(|k| new_item(walls, k)));
             starts.push(items.len() as u32);
+            from = c + 1;
         }
-        self.starts = starts;
-        self.items = items;
+        let cells = self.starts.len() - 1;
+        let (a, b) = (self.starts[from] as usize, self.starts[cells] as usize);
+        let shift = items.len() as u32;
+        items.extend(self.items[a..b].iter().map(renumber));
+        starts.extend(
+            self.starts[from + 1..=cells]
+                .iter()
+                .map(|&s| s - a as u32 + shift),
+        );
+        let starts = std::mem::replace(&mut self.starts, starts);
+        let items = std::mem::replace(&mut self.items, items);
+        self.spare = (starts, items);
     }
 
     /// Whether `self` and `other` lie on the same cells and list the same walls in each,

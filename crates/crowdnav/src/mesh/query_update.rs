@@ -9,7 +9,7 @@
 //!   lies on the same cells as the one brought up to date. (The cells change the speed
 //!   of a query, never its answer.)
 //! - **Walls, hull, areas.** One pass over the triangles compares each one's corners,
-//!   walkability, walls and hull edges with those last taken ([`TriangleKey`]): the
+//!   flags with those last taken ([`Seen`]), a run of them at a time: the
 //!   walls of unchanged triangles are renumbered, those of changed ones taken again,
 //!   in the mesh's order, as [`NavMesh::walls`] lists them. The running sums of the
 //!   walkable areas (for the random points) are summed again: a pass over an array of
@@ -96,38 +96,37 @@ impl Frame {
     }
 }
 
-/// What a triangle's walls, hull edges and area depend on: its corners, and its
-/// walkable bit, wall bits (bits 1 to 3, a walkable triangle's only) and hull bits
-/// (bits 4 to 6: no triangle across the edge).
-pub(crate) type TriangleKey = ([u32; 3], u8);
+/// The mesh's triangles and flags as the index last took them: a triangle whose
+/// corners and flags are the same has the same walls and area, and the same hull
+/// edges (the hull never changes but where the triangles on it do).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Seen {
+    triangles: Vec<[u32; 3]>,
+    flags: Vec<u8>,
+    /// The triangles with an edge on the hull, increasing.
+    hull: Vec<u32>,
+}
 
-/// The key of triangle `t`.
-fn key_of(mesh: &NavMesh, t: usize) -> TriangleKey {
-    let id = TriangleId(t as u32);
-    let walkable = mesh.is_walkable(id);
-    let mut bits = u8::from(walkable);
-    for e in 0..3 {
-        if walkable && mesh.is_wall(id, e) {
-            bits |= 2 << e;
-        }
-        if mesh.neighbors[t][e] == NONE {
-            bits |= 16 << e;
+impl Seen {
+    /// The triangles and flags of `mesh`, the triangles on the hull being `hull`.
+    pub(crate) fn of(mesh: &NavMesh, hull: Vec<u32>) -> Seen {
+        Seen {
+            triangles: mesh.triangles.clone(),
+            flags: mesh.flags.clone(),
+            hull,
         }
     }
-    (mesh.triangles[t], bits)
 }
 
-/// The corners of a triangle's key.
-fn corners(mesh: &NavMesh, key: &TriangleKey) -> [Vec2; 3] {
-    key.0.map(|v| mesh.vertices[v as usize])
-}
+/// Triangles compared at a time: a run of them unchanged is copied whole.
+const CHUNK: usize = 64;
 
 /// The per-triangle tables of a query index: see [`Tables::take`].
 pub(crate) struct Tables {
-    pub(crate) keys: Vec<TriangleKey>,
     pub(crate) first: Vec<u32>,
     pub(crate) walls: Vec<Segment>,
     pub(crate) hull: Vec<(DVec2, DVec2)>,
+    pub(crate) hull_triangles: Vec<u32>,
     pub(crate) area_triangles: Vec<u32>,
     pub(crate) areas: Vec<f64>,
     pub(crate) area_sums: Vec<f64>,
@@ -135,31 +134,38 @@ pub(crate) struct Tables {
     pub(crate) remap: Vec<u32>,
     /// The new walls' indices, increasing.
     pub(crate) added: Vec<u32>,
-    /// The triangles whose keys changed, increasing (those past the old count too).
+    /// The triangles that changed, increasing (those past the old count too); none
+    /// for a build.
     pub(crate) changed: Vec<u32>,
     /// The boxes of the changed triangles, as they were and as they are.
     pub(crate) boxes: Vec<(DVec2, DVec2)>,
 }
 
+/// The box of three corners.
+fn bounds(p: [Vec2; 3]) -> (DVec2, DVec2) {
+    let [a, b, c] = p.map(|v| v.as_dvec2());
+    (a.min(b).min(c), a.max(b).max(c))
+}
+
 impl Tables {
     /// The walls (triangle by triangle, each triangle's in edge order, as
     /// [`NavMesh::walls`]), the hull edges (likewise), the walkable triangles with their
-    /// areas and running sums, and per triangle its key and where its walls start:
-    /// from `old` (an index of an earlier state of the mesh) where a triangle's key is
-    /// unchanged, else taken from the mesh.
+    /// areas and running sums, and per triangle where its walls start: from `old` (an
+    /// index of an earlier state of the mesh) where a triangle is unchanged (runs of
+    /// [`CHUNK`] unchanged triangles copied whole), else taken from the mesh.
     pub(crate) fn take(mesh: &NavMesh, old: Option<&QueryIndex>) -> Tables {
         let n = mesh.triangles.len();
-        let empty = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        let (old_keys, old_first, old_walls, old_area_triangles, old_areas) = match old {
-            Some(o) => (&o.keys, &o.first, &o.walls, &o.area_triangles, &o.areas),
-            None => (&empty.0, &empty.1, &empty.2, &empty.3, &empty.4),
+        let none = QueryIndex::empty_tables();
+        let (seen, old_first, old_walls, old_at, old_areas) = match old {
+            Some(o) => (&o.seen, &o.first, &o.walls, &o.area_triangles, &o.areas),
+            None => (&none.0, &none.1, &none.2, &none.3, &none.4),
         };
         let mut tables = Tables {
-            keys: Vec::with_capacity(n),
             first: Vec::with_capacity(n + 1),
             walls: Vec::with_capacity(old_walls.len() + 16),
             hull: Vec::new(),
-            area_triangles: Vec::with_capacity(old_area_triangles.len() + 16),
+            hull_triangles: Vec::new(),
+            area_triangles: Vec::with_capacity(old_at.len() + 16),
             areas: Vec::with_capacity(old_areas.len() + 16),
             area_sums: Vec::new(),
             remap: vec![u32::MAX; old_walls.len()],
@@ -167,83 +173,139 @@ impl Tables {
             changed: Vec::new(),
             boxes: Vec::new(),
         };
-        let mut old_area = 0;
-        let bounds = |p: [Vec2; 3]| {
-            let [a, b, c] = p.map(|v| v.as_dvec2());
-            (a.min(b).min(c), a.max(b).max(c))
+        let seen_count = seen.triangles.len();
+        let same = |t: usize| {
+            t < seen_count
+                && seen.triangles[t] == mesh.triangles[t]
+                && seen.flags[t] == mesh.flags[t]
         };
-        for t in 0..n {
-            let key = key_of(mesh, t);
-            tables.first.push(tables.walls.len() as u32);
-            let same = old_keys.get(t) == Some(&key);
-            if same {
-                let (a, b) = (old_first[t] as usize, old_first[t + 1] as usize);
-                for (slot, &wall) in tables.remap[a..b].iter_mut().zip(&old_walls[a..b]) {
-                    *slot = tables.walls.len() as u32;
-                    tables.walls.push(wall);
-                }
-            } else {
-                if let Some(old) = old_keys.get(t) {
-                    tables.boxes.push(bounds(corners(mesh, old)));
-                }
-                tables.boxes.push(bounds(corners(mesh, &key)));
-                tables.changed.push(t as u32);
-                for e in 0..3 {
-                    if key.1 & (2 << e) != 0 {
-                        tables.added.push(tables.walls.len() as u32);
-                        tables
-                            .walls
-                            .push(mesh.edge_segment(TriangleId(t as u32), e));
-                    }
-                }
-            }
-            if key.1 & 0x70 != 0 {
-                for e in 0..3 {
-                    if key.1 & (16 << e) != 0 {
-                        let s = mesh.edge_segment(TriangleId(t as u32), e);
-                        tables.hull.push((s.a.as_dvec2(), s.b.as_dvec2()));
-                    }
-                }
-            }
-            while old_area_triangles
-                .get(old_area)
-                .is_some_and(|&u| u < t as u32)
+        let mut t = 0;
+        while t < n {
+            let end = (t + CHUNK).min(n);
+            if old.is_some()
+                && end <= seen_count
+                && mesh.triangles[t..end] == seen.triangles[t..end]
+                && mesh.flags[t..end] == seen.flags[t..end]
             {
-                old_area += 1;
+                // A run unchanged: its walls and areas copied, renumbered.
+                let (a, b) = (old_first[t], old_first[end]);
+                let start = tables.walls.len() as u32;
+                tables
+                    .first
+                    .extend(old_first[t..end].iter().map(|&f| f - a + start));
+                for (i, slot) in tables.remap[a as usize..b as usize].iter_mut().enumerate() {
+                    *slot = start + i as u32;
+                }
+                tables
+                    .walls
+                    .extend_from_slice(&old_walls[a as usize..b as usize]);
+                let (p, q) = (
+                    old_at.partition_point(|&u| (u as usize) < t),
+                    old_at.partition_point(|&u| (u as usize) < end),
+                );
+                tables.area_triangles.extend_from_slice(&old_at[p..q]);
+                tables.areas.extend_from_slice(&old_areas[p..q]);
+                t = end;
+                continue;
             }
-            if key.1 & 1 != 0 {
-                let area = if same && old_area_triangles.get(old_area) == Some(&(t as u32)) {
-                    old_areas[old_area]
-                } else {
-                    let [a, b, c] = mesh
-                        .triangle_points(TriangleId(t as u32))
-                        .map(|v| v.as_dvec2());
-                    0.5 * (b - a).perp_dot(c - a).abs()
-                };
+            for t in t..end {
+                tables.first.push(tables.walls.len() as u32);
+                let id = TriangleId(t as u32);
+                let walkable = mesh.is_walkable(id);
+                if same(t) {
+                    let (a, b) = (old_first[t] as usize, old_first[t + 1] as usize);
+                    for (slot, &wall) in tables.remap[a..b].iter_mut().zip(&old_walls[a..b]) {
+                        *slot = tables.walls.len() as u32;
+                        tables.walls.push(wall);
+                    }
+                    if let Ok(k) = old_at.binary_search(&(t as u32)) {
+                        tables.area_triangles.push(t as u32);
+                        tables.areas.push(old_areas[k]);
+                    }
+                    continue;
+                }
+                if old.is_some() {
+                    if t < seen_count {
+                        tables
+                            .boxes
+                            .push(bounds(seen.triangles[t].map(|v| mesh.vertices[v as usize])));
+                    }
+                    tables.boxes.push(bounds(mesh.triangle_points(id)));
+                    tables.changed.push(t as u32);
+                }
+                if !walkable {
+                    continue;
+                }
+                for e in 0..3 {
+                    if mesh.is_wall(id, e) {
+                        tables.added.push(tables.walls.len() as u32);
+                        tables.walls.push(mesh.edge_segment(id, e));
+                    }
+                }
+                let [a, b, c] = mesh.triangle_points(id).map(|v| v.as_dvec2());
                 tables.area_triangles.push(t as u32);
-                tables.areas.push(area);
+                tables.areas.push(0.5 * (b - a).perp_dot(c - a).abs());
             }
-            tables.keys.push(key);
+            t = end;
         }
         tables.first.push(tables.walls.len() as u32);
-        for t in n..old_keys.len() {
-            tables.boxes.push(bounds(corners(mesh, &old_keys[t])));
+        for t in n..seen_count {
+            tables
+                .boxes
+                .push(bounds(seen.triangles[t].map(|v| mesh.vertices[v as usize])));
             tables.changed.push(t as u32);
         }
-        let mut sum = 0.0;
-        tables.area_sums = tables
-            .areas
-            .iter()
-            .map(|&a| {
-                sum += a;
-                sum
+        // The hull: as it was, unless a changed triangle was or is on it.
+        let on_hull = |t: u32| {
+            seen.hull.binary_search(&t).is_ok()
+                || ((t as usize) < n && mesh.neighbors[t as usize].contains(&NONE))
+        };
+        match old {
+            Some(old) if !tables.changed.iter().any(|&t| on_hull(t)) => {
+                tables.hull.clone_from(&old.hull);
+                tables.hull_triangles.clone_from(&seen.hull);
+            }
+            _ => {
+                for (t, nbs) in mesh.neighbors.iter().enumerate() {
+                    if !nbs.contains(&NONE) {
+                        continue;
+                    }
+                    tables.hull_triangles.push(t as u32);
+                    for (e, &nb) in nbs.iter().enumerate() {
+                        if nb == NONE {
+                            let s = mesh.edge_segment(TriangleId(t as u32), e);
+                            tables.hull.push((s.a.as_dvec2(), s.b.as_dvec2()));
+                        }
+                    }
+                }
+            }
+        }
+        // The running sums, summed again from the first area that changed.
+        let old_sums = old.map_or(&[][..], |o| &o.area_sums[..]);
+        let kept = (0..tables.areas.len().min(old_areas.len()))
+            .find(|&k| {
+                tables.area_triangles[k] != old_at[k]
+                    || tables.areas[k].to_bits() != old_areas[k].to_bits()
             })
-            .collect();
+            .unwrap_or(tables.areas.len().min(old_areas.len()));
+        tables.area_sums.extend_from_slice(&old_sums[..kept]);
+        let mut sum = tables.area_sums.last().copied().unwrap_or(0.0);
+        for &a in &tables.areas[kept..] {
+            sum += a;
+            tables.area_sums.push(sum);
+        }
         tables
     }
 }
 
+/// The tables of no index, for a build.
+type OldTables = (Seen, Vec<u32>, Vec<Segment>, Vec<u32>, Vec<f64>);
+
 impl QueryIndex {
+    fn empty_tables() -> OldTables {
+        (Seen::default(), vec![0], Vec::new(), Vec::new(), Vec::new())
+    }
+
     /// Brings this index, built for an earlier state of `mesh`, up to date: see the
     /// [module](self)'s notes.
     pub(crate) fn update(&mut self, mesh: &NavMesh) {
@@ -251,7 +313,7 @@ impl QueryIndex {
         if tables.changed.is_empty() {
             return;
         }
-        let old_count = self.keys.len();
+        let old_count = self.seen.triangles.len();
         let hull_changed = tables.hull != self.hull;
         if !self
             .grid
@@ -260,7 +322,7 @@ impl QueryIndex {
             self.grid = WallGrid::with_layout(&tables.walls, self.frame.grid);
         }
         for grid in self.ray_grids.built_mut() {
-            grid.patch(&tables.walls, &tables.remap, &tables.added);
+            grid.patch(&self.walls, &tables.walls, &tables.remap, &tables.added);
         }
         self.radii = Default::default();
         self.walls64 = tables
@@ -277,7 +339,17 @@ impl QueryIndex {
             hull_changed,
             &tables.boxes,
         );
-        self.keys = tables.keys;
+        self.seen.triangles.resize(mesh.triangles.len(), [0; 3]);
+        self.seen.flags.resize(mesh.triangles.len(), 0);
+        for &t in tables
+            .changed
+            .iter()
+            .filter(|&&t| (t as usize) < mesh.triangles.len())
+        {
+            self.seen.triangles[t as usize] = mesh.triangles[t as usize];
+            self.seen.flags[t as usize] = mesh.flags[t as usize];
+        }
+        self.seen.hull = tables.hull_triangles;
         self.first = tables.first;
         self.walls = tables.walls;
         self.hull = tables.hull;
@@ -350,7 +422,12 @@ impl QueryIndex {
         let bits = |s: &Segment| [s.a.x, s.a.y, s.b.x, s.b.y].map(f32::to_bits);
         let bits64 = |&(a, b): &(DVec2, DVec2)| [a.x, a.y, b.x, b.y].map(f64::to_bits);
         let checks: [(&str, bool); 12] = [
-            ("keys", self.keys == other.keys),
+            (
+                "seen",
+                self.seen.triangles == other.seen.triangles
+                    && self.seen.flags == other.seen.flags
+                    && self.seen.hull == other.seen.hull,
+            ),
             ("first", self.first == other.first),
             (
                 "walls",
