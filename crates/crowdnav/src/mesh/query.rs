@@ -185,6 +185,8 @@ pub(crate) struct QueryIndex {
     first: Vec<u32>,
     /// The area of each triangle of `area_triangles`.
     areas: Vec<f64>,
+    /// Buffers for the next update.
+    spare: update::Spare,
     walls: Vec<Segment>,
     grid: WallGrid,
     /// The side of the grid's cells, as asked for.
@@ -213,7 +215,7 @@ impl QueryIndex {
     /// The index of `mesh`, on the grids its frame sizes (see [`update::Frame::of`]).
     fn new(mesh: &NavMesh) -> QueryIndex {
         let frame = update::Frame::of(mesh);
-        let tables = update::Tables::take(mesh, None);
+        let tables = update::Tables::take(mesh, None, &mut update::Spare::default());
         let walls = tables.walls;
         let (lo, hi) = (frame.lo, frame.hi);
         let grid = WallGrid::with_layout(&walls, frame.grid);
@@ -226,6 +228,7 @@ impl QueryIndex {
         QueryIndex {
             frame,
             seen: update::Seen::of(mesh, tables.hull_triangles),
+            spare: update::Spare::default(),
             first: tables.first,
             areas: tables.areas,
             walls,

@@ -141,6 +141,26 @@ pub(crate) struct Tables {
     pub(crate) boxes: Vec<(DVec2, DVec2)>,
 }
 
+/// The vectors an update replaced, kept for the next one to fill (so that it finds
+/// its pages mapped).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Spare {
+    first: Vec<u32>,
+    walls: Vec<Segment>,
+    area_triangles: Vec<u32>,
+    areas: Vec<f64>,
+    area_sums: Vec<f64>,
+    remap: Vec<u32>,
+}
+
+/// `v` emptied, with room for `n` items.
+fn reuse<T>(v: &mut Vec<T>, n: usize) -> Vec<T> {
+    let mut v = std::mem::take(v);
+    v.clear();
+    v.reserve(n);
+    v
+}
+
 /// The box of three corners.
 fn bounds(p: [Vec2; 3]) -> (DVec2, DVec2) {
     let [a, b, c] = p.map(|v| v.as_dvec2());
@@ -153,7 +173,8 @@ impl Tables {
     /// areas and running sums, and per triangle where its walls start: from `old` (an
     /// index of an earlier state of the mesh) where a triangle is unchanged (runs of
     /// [`CHUNK`] unchanged triangles copied whole), else taken from the mesh.
-    pub(crate) fn take(mesh: &NavMesh, old: Option<&QueryIndex>) -> Tables {
+    /// The vectors are those of `spare` (emptied), which a build leaves alone.
+    pub(crate) fn take(mesh: &NavMesh, old: Option<&QueryIndex>, spare: &mut Spare) -> Tables {
         let n = mesh.triangles.len();
         let none = QueryIndex::empty_tables();
         let (seen, old_first, old_walls, old_at, old_areas) = match old {
@@ -161,18 +182,19 @@ impl Tables {
             None => (&none.0, &none.1, &none.2, &none.3, &none.4),
         };
         let mut tables = Tables {
-            first: Vec::with_capacity(n + 1),
-            walls: Vec::with_capacity(old_walls.len() + 16),
+            first: reuse(&mut spare.first, n + 1),
+            walls: reuse(&mut spare.walls, old_walls.len() + 16),
             hull: Vec::new(),
             hull_triangles: Vec::new(),
-            area_triangles: Vec::with_capacity(old_at.len() + 16),
-            areas: Vec::with_capacity(old_areas.len() + 16),
-            area_sums: Vec::new(),
-            remap: vec![u32::MAX; old_walls.len()],
+            area_triangles: reuse(&mut spare.area_triangles, old_at.len() + 16),
+            areas: reuse(&mut spare.areas, old_areas.len() + 16),
+            area_sums: reuse(&mut spare.area_sums, old_areas.len() + 16),
+            remap: reuse(&mut spare.remap, old_walls.len()),
             added: Vec::new(),
             changed: Vec::new(),
             boxes: Vec::new(),
         };
+        tables.remap.resize(old_walls.len(), u32::MAX);
         let seen_count = seen.triangles.len();
         let same = |t: usize| {
             t < seen_count
@@ -309,8 +331,10 @@ impl QueryIndex {
     /// Brings this index, built for an earlier state of `mesh`, up to date: see the
     /// [module](self)'s notes.
     pub(crate) fn update(&mut self, mesh: &NavMesh) {
-        let tables = Tables::take(mesh, Some(self));
+        let mut spare = std::mem::take(&mut self.spare);
+        let tables = Tables::take(mesh, Some(self), &mut spare);
         if tables.changed.is_empty() {
+            self.spare = spare;
             return;
         }
         let old_count = self.seen.triangles.len();
@@ -325,11 +349,13 @@ impl QueryIndex {
             grid.patch(&self.walls, &tables.walls, &tables.remap, &tables.added);
         }
         self.radii = Default::default();
-        self.walls64 = tables
-            .walls
-            .iter()
-            .map(|w| (w.a.as_dvec2(), w.b.as_dvec2()))
-            .collect();
+        self.walls64.clear();
+        self.walls64.extend(
+            tables
+                .walls
+                .iter()
+                .map(|w| (w.a.as_dvec2(), w.b.as_dvec2())),
+        );
         self.walk.update(mesh, &tables.changed, old_count);
         self.walkable.update(
             mesh,
@@ -350,12 +376,14 @@ impl QueryIndex {
             self.seen.flags[t as usize] = mesh.flags[t as usize];
         }
         self.seen.hull = tables.hull_triangles;
-        self.first = tables.first;
-        self.walls = tables.walls;
         self.hull = tables.hull;
-        self.area_triangles = tables.area_triangles;
-        self.areas = tables.areas;
-        self.area_sums = tables.area_sums;
+        spare.first = std::mem::replace(&mut self.first, tables.first);
+        spare.walls = std::mem::replace(&mut self.walls, tables.walls);
+        spare.area_triangles = std::mem::replace(&mut self.area_triangles, tables.area_triangles);
+        spare.areas = std::mem::replace(&mut self.areas, tables.areas);
+        spare.area_sums = std::mem::replace(&mut self.area_sums, tables.area_sums);
+        spare.remap = tables.remap;
+        self.spare = spare;
     }
 }
 
