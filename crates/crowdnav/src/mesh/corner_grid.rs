@@ -155,6 +155,19 @@ impl LazyCornerGrid {
     }
 }
 
+impl LazyCornerGrid {
+    /// Whether an edit left the grid to be brought up to date by its first use.
+    pub(crate) fn is_stale(&self) -> bool {
+        self.stale.lock().is_ok_and(|stale| stale.is_some())
+    }
+
+    /// Whether the grid is built and up to date.
+    #[cfg(test)]
+    pub(crate) fn is_ready(&self) -> bool {
+        self.ready.get().is_some()
+    }
+}
+
 impl NavMesh {
     /// The grid of this mesh's obstacle corners, built on first use.
     pub(crate) fn corner_grid(&self) -> &CornerGrid {

@@ -423,13 +423,23 @@ impl super::LazyQueryIndex {
     }
 
     /// Whether an edit left the index to be brought up to date by its first use.
-    #[cfg(test)]
     pub(crate) fn is_stale(&self) -> bool {
         self.stale.lock().is_ok_and(|stale| stale.is_some())
     }
 }
 
 impl NavMesh {
+    /// Brings up to date the query index and the corner grid that edits left to their
+    /// first use, if any (see [`NavMesh::prepare_queries`]).
+    pub(crate) fn prepare_query_grids(&self) {
+        if self.query_index.is_stale() {
+            self.query_index();
+        }
+        if self.corner_grid.is_stale() {
+            self.corner_grid();
+        }
+    }
+
     /// Keeps with the mesh, before its first edit, the frame of its query index if one
     /// is built (so that an index built afresh after edits lies on the same cells as
     /// the one brought up to date), and notes the edit for the index.

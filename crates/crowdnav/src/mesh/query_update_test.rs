@@ -208,3 +208,24 @@ fn on_aurora_the_query_index_follows_edits_as_built_afresh() {
     eprintln!("{edits} edits on aurora");
     assert!(edits >= 15, "{edits} edits");
 }
+
+/// `prepare_queries` brings the query index and the corner grid up to date after
+/// edits, and builds neither when it was not built.
+#[test]
+fn prepare_queries_brings_the_grids_up_to_date_and_builds_none() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let (_, mut mesh) = random_room(&mut rng, 6, false);
+    let mut live = Vec::new();
+    let _ = random_edit(&mut mesh, &mut live, &mut rng, 0, |r| quad(r, 2.0));
+    mesh.prepare_queries();
+    assert!(mesh.query_index.ready.get().is_none() && !mesh.query_index.is_stale());
+    assert!(!mesh.corner_grid.is_ready() && !mesh.corner_grid.is_stale());
+    use_everything(&mesh);
+    for _ in 0..3 {
+        let _ = random_edit(&mut mesh, &mut live, &mut rng, 1, |r| quad(r, 2.0));
+    }
+    assert!(mesh.query_index.is_stale() && mesh.corner_grid.is_stale());
+    mesh.prepare_queries();
+    assert!(!mesh.query_index.is_stale() && !mesh.corner_grid.is_stale());
+    assert_same_indexes(&mesh, &afresh(&mesh), "prepared");
+}
