@@ -51,8 +51,6 @@ pub(crate) struct Walk {
     pub(crate) records: Vec<WalkTriangle>,
     /// Per triangle of the mesh, its slot ([`CLOSED`] for a blocked triangle).
     pub(crate) slot: Vec<u32>,
-    /// Slots an edit freed, for the next ones to reuse.
-    free: Vec<u32>,
 }
 
 /// The record of walkable triangle `t` of `mesh`, the triangles' slots being `slot`.
@@ -104,44 +102,42 @@ impl Walk {
             slot[t as usize] = s as u32;
         }
         let records = triangle.iter().map(|&t| record(mesh, t, &slot)).collect();
-        Walk {
-            records,
-            slot,
-            free: Vec::new(),
-        }
+        Walk { records, slot }
     }
 
     /// Follows an edit of the mesh: the triangles of `changed` (increasing; those
     /// past the mesh's count are gone) changed their corners, walkability or walls
     /// since the records were made for the mesh's `old_count` triangles. Their records
     /// are made again (in the slots freed, or new ones), and those of their walkable
-    /// neighbours, whose links to them changed. The other records keep their slots:
-    /// the order of the Z curve is kept only where nothing changed, which changes the
-    /// speed of a walk, never its answer.
+    /// neighbours, whose links to them changed; then the last records fill the slots
+    /// left free, so that there is one record per walkable triangle. The other records
+    /// keep their slots: the order of the Z curve is kept only where nothing changed,
+    /// which changes the speed of a walk, never its answer.
     pub(crate) fn update(&mut self, mesh: &NavMesh, changed: &[u32], old_count: usize) {
         // (No slots: the mesh has too many triangles for the walk.)
         if self.slot.is_empty() && old_count > 0 {
             return;
         }
         let n = mesh.triangles.len();
+        let mut free = Vec::new();
         for &t in changed {
             if let Some(s) = self.slot.get_mut(t as usize) {
                 if *s != CLOSED {
-                    self.free.push(*s);
+                    free.push(*s);
                     *s = CLOSED;
                 }
             }
         }
         self.slot.resize(n, CLOSED);
-        // Slots reused from the last freed, so that a move finds its own again.
-        self.free.sort_unstable_by(|a, b| b.cmp(a));
+        // The lowest free slots first.
+        free.sort_unstable_by(|a, b| b.cmp(a));
         let mut touched: Vec<u32> = Vec::with_capacity(4 * changed.len());
         for &t in changed.iter().filter(|&&t| (t as usize) < n) {
             touched.extend(mesh.neighbors[t as usize].iter().filter(|&&u| u != NONE));
             if !mesh.is_walkable(TriangleId(t)) {
                 continue;
             }
-            let s = match self.free.pop() {
+            let s = match free.pop() {
                 Some(s) => s,
                 None => {
                     self.records.push(WalkTriangle::default());
@@ -157,6 +153,27 @@ impl Walk {
             let s = self.slot[t as usize];
             if s != CLOSED {
                 self.records[s as usize] = record(mesh, t, &self.slot);
+            }
+        }
+        // The last records into the free slots (lowest first), links to them moved.
+        free.sort_unstable();
+        let (mut i, mut j) = (0, free.len());
+        while i < j {
+            let last = (self.records.len() - 1) as u32;
+            if free[j - 1] == last {
+                self.records.pop();
+                j -= 1;
+                continue;
+            }
+            let (dst, rec) = (free[i], self.records[last as usize]);
+            i += 1;
+            self.records[dst as usize] = rec;
+            self.records.pop();
+            self.slot[rec.triangle as usize] = dst;
+            for (e, &x) in rec.next.iter().enumerate() {
+                if x != CLOSED {
+                    self.records[(x >> 2) as usize].next[(x & 3) as usize] = dst << 2 | e as u32;
+                }
             }
         }
     }
