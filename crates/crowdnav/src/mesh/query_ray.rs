@@ -53,7 +53,18 @@ pub(crate) struct RayGrid {
     /// How far from a wall a cell may lie and list it: the radius and a rounding pad.
     reach: f64,
     /// The lists before the last patch, as buffers for the next.
-    spare: (Vec<u32>, Vec<RayWall>),
+    spare: Spare,
+}
+
+/// A ray grid's lists before its last patch, as buffers for the next (so that it
+/// finds its pages mapped). A clone of the grid starts without them.
+#[derive(Debug, Default)]
+struct Spare(Vec<u32>, Vec<RayWall>);
+
+impl Clone for Spare {
+    fn clone(&self) -> Self {
+        Spare::default()
+    }
 }
 
 /// The item of wall `k` of `walls`.
@@ -224,7 +235,7 @@ impl RayGrid {
             ..*item
         };
         // Into the buffers of the last patch (no fresh pages to fault in).
-        let (mut starts, mut items) = std::mem::take(&mut self.spare);
+        let Spare(mut starts, mut items) = std::mem::take(&mut self.spare);
         starts.clear();
         items.clear();
         starts.reserve(self.starts.len());
@@ -272,7 +283,7 @@ impl RayGrid {
         );
         let starts = std::mem::replace(&mut self.starts, starts);
         let items = std::mem::replace(&mut self.items, items);
-        self.spare = (starts, items);
+        self.spare = Spare(starts, items);
     }
 
     /// Whether `self` and `other` lie on the same cells and list the same walls in each,

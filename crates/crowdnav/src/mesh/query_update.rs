@@ -142,8 +142,8 @@ pub(crate) struct Tables {
 }
 
 /// The vectors an update replaced, kept for the next one to fill (so that it finds
-/// its pages mapped).
-#[derive(Clone, Debug, Default)]
+/// its pages mapped). A clone of the index starts without them.
+#[derive(Debug, Default)]
 pub(crate) struct Spare {
     first: Vec<u32>,
     walls: Vec<Segment>,
@@ -151,6 +151,12 @@ pub(crate) struct Spare {
     areas: Vec<f64>,
     area_sums: Vec<f64>,
     remap: Vec<u32>,
+}
+
+impl Clone for Spare {
+    fn clone(&self) -> Self {
+        Spare::default()
+    }
 }
 
 /// `v` emptied, with room for `n` items.
