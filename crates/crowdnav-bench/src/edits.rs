@@ -48,6 +48,17 @@ pub struct EditTimes {
     pub first_query_r0_ms: Vec<f64>,
     /// The same r = 0 query again, with the indexes up to date.
     pub warm_query_r0_ms: Vec<f64>,
+    /// After about half of the edits (drawn at random), a raycast (r = 0) from a
+    /// random walkable point near the edit, 20 m in a random direction: it brings up to
+    /// date the query index the edit left to the first query (walls, grids, the walk).
+    pub first_raycast_r0_ms: Vec<f64>,
+    /// The same raycast again, with the query index up to date.
+    pub warm_raycast_r0_ms: Vec<f64>,
+    /// The same at r = 1 after the other edits (bringing the r = 1 ray grid up to date
+    /// too).
+    pub first_raycast_r1_ms: Vec<f64>,
+    /// The same r = 1 raycast again.
+    pub warm_raycast_r1_ms: Vec<f64>,
     /// Triangles of the mesh as built.
     pub triangles: usize,
     /// Boxes refused (reaching outside the mesh near the map's edge).
@@ -273,6 +284,45 @@ fn time_first_query(rng: &mut ChaCha8Rng, mesh: &NavMesh, c: Vec2, times: &mut E
     }
 }
 
+/// Times a raycast after an edit near `c` (which brings up to date the query index the
+/// edit left to the first query), then the same raycast again, into `times`: at r = 0
+/// or r = 1, drawn at random, from a random walkable point within 30 m of `c`, 20 m in
+/// a random direction. Drawn from `rng`, apart from the others, so the edits and the
+/// path queries are the same with or without these.
+fn time_first_raycast(rng: &mut ChaCha8Rng, mesh: &NavMesh, c: Vec2, times: &mut EditTimes) {
+    let from = loop {
+        let p = c + Vec2::new(rng.gen_range(-30.0..30.0), rng.gen_range(-30.0..30.0));
+        if matches!(mesh.locate(p), Location::Walkable(_)) {
+            break p;
+        }
+    };
+    let angle: f32 = rng.gen_range(0.0..std::f32::consts::TAU);
+    let to = from + 20.0 * Vec2::new(angle.cos(), angle.sin());
+    let (radius, outs) = if rng.gen_bool(0.5) {
+        (
+            0.0,
+            [
+                &mut times.first_raycast_r0_ms,
+                &mut times.warm_raycast_r0_ms,
+            ],
+        )
+    } else {
+        (
+            1.0,
+            [
+                &mut times.first_raycast_r1_ms,
+                &mut times.warm_raycast_r1_ms,
+            ],
+        )
+    };
+    for out in outs {
+        let start = Instant::now();
+        // Hit, clear or refused (no room at r = 1), the raycast is timed.
+        let _ = std::hint::black_box(mesh.raycast(from, to, radius));
+        out.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+}
+
 /// Adds `edits` boxes 10 m across at random walkable points of aurora (keeping at most
 /// `live` in place: past that, each add is followed by a timed remove of a random
 /// one), then builds the edited level `rebuilds` times. After about `polyanya_edits`
@@ -308,6 +358,12 @@ pub fn time_edits(
     let mut operation = 0;
     let mut rng = ChaCha8Rng::seed_from_u64(22);
     let mut query_rng = ChaCha8Rng::seed_from_u64(2022);
+    let mut ray_rng = ChaCha8Rng::seed_from_u64(2222);
+    // The query index and the ray grids of r = 0 and 1 built before the edits, as a
+    // game that raycasts has them: the edits keep them up to date.
+    for radius in [0.0, 1.0] {
+        let _ = mesh.raycast((lo + hi) / 2.0, hi, radius);
+    }
     // Our obstacles, and Detour's for the same boxes.
     let mut placed: Vec<(MeshObstacleId, Option<u32>)> = Vec::new();
     while times.add_ms.len() < edits {
@@ -326,6 +382,7 @@ pub fn time_edits(
             Ok(id) => {
                 times.add_ms.push(ms);
                 time_first_query(&mut query_rng, &mesh, c, &mut times);
+                time_first_raycast(&mut ray_rng, &mesh, c, &mut times);
                 let theirs = detour.add(&polygon, &mut times);
                 placed.push((id, theirs));
                 operation += 1;
@@ -349,6 +406,7 @@ pub fn time_edits(
                 detour.remove(theirs, &mut times);
             }
             time_first_query(&mut query_rng, &mesh, at, &mut times);
+            time_first_raycast(&mut ray_rng, &mesh, at, &mut times);
             operation += 1;
             if polyanya_edits > 0 && operation % stride == 0 {
                 time_polyanya(&blocked, &mesh, &mut times);

@@ -956,6 +956,13 @@ fn edit_part(r: &mut Report, opts: &EditOptions, data: Result<&Path, &str>) -> R
         Spread::of(&t.first_query_r0_ms),
         Spread::of(&t.warm_query_r0_ms),
     );
+    let rays = [
+        &t.first_raycast_r0_ms,
+        &t.warm_raycast_r0_ms,
+        &t.first_raycast_r1_ms,
+        &t.warm_raycast_r1_ms,
+    ]
+    .map(|v| Spread::of(v));
     let poly = t.polyanya_ms.each_ref().map(|v| Spread::of(v));
     let ratio = all.median / rebuild.median;
     let detour_both = t.detour_edit_ms();
@@ -974,7 +981,8 @@ fn edit_part(r: &mut Report, opts: &EditOptions, data: Result<&Path, &str>) -> R
          An edit leaves part of the search indexes (corridor index, near-wall lists, corner grid) to be \
          brought up to date on first use: after each edit a path query (r = 0.5 or r = 0, drawn at random for \
          each edit) between random walkable points within 30 m of it is timed (it pays for them), \
-         then the same query again.\n",
+         then the same query again; likewise a raycast 20 m long (r = 0 or r = 1) from a random walkable \
+         point within 30 m of it, which brings the query index up to date.\n",
         crate::edits::EDIT_MAP.0,
         t.triangles,
         opts.live,
@@ -999,6 +1007,10 @@ fn edit_part(r: &mut Report, opts: &EditOptions, data: Result<&Path, &str>) -> R
             false,
         ),
         ("the same query again, r = 0", warm_query_r0, false),
+        ("first raycast after an edit, r = 0", rays[0], false),
+        ("the same raycast again, r = 0", rays[1], false),
+        ("first raycast after an edit, r = 1", rays[2], false),
+        ("the same raycast again, r = 1", rays[3], false),
         ("full build", rebuild, true),
         ("polyanya build, r = 0", poly[0], true),
         ("polyanya build, r = 0.5", poly[1], true),
@@ -1055,6 +1067,10 @@ fn edit_part(r: &mut Report, opts: &EditOptions, data: Result<&Path, &str>) -> R
                "first_query_ms": spread_json(first_query), "warm_query_ms": spread_json(warm_query),
                "first_query_r0_ms": spread_json(first_query_r0),
                "warm_query_r0_ms": spread_json(warm_query_r0),
+               "first_raycast_r0_ms": spread_json(rays[0]),
+               "warm_raycast_r0_ms": spread_json(rays[1]),
+               "first_raycast_r1_ms": spread_json(rays[2]),
+               "warm_raycast_r1_ms": spread_json(rays[3]),
                "polyanya_r0": polyanya_json(0), "polyanya_r05": polyanya_json(1),
                "polyanya_area_max_relative_difference": finite(t.polyanya_area_diff),
                "detour_tile_cache": detour_tile_cache_json(&t, all.median)}),

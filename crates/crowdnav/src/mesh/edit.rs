@@ -32,8 +32,12 @@
 //! (the changed and moved ones, those re-measured, those around a vertex that starts
 //! or stops ending a wall), and the first query that needs it, or
 //! [`NavMesh::prepare_queries`], brings it up to date from them (see
-//! `mesh::corridors`); the near-wall lists and the lazy query grids are dropped. Every
-//! edit
+//! `mesh::corridors`); the near-wall lists are made again, empty. The game-loop
+//! queries' index (walls, wall grid, ray grids, the walk's records, the bitmap of
+//! walkable cells, the areas for random points) and the grid of obstacle corners are
+//! kept aside likewise, and their first use brings them up to date from what changed
+//! (see `mesh/query_update.rs` and `mesh/corner_grid.rs`): to the bit what a build
+//! afresh gives. Every edit
 //! gives the mesh a fresh identity, so per-mesh memos (keyed by it) never serve stale
 //! data. See docs/mesh-edits.md for the cost of each part.
 
@@ -157,6 +161,10 @@ pub(crate) struct Obstacles {
     /// built by the first edit of a mesh, then kept up to date by each edit.
     reach: Vec<[Vec2; 2]>,
     reach_of: u64,
+    /// The frame of the query index built before the first edit, if one was: kept so
+    /// that the index brought up to date and one built afresh lie on the same cells
+    /// (see `mesh/query_update.rs`).
+    pub(crate) query_frame: Option<super::query::Frame>,
 }
 
 type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
@@ -281,13 +289,18 @@ impl NavMesh {
     /// query: the per-radius corridor index (its links merged again around the
     /// triangles the edits changed, and its union-find pass run again) and the slots
     /// of the near-wall lists (and builds the dead-end pockets, should they be waiting
-    /// too). Without this call the first path query after an edit does it (about
-    /// 2 ms on a level of 70 000 triangles; see `docs/mesh-edits.md`); call it after a
-    /// batch of edits to choose when that happens. Does nothing when they are up to
-    /// date.
+    /// too), and the grids that the game-loop queries ([`NavMesh::raycast`],
+    /// [`NavMesh::nearest_point`] …) and the path queries' corner checks had built
+    /// before the edits (their walls renumbered, their cells patched where the edits
+    /// changed the walls). Without this call the first query that needs them after an
+    /// edit does it (about 2 ms for a path query, 1 ms for a raycast, on a level of
+    /// 70 000 triangles; see `docs/mesh-edits.md`); call it after a batch of edits to
+    /// choose when that happens. Does nothing when they are up to date; builds nothing
+    /// that was not built.
     pub fn prepare_queries(&self) {
         self.portal_indexes();
         self.pockets();
+        self.prepare_query_grids();
     }
 
     /// How many edits (adds, moves, removes) this mesh has seen since it was built or
@@ -893,8 +906,8 @@ impl NavMesh {
             pockets.update(self, &changed, &moved);
             self.pockets.put(pockets);
         }
-        self.corner_grid = Default::default();
-        self.query_index = Default::default();
+        self.corner_grid.edited();
+        self.query_index_edited();
         let start = new_ids.first().copied().unwrap_or(0);
         let mut locator = std::mem::take(&mut self.locator);
         locator.update(self, clo, chi, &moved, start);

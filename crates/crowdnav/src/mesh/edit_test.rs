@@ -29,7 +29,7 @@ fn shaped_room(obstacles: Vec<Vec<Vec2>>, l_shape: bool) -> Level {
 }
 
 /// A random quadrilateral (convex or not, never self-intersecting), inside the room.
-fn quad(rng: &mut ChaCha8Rng, size: f32) -> Vec<Vec2> {
+pub(super) fn quad(rng: &mut ChaCha8Rng, size: f32) -> Vec<Vec2> {
     let c = Vec2::new(
         rng.gen_range(1.0 + size..ROOM - 1.0 - size),
         rng.gen_range(1.0 + size..ROOM - 1.0 - size),
@@ -40,7 +40,7 @@ fn quad(rng: &mut ChaCha8Rng, size: f32) -> Vec<Vec2> {
 /// Four random corners at increasing angles around `c`, at most `size` from it: a
 /// simple polygon. Often on whole centimetres, so that edges meet corners (and the
 /// room's outline) and overlap exactly.
-fn corners_around(rng: &mut ChaCha8Rng, c: Vec2, size: f32) -> Vec<Vec2> {
+pub(super) fn corners_around(rng: &mut ChaCha8Rng, c: Vec2, size: f32) -> Vec<Vec2> {
     let start: f32 = rng.gen_range(0.0..std::f32::consts::TAU);
     (0..4)
         .map(|k| {
@@ -200,7 +200,7 @@ fn room_within(obstacles: Vec<Vec<Vec2>>, l_shape: bool) -> Level {
 
 /// A room ([`room_within`], an L when `l_shape`) with fewer than `most` random
 /// obstacles of its own, and its mesh.
-fn random_room(rng: &mut ChaCha8Rng, most: usize, l_shape: bool) -> (Level, NavMesh) {
+pub(super) fn random_room(rng: &mut ChaCha8Rng, most: usize, l_shape: bool) -> (Level, NavMesh) {
     let base: Vec<Vec<Vec2>> = (0..rng.gen_range(0..most))
         .map(|_| quad(rng, 3.0))
         .collect();
@@ -212,7 +212,7 @@ fn random_room(rng: &mut ChaCha8Rng, most: usize, l_shape: bool) -> (Level, NavM
 /// One edit of `mesh` by `op` (drawn from `0..4`): an add for 0 and 1 (and whenever
 /// nothing is `live`), a remove for 2 and a move for 3 of a random one of `live`,
 /// `polygon` drawing the new outline; `live` follows.
-fn random_edit(
+pub(super) fn random_edit(
     mesh: &mut NavMesh,
     live: &mut Vec<MeshObstacleId>,
     rng: &mut ChaCha8Rng,
@@ -527,7 +527,7 @@ fn bad_edits_leave_the_mesh_unchanged() {
 
 /// A quadrilateral about `size` across centred near the room's outline (within `size`
 /// of it, inside or out), so that it often reaches outside the mesh.
-fn quad_across_the_outline(rng: &mut ChaCha8Rng, size: f32) -> Vec<Vec2> {
+pub(super) fn quad_across_the_outline(rng: &mut ChaCha8Rng, size: f32) -> Vec<Vec2> {
     let along = rng.gen_range(0.0..ROOM);
     let across = rng.gen_range(-size..size);
     let c = match rng.gen_range(0..4) {
@@ -669,7 +669,7 @@ const WALLS_SQUEEZE: &str = r#"{"segments":[{"a":[30.0,0.0],"b":[30.0,30.0]},{"a
 /// The benchmark data directory (`$CROWDNAV_DATA`, else `../shared/data` beside the
 /// repository), or `None` after saying on stderr that the test is skipped; in CI
 /// (`CI=true`) a missing directory fails the test.
-fn data_dir() -> Option<std::path::PathBuf> {
+pub(super) fn data_dir() -> Option<std::path::PathBuf> {
     let dir = std::env::var_os("CROWDNAV_DATA").map_or_else(
         || std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data")),
         std::path::PathBuf::from,

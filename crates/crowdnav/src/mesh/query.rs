@@ -58,8 +58,11 @@ use std::sync::OnceLock;
 mod radius;
 #[path = "query_ray.rs"]
 mod ray;
+#[path = "query_update.rs"]
+mod update;
 #[path = "query_walk.rs"]
 mod walk;
+pub(crate) use update::Frame;
 #[path = "query_walkable.rs"]
 mod walkable;
 
@@ -162,12 +165,28 @@ const CHUNK_CELLS: f64 = 1.0;
 pub const MAX_SLIDES: u32 = 4;
 
 /// Per-mesh data the queries build on first use: the walls on a grid, and the walkable
-/// triangles' running areas for sampling.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct LazyQueryIndex(OnceLock<QueryIndex>);
+/// triangles' running areas for sampling. An edit keeps a built index aside, and the
+/// first use after it brings it up to date where the edit changed the mesh (see
+/// `mesh/query_update.rs`).
+#[derive(Debug, Default)]
+pub(crate) struct LazyQueryIndex {
+    ready: OnceLock<QueryIndex>,
+    /// An index of an earlier state of the mesh, waiting to be brought up to date.
+    stale: std::sync::Mutex<Option<QueryIndex>>,
+}
 
 #[derive(Clone, Debug)]
 pub(crate) struct QueryIndex {
+    /// The box and wall count that size the grids, kept through edits.
+    frame: update::Frame,
+    /// The mesh's triangles and flags, as last taken.
+    seen: update::Seen,
+    /// Per triangle, where its walls start in `walls` (one more entry at the end).
+    first: Vec<u32>,
+    /// The area of each triangle of `area_triangles`.
+    areas: Vec<f64>,
+    /// Buffers for the next update.
+    spare: update::Spare,
     walls: Vec<Segment>,
     grid: WallGrid,
     /// The side of the grid's cells, as asked for.
@@ -193,60 +212,37 @@ pub(crate) struct QueryIndex {
 }
 
 impl QueryIndex {
+    /// The index of `mesh`, on the grids its frame sizes (see [`update::Frame::of`]).
     fn new(mesh: &NavMesh) -> QueryIndex {
-        let walls: Vec<Segment> = mesh.walls().collect();
-        let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
-        for &v in &mesh.vertices {
-            lo = lo.min(v);
-            hi = hi.max(v);
-        }
-        let walkable = walkable::WalkableCells::new(
-            mesh,
-            lo.as_dvec2(),
-            hi.as_dvec2(),
-            f64::from(dense_side(
-                lo,
-                hi,
-                walls.len().max(1),
-                WALLS_PER_WALKABLE_CELL,
-            )),
-        );
-        let cell = dense_side(lo, hi, walls.len().max(1), 2.0);
-        let grid = WallGrid::new(&walls, cell);
-        let (mut area_triangles, mut area_sums) = (Vec::new(), Vec::new());
-        let mut sum = 0.0;
-        for t in mesh.walkable_triangles() {
-            let [a, b, c] = mesh.triangle_points(t).map(|v| v.as_dvec2());
-            sum += 0.5 * (b - a).perp_dot(c - a).abs();
-            area_triangles.push(t.0);
-            area_sums.push(sum);
-        }
+        let frame = update::Frame::of(mesh);
+        let tables = update::Tables::take(mesh, None, &mut update::Spare::default());
+        let walls = tables.walls;
+        let (lo, hi) = (frame.lo, frame.hi);
+        let grid = WallGrid::with_layout(&walls, frame.grid);
+        let walkable =
+            walkable::WalkableCells::new(mesh, &walls, &tables.hull, lo, hi, frame.walkable_cell());
         let walls64 = walls
             .iter()
             .map(|w| (w.a.as_dvec2(), w.b.as_dvec2()))
             .collect();
-        let hull = mesh
-            .triangles()
-            .flat_map(|t| (0..3).map(move |e| (t, e)))
-            .filter(|&(t, e)| mesh.neighbor(t, e).is_none())
-            .map(|(t, e)| {
-                let s = mesh.edge_segment(t, e);
-                (s.a.as_dvec2(), s.b.as_dvec2())
-            })
-            .collect();
         QueryIndex {
+            frame,
+            seen: update::Seen::of(mesh, tables.hull_triangles),
+            spare: update::Spare::default(),
+            first: tables.first,
+            areas: tables.areas,
             walls,
             grid,
-            grid_cell: cell,
-            hull,
-            lo: lo.as_dvec2(),
-            hi: hi.as_dvec2(),
-            area_triangles,
-            area_sums,
+            grid_cell: frame.grid_cell(),
+            hull: tables.hull,
+            lo,
+            hi,
+            area_triangles: tables.area_triangles,
+            area_sums: tables.area_sums,
             radii: radius::RadiusSlots::default(),
             ray_grids: radius::RadiusSlots::default(),
             walls64,
-            walk: walk::Walk::new(mesh),
+            walk: walk::Walk::new(mesh, lo, hi),
             walkable,
         }
     }
@@ -704,7 +700,19 @@ fn circle_circle(a: DVec2, b: DVec2, r: f64, out: &mut Vec<DVec2>) {
 impl NavMesh {
     /// The query index, built on first use.
     fn query_index(&self) -> &QueryIndex {
-        self.query_index.0.get_or_init(|| QueryIndex::new(self))
+        self.query_index.ready.get_or_init(|| {
+            let stale = match self.query_index.stale.lock() {
+                Ok(mut guard) => guard.take(),
+                Err(poisoned) => poisoned.into_inner().take(),
+            };
+            match stale {
+                Some(mut index) => {
+                    index.update(self);
+                    index
+                }
+                None => QueryIndex::new(self),
+            }
+        })
     }
 
     /// The per-radius data for `r`, built on first use; `None` when the mesh already
@@ -736,7 +744,7 @@ impl NavMesh {
             let cell = dense_side(
                 index.lo.as_vec2(),
                 index.hi.as_vec2(),
-                index.walls.len().max(1),
+                index.frame.walls.max(1),
                 ray::WALLS_PER_CELL,
             );
             ray::RayGrid::new(r, &index.walls, index.lo, index.hi, f64::from(cell))

@@ -65,6 +65,13 @@ impl<T: PerRadius> RadiusSlots<T> {
     }
 }
 
+impl<T> RadiusSlots<T> {
+    /// The data of the radii built so far.
+    pub(crate) fn built_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.0.iter_mut().filter_map(OnceLock::get_mut)
+    }
+}
+
 impl PerRadius for RadiusIndex {
     fn radius(&self) -> f64 {
         self.radius

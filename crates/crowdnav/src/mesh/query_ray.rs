@@ -50,6 +50,31 @@ pub(crate) struct RayGrid {
     /// The walls of cell `c` (row by row) are `items[starts[c]..starts[c + 1]]`.
     starts: Vec<u32>,
     items: Vec<RayWall>,
+    /// How far from a wall a cell may lie and list it: the radius and a rounding pad.
+    reach: f64,
+    /// The lists before the last patch, as buffers for the next.
+    spare: Spare,
+}
+
+/// A ray grid's lists before its last patch, as buffers for the next (so that it
+/// finds its pages mapped). A clone of the grid starts without them.
+#[derive(Debug, Default)]
+struct Spare(Vec<u32>, Vec<RayWall>);
+
+impl Clone for Spare {
+    fn clone(&self) -> Self {
+        Spare::default()
+    }
+}
+
+/// The item of wall `k` of `walls`.
+fn new_item(walls: &[Segment], k: u32) -> RayWall {
+    let w = walls[k as usize];
+    RayWall {
+        a: w.a,
+        b: w.b,
+        wall: k,
+    }
 }
 
 impl PerRadius for RayGrid {
@@ -84,6 +109,8 @@ impl RayGrid {
             rows: 0,
             starts: vec![0],
             items: Vec::new(),
+            reach: r,
+            spare: Default::default(),
         })
     }
 
@@ -104,28 +131,22 @@ impl RayGrid {
         if count.is_nan() || count > crate::grid::MAX_CELLS as f64 {
             return None;
         }
-        let (cols, rows) = (cols as i64, rows as i64);
-        let inv_cell = 1.0 / cell;
-        let cell_of = |x: f64, n: i64| ((x * inv_cell).floor() as i64).clamp(0, n - 1);
-        // The cells of each wall: those of its box grown by the reach that lie within
-        // the reach of it.
-        let cells_of = |w: &Segment, f: &mut dyn FnMut(usize)| {
-            let (a, b) = (w.a.as_dvec2(), w.b.as_dvec2());
-            let (blo, bhi) = (a.min(b) - reach - origin, a.max(b) + reach - origin);
-            for y in cell_of(blo.y, rows)..=cell_of(bhi.y, rows) {
-                for x in cell_of(blo.x, cols)..=cell_of(bhi.x, cols) {
-                    let clo = origin + DVec2::new(x as f64, y as f64) * cell;
-                    let chi = clo + DVec2::splat(cell);
-                    if segment_box_distance_squared(a, b, clo, chi) <= reach * reach {
-                        f((y * cols + x) as usize);
-                    }
-                }
-            }
+        let mut grid = RayGrid {
+            radius: r,
+            origin,
+            cell,
+            inv_cell: 1.0 / cell,
+            cols: cols as i64,
+            rows: rows as i64,
+            starts: vec![0u32; (cols * rows) as usize + 1],
+            items: Vec::new(),
+            reach,
+            spare: Default::default(),
         };
-        let mut starts = vec![0u32; (cols * rows) as usize + 1];
         let mut total = 0usize;
+        let mut starts = std::mem::take(&mut grid.starts);
         for w in walls {
-            cells_of(w, &mut |c| {
+            grid.cells_of(w, &mut |c| {
                 starts[c + 1] += 1;
                 total += 1;
             });
@@ -137,6 +158,7 @@ impl RayGrid {
             starts[c] += starts[c - 1];
         }
         let mut fill = starts.clone();
+        grid.starts = starts;
         let mut items = vec![
             RayWall {
                 a: Vec2::ZERO,
@@ -146,7 +168,7 @@ impl RayGrid {
             total
         ];
         for (i, w) in walls.iter().enumerate() {
-            cells_of(w, &mut |c| {
+            grid.cells_of(w, &mut |c| {
                 items[fill[c] as usize] = RayWall {
                     a: w.a,
                     b: w.b,
@@ -155,16 +177,126 @@ impl RayGrid {
                 fill[c] += 1;
             });
         }
-        Some(RayGrid {
-            radius: r,
-            origin,
-            cell,
-            inv_cell,
-            cols,
-            rows,
-            starts,
-            items,
-        })
+        grid.items = items;
+        Some(grid)
+    }
+
+    /// Calls `f` with the cells of wall `w`: those of its box grown by the reach that
+    /// lie within the reach of it.
+    fn cells_of(&self, w: &Segment, f: &mut dyn FnMut(usize)) {
+        let (origin, cell, reach) = (self.origin, self.cell, self.reach);
+        let cell_of = |x: f64, n: i64| ((x * self.inv_cell).floor() as i64).clamp(0, n - 1);
+        let (a, b) = (w.a.as_dvec2(), w.b.as_dvec2());
+        let (blo, bhi) = (a.min(b) - reach - origin, a.max(b) + reach - origin);
+        for y in cell_of(blo.y, self.rows)..=cell_of(bhi.y, self.rows) {
+            for x in cell_of(blo.x, self.cols)..=cell_of(bhi.x, self.cols) {
+                let clo = origin + DVec2::new(x as f64, y as f64) * cell;
+                let chi = clo + DVec2::splat(cell);
+                if segment_box_distance_squared(a, b, clo, chi) <= reach * reach {
+                    f((y * self.cols + x) as usize);
+                }
+            }
+        }
+    }
+
+    /// Follows a change of the walls, exactly as [`RayGrid::new`] on the same cells
+    /// would build the grid over `walls` (the new list): the old wall `i` (of
+    /// `old_walls`) is now `remap[i]` (`u32::MAX` for a wall gone; the walls kept keep
+    /// their order), and `added` (increasing) are the indices in `walls` of the new
+    /// ones. The cells a wall gone or added reaches are made again; the runs of other
+    /// cells between them are copied, their walls renumbered.
+    pub(crate) fn patch(
+        &mut self,
+        old_walls: &[Segment],
+        walls: &[Segment],
+        remap: &[u32],
+        added: &[u32],
+    ) {
+        if self.cols == 0 {
+            return;
+        }
+        let mut pairs: Vec<(u32, u32)> = Vec::new();
+        for &j in added {
+            if let Some(w) = walls.get(j as usize) {
+                self.cells_of(w, &mut |c| pairs.push((c as u32, j)));
+            }
+        }
+        pairs.sort_unstable();
+        let mut touched: Vec<u32> = pairs.iter().map(|&(c, _)| c).collect();
+        for (w, &j) in old_walls.iter().zip(remap) {
+            if j == u32::MAX {
+                self.cells_of(w, &mut |c| touched.push(c as u32));
+            }
+        }
+        touched.sort_unstable();
+        touched.dedup();
+        let renumber = |item: &RayWall| RayWall {
+            wall: remap.get(item.wall as usize).copied().unwrap_or(u32::MAX),
+            ..*item
+        };
+        // Into the buffers of the last patch (no fresh pages to fault in).
+        let Spare(mut starts, mut items) = std::mem::take(&mut self.spare);
+        starts.clear();
+        items.clear();
+        starts.reserve(self.starts.len());
+        items.reserve(self.items.len() + pairs.len());
+        starts.push(0);
+        let (mut from, mut next) = (0usize, 0usize);
+        for &c in &touched {
+            let c = c as usize;
+            // The untouched cells before `c`: their walls all kept, renumbered.
+            let (a, b) = (self.starts[from] as usize, self.starts[c] as usize);
+            let shift = items.len() as u32;
+            items.extend(self.items[a..b].iter().map(renumber));
+            starts.extend(
+                self.starts[from + 1..=c]
+                    .iter()
+                    .map(|&s| s - a as u32 + shift),
+            );
+            let first = next;
+            while pairs.get(next).is_some_and(|&(cell, _)| cell as usize == c) {
+                next += 1;
+            }
+            let mut adds = pairs[first..next].iter().map(|&(_, k)| k).peekable();
+            let old = &self.items[self.starts[c] as usize..self.starts[c + 1] as usize];
+            for item in old.iter().map(renumber) {
+                if item.wall == u32::MAX {
+                    continue;
+                }
+                while let Some(k) = adds.next_if(|&k| k < item.wall) {
+                    items.push(new_item(walls, k));
+                }
+                items.push(item);
+            }
+            items.extend(adds.map(|k| new_item(walls, k)));
+            starts.push(items.len() as u32);
+            from = c + 1;
+        }
+        let cells = self.starts.len() - 1;
+        let (a, b) = (self.starts[from] as usize, self.starts[cells] as usize);
+        let shift = items.len() as u32;
+        items.extend(self.items[a..b].iter().map(renumber));
+        starts.extend(
+            self.starts[from + 1..=cells]
+                .iter()
+                .map(|&s| s - a as u32 + shift),
+        );
+        let starts = std::mem::replace(&mut self.starts, starts);
+        let items = std::mem::replace(&mut self.items, items);
+        self.spare = Spare(starts, items);
+    }
+
+    /// Whether `self` and `other` lie on the same cells and list the same walls in each,
+    /// in the same order.
+    #[cfg(test)]
+    pub(crate) fn same_as(&self, other: &RayGrid) -> bool {
+        let item = |w: &RayWall| ([w.a.x, w.a.y, w.b.x, w.b.y].map(f32::to_bits), w.wall);
+        self.radius.to_bits() == other.radius.to_bits()
+            && self.origin.to_array().map(f64::to_bits) == other.origin.to_array().map(f64::to_bits)
+            && self.cell.to_bits() == other.cell.to_bits()
+            && (self.cols, self.rows) == (other.cols, other.rows)
+            && self.starts == other.starts
+            && self.items.iter().map(item).eq(other.items.iter().map(item))
     }
 
     /// The first touch of the disc moving from `s` along `d` (from time 0 to 1): its

@@ -1003,7 +1003,14 @@ fn the_walkable_cells_vouch_only_for_walkable_points() {
         let mesh = random_mesh(&mut rng);
         let index = mesh.query_index();
         for cell in [0.02, 0.3, 1.0, 4.0, 50.0] {
-            let cells = walkable::WalkableCells::new(&mesh, index.lo, index.hi, cell);
+            let cells = walkable::WalkableCells::new(
+                &mesh,
+                &index.walls,
+                &index.hull,
+                index.lo,
+                index.hi,
+                cell,
+            );
             let at = |x: f32| (x / cell as f32).round() * cell as f32;
             let mut points: Vec<Vec2> = (0..1500).map(|_| anywhere(&mut rng)).collect();
             points.extend((0..300).map(|_| {

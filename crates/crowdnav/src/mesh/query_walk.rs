@@ -7,7 +7,8 @@
 //! lie near each other in memory: the walk is bound by memory latency.
 //!
 //! The walk itself is [`NavMesh::raycast_walk`]'s (in `mesh/query.rs`): this module
-//! owns its data, built with the query index and dropped with it by every edit.
+//! owns its data, built with the query index and brought up to date with it after an
+//! edit ([`Walk::update`]).
 
 use crate::mesh::navmesh::{NavMesh, TriangleId, NONE};
 use glam::{DVec2, Vec2};
@@ -52,19 +53,42 @@ pub(crate) struct Walk {
     pub(crate) slot: Vec<u32>,
 }
 
+/// The record of walkable triangle `t` of `mesh`, the triangles' slots being `slot`.
+fn record(mesh: &NavMesh, t: u32, slot: &[u32]) -> WalkTriangle {
+    let tid = TriangleId(t);
+    let ids = mesh.triangles[t as usize];
+    let next = std::array::from_fn(|e| {
+        let nb = mesh.neighbors[t as usize][e];
+        if mesh.is_wall(tid, e) || nb == NONE || slot[nb as usize] == CLOSED {
+            return CLOSED;
+        }
+        // The shared edge runs from corner e + 1 to corner e in the neighbour.
+        match (0..3).find(|&k| mesh.triangles[nb as usize][k] == ids[(e + 1) % 3]) {
+            Some(k) => slot[nb as usize] << 2 | k as u32,
+            None => CLOSED,
+        }
+    });
+    let walls = (0..3)
+        .filter(|&e| mesh.is_wall(tid, e))
+        .fold(0, |m, e| m | 1 << e);
+    WalkTriangle {
+        p: ids.map(|v| mesh.vertices[v as usize]),
+        next,
+        triangle: t,
+        walls,
+    }
+}
+
 impl Walk {
-    /// The records of `mesh`'s walkable triangles; none for a mesh of more than
-    /// [`MAX_RECORDS`] of them (the raycasts then search the grid).
-    pub(crate) fn new(mesh: &NavMesh) -> Walk {
+    /// The records of `mesh`'s walkable triangles, ordered by the Z curve over the box
+    /// `lo..hi` (that of the vertices); none for a mesh of more than [`MAX_RECORDS`]
+    /// of them (the raycasts then search the grid).
+    pub(crate) fn new(mesh: &NavMesh, lo: DVec2, hi: DVec2) -> Walk {
         let mut triangle: Vec<u32> = mesh.walkable_triangles().map(|t| t.0).collect();
         if triangle.len() > MAX_RECORDS {
             return Walk::default();
         }
-        let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
-        for &v in &mesh.vertices {
-            lo = lo.min(v);
-            hi = hi.max(v);
-        }
+        let (lo, hi) = (lo.as_vec2(), hi.as_vec2());
         let scale = (hi - lo).max(Vec2::splat(f32::MIN_POSITIVE));
         // The Z-curve key of a triangle's centroid on a 2^16 x 2^16 grid over the box.
         let key = |t: u32| {
@@ -77,34 +101,103 @@ impl Walk {
         for (s, &t) in triangle.iter().enumerate() {
             slot[t as usize] = s as u32;
         }
-        let records = triangle
-            .iter()
-            .map(|&t| {
-                let tid = TriangleId(t);
-                let ids = mesh.triangles[t as usize];
-                let next = std::array::from_fn(|e| {
-                    let nb = mesh.neighbors[t as usize][e];
-                    if mesh.is_wall(tid, e) || nb == NONE || slot[nb as usize] == CLOSED {
-                        return CLOSED;
-                    }
-                    // The shared edge runs from corner e + 1 to corner e in the neighbour.
-                    match (0..3).find(|&k| mesh.triangles[nb as usize][k] == ids[(e + 1) % 3]) {
-                        Some(k) => slot[nb as usize] << 2 | k as u32,
-                        None => CLOSED,
-                    }
-                });
-                let walls = (0..3)
-                    .filter(|&e| mesh.is_wall(tid, e))
-                    .fold(0, |m, e| m | 1 << e);
-                WalkTriangle {
-                    p: ids.map(|v| mesh.vertices[v as usize]),
-                    next,
-                    triangle: t,
-                    walls,
-                }
-            })
-            .collect();
+        let records = triangle.iter().map(|&t| record(mesh, t, &slot)).collect();
         Walk { records, slot }
+    }
+
+    /// Follows an edit of the mesh: the triangles of `changed` (increasing; those
+    /// past the mesh's count are gone) changed their corners, walkability or walls
+    /// since the records were made for the mesh's `old_count` triangles. Their records
+    /// are made again (in the slots freed, or new ones), and those of their walkable
+    /// neighbours, whose links to them changed; then the last records fill the slots
+    /// left free, so that there is one record per walkable triangle. The other records
+    /// keep their slots: the order of the Z curve is kept only where nothing changed,
+    /// which changes the speed of a walk, never its answer.
+    pub(crate) fn update(&mut self, mesh: &NavMesh, changed: &[u32], old_count: usize) {
+        // (No slots: the mesh has too many triangles for the walk.)
+        if self.slot.is_empty() && old_count > 0 {
+            return;
+        }
+        let n = mesh.triangles.len();
+        let mut free = Vec::new();
+        for &t in changed {
+            if let Some(s) = self.slot.get_mut(t as usize) {
+                if *s != CLOSED {
+                    free.push(*s);
+                    *s = CLOSED;
+                }
+            }
+        }
+        self.slot.resize(n, CLOSED);
+        // The lowest free slots first.
+        free.sort_unstable_by(|a, b| b.cmp(a));
+        let mut touched: Vec<u32> = Vec::with_capacity(4 * changed.len());
+        for &t in changed.iter().filter(|&&t| (t as usize) < n) {
+            touched.extend(mesh.neighbors[t as usize].iter().filter(|&&u| u != NONE));
+            if !mesh.is_walkable(TriangleId(t)) {
+                continue;
+            }
+            let s = match free.pop() {
+                Some(s) => s,
+                None => {
+                    self.records.push(WalkTriangle::default());
+                    (self.records.len() - 1) as u32
+                }
+            };
+            self.slot[t as usize] = s;
+            touched.push(t);
+        }
+        touched.sort_unstable();
+        touched.dedup();
+        for t in touched {
+            let s = self.slot[t as usize];
+            if s != CLOSED {
+                self.records[s as usize] = record(mesh, t, &self.slot);
+            }
+        }
+        // The last records into the free slots (lowest first), links to them moved.
+        free.sort_unstable();
+        let (mut i, mut j) = (0, free.len());
+        while i < j {
+            let last = (self.records.len() - 1) as u32;
+            if free[j - 1] == last {
+                self.records.pop();
+                j -= 1;
+                continue;
+            }
+            let (dst, rec) = (free[i], self.records[last as usize]);
+            i += 1;
+            self.records[dst as usize] = rec;
+            self.records.pop();
+            self.slot[rec.triangle as usize] = dst;
+            for (e, &x) in rec.next.iter().enumerate() {
+                if x != CLOSED {
+                    self.records[(x >> 2) as usize].next[(x & 3) as usize] = dst << 2 | e as u32;
+                }
+            }
+        }
+    }
+
+    /// Whether `self` and `other` hold the same records for the same triangles (their
+    /// slots may differ: the links are compared by the triangles they name).
+    #[cfg(test)]
+    pub(crate) fn same_as(&self, other: &Walk) -> bool {
+        let named = |w: &Walk, t: usize| {
+            w.of(t as u32).map(|r| {
+                let next = r.next.map(|x| match x {
+                    CLOSED => (CLOSED, 0),
+                    _ => (w.records[(x >> 2) as usize].triangle, x & 3),
+                });
+                (
+                    r.p.map(|p| p.to_array().map(f32::to_bits)),
+                    next,
+                    r.triangle,
+                    r.walls,
+                )
+            })
+        };
+        self.slot.len() == other.slot.len()
+            && (0..self.slot.len()).all(|t| named(self, t) == named(other, t))
     }
 
     /// The record of triangle `t`, if it is walkable.
