@@ -78,10 +78,23 @@ pub(crate) struct RadiusIndex {
     pub(crate) radius: f64,
     /// The kept pieces of the free space's boundary.
     pieces: Vec<Piece>,
-    /// Their boxes.
-    piece_boxes: Vec<(DVec2, DVec2)>,
-    /// The pieces binned by their boxes.
-    piece_cells: Cells,
+    /// The cells the pieces are binned on (by their boxes).
+    layout: Layout,
+    /// The pieces of cell `c` (row by row) are `binned[starts[c]..starts[c + 1]]`.
+    starts: Vec<u32>,
+    /// Each cell's pieces with their boxes, so that a ring search reads a cell's list
+    /// in one sweep of memory and opens only the pieces whose box could beat its best.
+    binned: Vec<Binned>,
+}
+
+/// A kept piece as a cell of the boundary's grid lists it: its box, rounded outwards
+/// to `f32` (so that no point of the piece lies outside it), and its index.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+struct Binned {
+    lo: Vec2,
+    hi: Vec2,
+    piece: u32,
 }
 
 /// A piece of the boundary of the free space.
@@ -188,19 +201,49 @@ impl RadiusIndex {
             pieces.len().max(1),
             PIECES_PER_CELL,
         ));
-        let piece_cells = bin(glo, ghi, piece_side, &piece_boxes, pad);
+        let cells = bin(glo, ghi, piece_side, &piece_boxes, pad);
+        // Boxes rounded outwards: a hair wider than rounding to `f32` moves a bound.
+        let out = 1e-6 * scale;
+        let binned = cells
+            .each_cell()
+            .flatten()
+            .map(|&i| {
+                let (lo, hi) = piece_boxes[i as usize];
+                Binned {
+                    lo: (lo - out).as_vec2(),
+                    hi: (hi + out).as_vec2(),
+                    piece: i,
+                }
+            })
+            .collect();
+        let starts = std::iter::once(0)
+            .chain(cells.each_cell().scan(0u32, |end, items| {
+                *end += items.len() as u32;
+                Some(*end)
+            }))
+            .collect();
         RadiusIndex {
             radius: r,
             pieces,
-            piece_boxes,
-            piece_cells,
+            layout: *cells.layout(),
+            starts,
+            binned,
+        }
+    }
+
+    /// The pieces listed in cell `(x, y)` (which must be on the grid).
+    fn cell(&self, x: usize, y: usize) -> &[Binned] {
+        let c = y * self.layout.cols + x;
+        match (self.starts.get(c), self.starts.get(c + 1)) {
+            (Some(&a), Some(&b)) => self.binned.get(a as usize..b as usize).unwrap_or(&[]),
+            _ => &[],
         }
     }
 
     /// The point of the kept boundary nearest to `p` (ties broken by coordinates), or
     /// `None` when nothing is kept.
     pub(crate) fn nearest_boundary(&self, p: DVec2) -> Option<DVec2> {
-        let layout = *self.piece_cells.layout();
+        let layout = self.layout;
         if self.pieces.is_empty() || layout.len() == 0 || !p.is_finite() {
             return None;
         }
@@ -216,13 +259,22 @@ impl RadiusIndex {
             if x < 0 || y < 0 || x >= cols || y >= rows {
                 return;
             }
-            for &i in self.piece_cells.row(y as usize, x as usize, x as usize) {
-                let (lo, hi) = self.piece_boxes[i as usize];
+            // A piece nearer than the best has a point nearer, in a cell nearer (less
+            // the rounding of the binning) that lists it too: a farther cell is passed.
+            if let Some((e, _)) = *best {
+                let lo = origin + DVec2::new(x as f64, y as f64) * cell;
+                let gap = (lo - p).max(p - (lo + cell)).max(DVec2::ZERO).length();
+                if gap > margin && (gap - margin) * (gap - margin) > e {
+                    return;
+                }
+            }
+            for item in self.cell(x as usize, y as usize) {
+                let (lo, hi) = (item.lo.as_dvec2(), item.hi.as_dvec2());
                 let gap = (lo - p).max(p - hi).max(DVec2::ZERO).length_squared();
                 if best.is_some_and(|(e, _)| gap > e) {
                     continue;
                 }
-                let q = self.pieces[i as usize].nearest(p, r);
+                let q = self.pieces[item.piece as usize].nearest(p, r);
                 let d = q.distance_squared(p);
                 let better = match *best {
                     None => true,
