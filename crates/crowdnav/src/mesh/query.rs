@@ -37,9 +37,10 @@
 //! cells list the walls within the radius of them (tens of milliseconds on that map;
 //! `mesh/query_ray.rs`), so that a raycast follows the ray's line through the cells
 //! instead of a band `2r` wide. A raycast needs no start triangle then, only that its
-//! start is walkable: a bitmap of the cells wholly in walkable space, built with the
-//! query index (`mesh/query_walkable.rs`), says so with one bit for nearly every start
-//! away from walls; other starts are located, and at `r = 0` walk the triangles.
+//! start is walkable: each cell of the grid keeps a bit for each of its 8 × 8
+//! sub-cells that lies wholly in walkable space (`mesh/query_walkable.rs`), which says
+//! so for nearly every start away from walls, with the line of memory that holds the
+//! start cell's walls; other starts are located, and at `r = 0` walk the triangles.
 
 use super::clearance::{closest_point, distance_squared_to_segment, distance_to_segment, Visited};
 use super::navmesh::{NavMesh, TriangleId, NONE};
@@ -188,8 +189,6 @@ pub(crate) struct QueryIndex {
     walls64: Vec<(DVec2, DVec2)>,
     /// The walkable triangles as the raycast's walk reads them.
     walk: walk::Walk,
-    /// The cells wholly in walkable space, where a raycast's start needs no location.
-    walkable: walkable::WalkableCells,
 }
 
 impl QueryIndex {
@@ -200,17 +199,6 @@ impl QueryIndex {
             lo = lo.min(v);
             hi = hi.max(v);
         }
-        let walkable = walkable::WalkableCells::new(
-            mesh,
-            lo.as_dvec2(),
-            hi.as_dvec2(),
-            f64::from(dense_side(
-                lo,
-                hi,
-                walls.len().max(1),
-                WALLS_PER_WALKABLE_CELL,
-            )),
-        );
         let cell = dense_side(lo, hi, walls.len().max(1), 2.0);
         let grid = WallGrid::new(&walls, cell);
         let (mut area_triangles, mut area_sums) = (Vec::new(), Vec::new());
@@ -247,16 +235,9 @@ impl QueryIndex {
             ray_grids: radius::RadiusSlots::default(),
             walls64,
             walk: walk::Walk::new(mesh),
-            walkable,
         }
     }
 }
-
-/// Walls per cell of the bitmap of walkable cells (as the query grid counts them):
-/// on aurora, cells of 0.59 m (2.3 million cells, 290 kB). A start where a disc of
-/// radius 0.85 m or more fits is farther from every wall than a cell's diagonal, so
-/// it needs no point location.
-const WALLS_PER_WALKABLE_CELL: f32 = 1.0 / 64.0;
 
 /// Scratch reused by one thread's queries: triangles and walls seen, and a stack.
 #[derive(Default)]
@@ -739,7 +720,7 @@ impl NavMesh {
                 index.walls.len().max(1),
                 ray::WALLS_PER_CELL,
             );
-            ray::RayGrid::new(r, &index.walls, index.lo, index.hi, f64::from(cell))
+            ray::RayGrid::for_mesh(self, r, &index.walls, index.lo, index.hi, f64::from(cell))
         })
     }
 
@@ -1383,7 +1364,7 @@ impl NavMesh {
     /// within the radius of it), nearest first, stopping past the first touch; past the
     /// radii the mesh keeps, it tests the walls on the query grid's cells in a band
     /// along the ray. All are exact. A start in a cell wholly in walkable space needs
-    /// no point location (a bit of a bitmap says it is walkable); a start near a wall
+    /// no point location (a bit kept with the grid's cell says it is walkable); a start near a wall
     /// is located, which [`NavMesh::raycast_in`] skips when the caller knows `from`'s
     /// triangle.
     ///
@@ -1471,15 +1452,12 @@ impl NavMesh {
         Ok(self.raycast_from(from.as_dvec2(), to.as_dvec2(), r, t))
     }
 
-    /// The raycast from `s` when the bitmap of walkable cells vouches for it and the
-    /// radius has a ray grid: no start triangle needed. `None`: the caller locates `s`
+    /// The raycast from `s` when the radius has a ray grid whose walkable sub-cells
+    /// vouch for `s`: no start triangle needed. `None`: the caller locates `s`
     /// and takes [`NavMesh::raycast_from`] (the same answer).
     #[inline]
     fn raycast_from_walkable(&self, s: DVec2, to: DVec2, r: f64) -> Option<Option<RayHit>> {
-        if !self.query_index().walkable.surely_walkable(s) {
-            return None;
-        }
-        let found = self.ray_grid(r)?.first_touch(s, to - s)?;
+        let found = self.ray_grid(r)?.first_touch_from_walkable(s, to - s)?;
         Some(found.map(|(t, _, wall)| ray_hit(s, to - s, t, wall, r)))
     }
 

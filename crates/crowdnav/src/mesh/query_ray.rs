@@ -17,8 +17,10 @@
 //! walls' worth wide, so that a list is short and a ray crosses few cells.
 
 use super::radius::PerRadius;
+use super::walkable::{self, WalkableCells};
 use super::{capsule_entry, Wall64};
 use crate::geom::{segments_distance_squared_f64, Segment};
+use crate::mesh::navmesh::NavMesh;
 use glam::{DVec2, Vec2};
 
 /// Walls per cell of the ray grid, as the query grid counts them (each in the cells it
@@ -47,10 +49,27 @@ pub(crate) struct RayGrid {
     inv_cell: f64,
     cols: i64,
     rows: i64,
-    /// The walls of cell `c` (row by row) are `items[starts[c]..starts[c + 1]]`.
-    starts: Vec<u32>,
+    /// The cells, row by row.
+    cells: Vec<RayCell>,
     items: Vec<RayWall>,
 }
+
+/// A cell of the ray grid: where its walls are in the grid's list, and which of its
+/// 8 × 8 sub-cells lie wholly in walkable space, so that a raycast learns that its
+/// start is walkable from the line of memory it reads the start cell's walls from.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
+struct RayCell {
+    /// Bit `8 j + i`: sub-cell `(i, j)` (from the cell's low corner) lies wholly in
+    /// walkable space, as [`WalkableCells`] marks cells.
+    walkable: u64,
+    /// The cell's walls are `items[start..end]`.
+    start: u32,
+    end: u32,
+}
+
+/// Sub-cells of a ray grid's cell along each side (see [`RayCell`]).
+const SUB: usize = 8;
 
 impl PerRadius for RayGrid {
     fn radius(&self) -> f64 {
@@ -82,9 +101,45 @@ impl RayGrid {
             inv_cell: 1.0,
             cols: 0,
             rows: 0,
-            starts: vec![0],
+            cells: Vec::new(),
             items: Vec::new(),
         })
+    }
+
+    /// [`RayGrid::new`] with each cell's walkable sub-cells marked on `mesh` (whose
+    /// walls are `walls`): the grid [`NavMesh::raycast`] builds per radius. No sub-cell
+    /// is marked when they would pass [`WalkableCells`]' size.
+    pub(crate) fn for_mesh(
+        mesh: &NavMesh,
+        r: f64,
+        walls: &[Segment],
+        lo: DVec2,
+        hi: DVec2,
+        cell: f64,
+    ) -> RayGrid {
+        let mut grid = RayGrid::new(r, walls, lo, hi, cell);
+        let (cols, rows) = (grid.cols as usize, grid.rows as usize);
+        if (cols * rows).saturating_mul(SUB * SUB) > walkable::MAX_CELLS as usize {
+            return grid;
+        }
+        let scale = 1.0 + lo.abs().max_element().max(hi.abs().max_element());
+        let sub = WalkableCells::on_grid(
+            mesh,
+            grid.origin,
+            grid.cell / SUB as f64,
+            cols * SUB,
+            rows * SUB,
+            1e-6 * scale,
+        );
+        for (c, cell) in grid.cells.iter_mut().enumerate() {
+            let (x, y) = (c % cols * SUB, c / cols * SUB);
+            for k in 0..SUB * SUB {
+                if sub.marked(x + k % SUB, y + k / SUB) {
+                    cell.walkable |= 1 << k;
+                }
+            }
+        }
+        grid
     }
 
     fn build(r: f64, walls: &[Segment], lo: DVec2, hi: DVec2, cell: f64) -> Option<RayGrid> {
@@ -155,6 +210,14 @@ impl RayGrid {
                 fill[c] += 1;
             });
         }
+        let cells = starts
+            .windows(2)
+            .map(|w| RayCell {
+                walkable: 0,
+                start: w[0],
+                end: w[1],
+            })
+            .collect();
         Some(RayGrid {
             radius: r,
             origin,
@@ -162,7 +225,7 @@ impl RayGrid {
             inv_cell,
             cols,
             rows,
-            starts,
+            cells,
             items,
         })
     }
@@ -177,16 +240,50 @@ impl RayGrid {
     /// are grown by, so a cell the walk steps past by rounding near a corner lies
     /// within the pad of one it visits, whose list holds its walls.
     pub(crate) fn first_touch(&self, s: DVec2, d: DVec2) -> Option<Option<(f64, u32, Wall64)>> {
-        let r = self.radius;
         let p = (s - self.origin) * self.inv_cell;
         // (Not NaN, inside the grid; then truncation is the floor.)
         if !(p.x >= 0.0 && p.y >= 0.0 && p.x < self.cols as f64 && p.y < self.rows as f64) {
             return None;
         }
+        // (Below the grid's size: `u32` holds them, and converts faster than `usize`.)
+        Some(self.walk(s, d, p.x as u32 as usize, p.y as u32 as usize))
+    }
+
+    /// [`RayGrid::first_touch`] when `s` lies in a sub-cell marked walkable (see
+    /// [`RayGrid::for_mesh`]); `None` otherwise (the caller locates `s` and searches).
+    #[inline]
+    pub(crate) fn first_touch_from_walkable(
+        &self,
+        s: DVec2,
+        d: DVec2,
+    ) -> Option<Option<(f64, u32, Wall64)>> {
+        let p = (s - self.origin) * self.inv_cell;
+        if !(p.x >= 0.0 && p.y >= 0.0 && p.x < self.cols as f64 && p.y < self.rows as f64) {
+            return None;
+        }
+        let (x, y) = (p.x as u32 as usize, p.y as u32 as usize);
+        let cell = self.cells.get(y * self.cols as usize + x)?;
+        // The sub-cell: `8 p` is exact, so it lies in `8 x .. 8 x + 8`.
+        let (i, j) = (
+            (p.x * SUB as f64) as u32 as usize - x * SUB,
+            (p.y * SUB as f64) as u32 as usize - y * SUB,
+        );
+        if cell.walkable >> (j * SUB + i) & 1 == 0 {
+            return None;
+        }
+        Some(self.walk(s, d, x, y))
+    }
+
+    /// The walk of [`RayGrid::first_touch`] from cell `(x, y)`, which holds `s`.
+    #[inline]
+    fn walk(&self, s: DVec2, d: DVec2, x: usize, y: usize) -> Option<(f64, u32, Wall64)> {
+        let r = self.radius;
         let (cols, rows) = (self.cols as usize, self.rows as usize);
-        let (mut x, mut y) = (p.x as usize, p.y as usize);
+        let (mut x, mut y) = (x, y);
         let to = s + d;
-        let scale = 1.0 + r + s.abs().max_element().max(to.abs().max_element());
+        // (Every number here is finite: comparisons stand for `min` and `max`, which
+        // would also handle NaN, at several instructions each.)
+        let scale = 1.0 + r + larger(larger(s.x.abs(), s.y.abs()), larger(to.x.abs(), to.y.abs()));
         let slack = 1e-9 * scale;
         // A wall with both ends farther than this from the ray's line, on one side,
         // is not touched (the sides are times |d|).
@@ -198,7 +295,8 @@ impl RayGrid {
                 return (0usize, f64::INFINITY, f64::INFINITY);
             }
             let inv = 1.0 / d;
-            let side = (at + usize::from(d > 0.0)) as f64;
+            // (`at` is below the grid's columns or rows, far within `i64`.)
+            let side = (at as i64 + i64::from(d > 0.0)) as f64;
             let step = if d > 0.0 { 1 } else { usize::MAX };
             (
                 step,
@@ -208,24 +306,32 @@ impl RayGrid {
         };
         let (step_x, delta_x, mut tx) = axis(d.x, s.x, self.origin.x, x);
         let (step_y, delta_y, mut ty) = axis(d.y, s.y, self.origin.y, y);
+        // The steps of the cell's index.
+        let (next_x, next_y) = (step_x, step_y.wrapping_mul(cols));
+        let mut c = y * cols + x;
         let grow = r + slack;
         let side0 = d.perp_dot(s);
         let mut best: (f64, Option<(u32, Wall64)>) = (1.0, None);
         // The box of the ray up to the best touch, grown by r.
-        let (mut blo, mut bhi) = (s.min(to) - grow, s.max(to) + grow);
+        let (mut blo, mut bhi) = grown_box(s, to, grow);
         loop {
-            let c = y * cols + x;
-            let (i0, i1) = (self.starts[c] as usize, self.starts[c + 1] as usize);
-            for w in &self.items[i0..i1] {
+            let Some(cell) = self.cells.get(c) else {
+                break;
+            };
+            for w in self
+                .items
+                .get(cell.start as usize..cell.end as usize)
+                .unwrap_or(&[])
+            {
                 let (a, b) = (w.a.as_dvec2(), w.b.as_dvec2());
                 let (oa, ob) = (d.perp_dot(a) - side0, d.perp_dot(b) - side0);
                 if (oa > beyond && ob > beyond) || (oa < -beyond && ob < -beyond) {
                     continue;
                 }
-                if a.x.max(b.x) < blo.x
-                    || a.y.max(b.y) < blo.y
-                    || a.x.min(b.x) > bhi.x
-                    || a.y.min(b.y) > bhi.y
+                if (a.x < blo.x && b.x < blo.x)
+                    || (a.y < blo.y && b.y < blo.y)
+                    || (a.x > bhi.x && b.x > bhi.x)
+                    || (a.y > bhi.y && b.y > bhi.y)
                 {
                     continue;
                 }
@@ -233,12 +339,11 @@ impl RayGrid {
                     // At most `best.0`: the earlier, or the lower wall at a tie.
                     if t < best.0 || best.1.is_none_or(|(v, _)| w.wall < v) {
                         best = (t, Some((w.wall, (a, b))));
-                        let e = s + d * t;
-                        (blo, bhi) = (s.min(e) - grow, s.max(e) + grow);
+                        (blo, bhi) = grown_box(s, s + d * t, grow);
                     }
                 }
             }
-            let exit = tx.min(ty);
+            let exit = if tx < ty { tx } else { ty };
             if exit >= 1.0 || (best.1.is_some() && best.0 <= exit) {
                 break;
             }
@@ -247,16 +352,39 @@ impl RayGrid {
                 if x >= cols {
                     break;
                 }
+                c = c.wrapping_add(next_x);
                 tx += delta_x;
             } else {
                 y = y.wrapping_add(step_y);
                 if y >= rows {
                     break;
                 }
+                c = c.wrapping_add(next_y);
                 ty += delta_y;
             }
         }
         let (t, found) = best;
-        Some(found.map(|(w, wall)| (t, w, wall)))
+        found.map(|(w, wall)| (t, w, wall))
     }
+}
+
+/// The larger of two numbers that are not NaN.
+#[inline]
+fn larger(a: f64, b: f64) -> f64 {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
+/// The box of `u` and `v` (not NaN) grown by `grow`.
+#[inline]
+fn grown_box(u: DVec2, v: DVec2, grow: f64) -> (DVec2, DVec2) {
+    let lo = DVec2::new(
+        if u.x < v.x { u.x } else { v.x },
+        if u.y < v.y { u.y } else { v.y },
+    );
+    let hi = DVec2::new(larger(u.x, v.x), larger(u.y, v.y));
+    (lo - grow, hi + grow)
 }

@@ -1,10 +1,12 @@
-//! A bitmap of the cells that lie wholly in walkable space, so that
+//! The cells that lie wholly in walkable space, so that
 //! [`NavMesh::raycast`](crate::mesh::NavMesh::raycast) and
 //! [`NavMesh::raycast_in`](crate::mesh::NavMesh::raycast_in) know that their start is
 //! walkable with one bit's look-up instead of a point location (a grid look-up and a
 //! walk) or a check of the start triangle (two loads from a 2 MB array on aurora): the
 //! disc raycast through the ray grid needs no triangle, only that the start is
-//! walkable.
+//! walkable. Each ray grid marks the 8 × 8 sub-cells of its cells this way and keeps
+//! their bits with the cell's walls (`mesh/query_ray.rs`), so that the start's bit comes
+//! with the line of memory the walk reads first.
 //!
 //! A cell is marked when no edge that parts walkable space from the rest (a wall, an
 //! edge between a walkable and a blocked triangle, an edge of the hull) comes within a
@@ -14,19 +16,21 @@
 //! locates the point as before. Unmarked cells next to each other share their class,
 //! so a row scan locates only the first cell of each run.
 //!
-//! Built with the query index, dropped with it by every edit.
+//! Built with each ray grid, dropped with the query index by every edit.
 
 use crate::mesh::navmesh::{Location, NavMesh, TriangleId};
 use glam::DVec2;
 
 /// Most cells the bitmap gets (one bit each: 2 MB).
-const MAX_CELLS: f64 = (1u64 << 24) as f64;
+pub(crate) const MAX_CELLS: f64 = (1u64 << 24) as f64;
 
 /// The bitmap: see the [module](self)'s notes.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct WalkableCells {
-    /// The low corner of cell `(0, 0)`.
+    /// The low corner of cell `(0, 0)` (read by the tests' look-up by point).
+    #[cfg_attr(not(test), allow(dead_code))]
     origin: DVec2,
+    #[cfg_attr(not(test), allow(dead_code))]
     inv_cell: f64,
     cols: usize,
     rows: usize,
@@ -37,7 +41,9 @@ pub(crate) struct WalkableCells {
 impl WalkableCells {
     /// The bitmap of `mesh`, whose vertices lie in the box `lo..hi`, on cells of side
     /// about `cell` (wider when the bitmap would pass [`MAX_CELLS`]); empty (every
-    /// point left to the caller) for an empty or degenerate box.
+    /// point left to the caller) for an empty or degenerate box. (The tests' view of
+    /// [`WalkableCells::on_grid`], which the ray grids build their sub-cells with.)
+    #[cfg(test)]
     pub(crate) fn new(mesh: &NavMesh, lo: DVec2, hi: DVec2, cell: f64) -> WalkableCells {
         let size = hi - lo;
         let scale = 1.0 + lo.abs().max_element().max(hi.abs().max_element());
@@ -48,14 +54,30 @@ impl WalkableCells {
         // that the bitmap stays within its size.
         let fit = ((size.x + 2.0) * (size.y + 2.0) / MAX_CELLS).sqrt();
         let cell = cell.max(1e-3 * scale).max(fit);
-        let pad = 1e-6 * scale;
-        let origin = lo - cell;
         let (cols, rows) = (
             (size.x / cell).ceil() as usize + 3,
             (size.y / cell).ceil() as usize + 3,
         );
-        let inv_cell = 1.0 / cell;
+        WalkableCells::on_grid(mesh, lo - cell, cell, cols, rows, 1e-6 * scale)
+    }
+
+    /// The bitmap of `mesh` on the `cols` × `rows` cells of side `cell` from `origin`
+    /// (which the caller keeps within [`MAX_CELLS`] and wide enough that a centre
+    /// rounded to `f32` stays inside its cell), marking a cell only when no parting
+    /// edge comes within `pad` of it.
+    pub(crate) fn on_grid(
+        mesh: &NavMesh,
+        origin: DVec2,
+        cell: f64,
+        cols: usize,
+        rows: usize,
+        pad: f64,
+    ) -> WalkableCells {
         let n = cols * rows;
+        if n == 0 || mesh.triangles.is_empty() || !(cell > 0.0 && origin.is_finite()) {
+            return WalkableCells::default();
+        }
+        let inv_cell = 1.0 / cell;
         let cell_of =
             |x: f64, count: usize| ((x * inv_cell).floor().max(0.0) as usize).min(count - 1);
         // The cells within `pad` of an edge that parts walkable space from the rest.
@@ -133,7 +155,7 @@ impl WalkableCells {
     }
 
     /// `true` when `p` surely lies in walkable space; `false` says nothing.
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn surely_walkable(&self, p: DVec2) -> bool {
         let q = (p - self.origin) * self.inv_cell;
         // (Not NaN, inside the bitmap; then truncation is the floor.)
@@ -144,6 +166,17 @@ impl WalkableCells {
         self.bits
             .get(c / 64)
             .is_some_and(|&word| word >> (c % 64) & 1 != 0)
+    }
+
+    /// Whether cell `(x, y)` is marked (`false` off the bitmap).
+    pub(crate) fn marked(&self, x: usize, y: usize) -> bool {
+        let c = y * self.cols + x;
+        x < self.cols
+            && y < self.rows
+            && self
+                .bits
+                .get(c / 64)
+                .is_some_and(|&word| word >> (c % 64) & 1 != 0)
     }
 
     /// The share of the bitmap's cells that are marked (for tests).
