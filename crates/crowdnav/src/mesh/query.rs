@@ -965,7 +965,10 @@ impl NavMesh {
     fn nearest_on_boundary(&self, point: Vec2, r: f64) -> Option<Option<NearestPoint>> {
         let p = point.as_dvec2();
         if let Location::Walkable(t) = self.locate(point) {
-            if self.has_room(p, t, r) {
+            // Most points where a disc fits lie in cells where it fits everywhere (a
+            // point fits anywhere walkable).
+            let surely = r > 0.0 && self.radius_index(r).is_some_and(|kept| kept.surely_fits(p));
+            if surely || self.has_room(p, t, r) {
                 return Some(Some(NearestPoint {
                     point,
                     triangle: t,

@@ -1091,3 +1091,36 @@ fn the_ray_grids_walkable_sub_cells_vouch_only_for_walkable_starts() {
     // A point farther from every wall than a sub-cell's diagonal is vouched for.
     assert!(far >= 1000 && vouched == far, "{vouched} of {far}");
 }
+
+#[test]
+fn the_kept_cells_where_a_disc_fits_vouch_only_for_points_where_it_does() {
+    // The per-radius cells clear of every wall by the radius: a point they vouch for is
+    // walkable and at least the radius from every wall (points anywhere, at vertices and
+    // on walls), and they vouch for some points at every radius the room has space for.
+    let mut rng = ChaCha8Rng::seed_from_u64(0xf4ee);
+    for _ in 0..4 {
+        let mesh = random_mesh(&mut rng);
+        let index = mesh.query_index();
+        for r in RADII.into_iter().filter(|&r| r > 0.0) {
+            let Some(kept) = mesh.radius_index(f64::from(r)) else {
+                continue;
+            };
+            let mut points: Vec<Vec2> = (0..3000).map(|_| anywhere(&mut rng)).collect();
+            points.extend(mesh.vertices().iter().copied());
+            points.extend(
+                index
+                    .walls
+                    .iter()
+                    .map(|w| w.a.lerp(w.b, rng.gen_range(0.0..1.0))),
+            );
+            let mut vouched = 0;
+            for p in points {
+                if kept.surely_fits(p.as_dvec2()) {
+                    vouched += 1;
+                    assert!(reference::fits(&mesh, p, f64::from(r)), "{p} r = {r}");
+                }
+            }
+            assert!(vouched > 0 || r > 1.0, "r = {r}");
+        }
+    }
+}

@@ -27,10 +27,8 @@ pub(crate) const MAX_CELLS: f64 = (1u64 << 24) as f64;
 /// The bitmap: see the [module](self)'s notes.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct WalkableCells {
-    /// The low corner of cell `(0, 0)` (read by the tests' look-up by point).
-    #[cfg_attr(not(test), allow(dead_code))]
+    /// The low corner of cell `(0, 0)`.
     origin: DVec2,
-    #[cfg_attr(not(test), allow(dead_code))]
     inv_cell: f64,
     cols: usize,
     rows: usize,
@@ -45,6 +43,19 @@ impl WalkableCells {
     /// [`WalkableCells::on_grid`], which the ray grids build their sub-cells with.)
     #[cfg(test)]
     pub(crate) fn new(mesh: &NavMesh, lo: DVec2, hi: DVec2, cell: f64) -> WalkableCells {
+        WalkableCells::clear_of(mesh, lo, hi, cell, 0.0)
+    }
+
+    /// [`WalkableCells::new`] with every cell that comes within `reach` of a wall (or
+    /// of any edge that parts walkable space from the rest) left unmarked: a disc of
+    /// radius `reach` fits anywhere in a marked cell.
+    pub(crate) fn clear_of(
+        mesh: &NavMesh,
+        lo: DVec2,
+        hi: DVec2,
+        cell: f64,
+        reach: f64,
+    ) -> WalkableCells {
         let size = hi - lo;
         let scale = 1.0 + lo.abs().max_element().max(hi.abs().max_element());
         if !(size.x >= 0.0 && size.y >= 0.0 && scale.is_finite()) || mesh.triangles.is_empty() {
@@ -58,7 +69,7 @@ impl WalkableCells {
             (size.x / cell).ceil() as usize + 3,
             (size.y / cell).ceil() as usize + 3,
         );
-        WalkableCells::on_grid(mesh, lo - cell, cell, cols, rows, 1e-6 * scale)
+        WalkableCells::on_grid(mesh, lo - cell, cell, cols, rows, reach + 1e-6 * scale)
     }
 
     /// The bitmap of `mesh` on the `cols` × `rows` cells of side `cell` from `origin`
@@ -154,8 +165,9 @@ impl WalkableCells {
         }
     }
 
-    /// `true` when `p` surely lies in walkable space; `false` says nothing.
-    #[cfg(test)]
+    /// `true` when `p` surely lies in walkable space (clear of every wall by the reach
+    /// the cells were built with); `false` says nothing.
+    #[inline]
     pub(crate) fn surely_walkable(&self, p: DVec2) -> bool {
         let q = (p - self.origin) * self.inv_cell;
         // (Not NaN, inside the bitmap; then truncation is the floor.)
