@@ -314,10 +314,7 @@ impl RayGrid {
         let mut best: (f64, Option<(u32, Wall64)>) = (1.0, None);
         // The box of the ray up to the best touch, grown by r.
         let (mut blo, mut bhi) = grown_box(s, to, grow);
-        loop {
-            let Some(cell) = self.cells.get(c) else {
-                break;
-            };
+        while let Some(cell) = self.cells.get(c) {
             for w in self
                 .items
                 .get(cell.start as usize..cell.end as usize)
