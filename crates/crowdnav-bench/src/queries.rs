@@ -11,9 +11,10 @@
 //! - raycast: from a random point where the disc fits (and that lies on Detour's
 //!   navmesh) to a point 2–40 m away in a random direction. Detour is handed the start
 //!   polygon (found beforehand, untimed); ours checks the start itself (`raycast`: one
-//!   bit of its bitmap of walkable cells for a start away from walls, else a point
-//!   location), or is handed its start triangle (`raycast_in`, found beforehand,
-//!   untimed: the like of Detour's, though with the bitmap it mostly goes unused).
+//!   bit kept with the ray grid's cell, for a start in a sub-cell wholly in walkable
+//!   space, else a point location), or is handed its start triangle (`raycast_in`,
+//!   found beforehand, untimed: the like of Detour's, though with those bits it mostly
+//!   goes unused).
 //!   Detour's raycast is a point's on its eroded navmesh at every radius; ours sweeps
 //!   the disc. Point location alone on the same starts is a row of its own.
 //! - nearest point: a point uniform over the map's box (many inside obstacles). Detour

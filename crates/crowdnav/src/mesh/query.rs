@@ -37,9 +37,10 @@
 //! cells list the walls within the radius of them (tens of milliseconds on that map;
 //! `mesh/query_ray.rs`), so that a raycast follows the ray's line through the cells
 //! instead of a band `2r` wide. A raycast needs no start triangle then, only that its
-//! start is walkable: a bitmap of the cells wholly in walkable space, built with the
-//! query index (`mesh/query_walkable.rs`), says so with one bit for nearly every start
-//! away from walls; other starts are located, and at `r = 0` walk the triangles.
+//! start is walkable: each cell of the grid keeps a bit for each of its 8 × 8
+//! sub-cells that lies wholly in walkable space (`mesh/query_walkable.rs`), which says
+//! so for nearly every start away from walls, with the line of memory that holds the
+//! start cell's walls; other starts are located, and at `r = 0` walk the triangles.
 
 use super::clearance::{closest_point, distance_squared_to_segment, distance_to_segment, Visited};
 use super::navmesh::{NavMesh, TriangleId, NONE};
@@ -207,8 +208,6 @@ pub(crate) struct QueryIndex {
     walls64: Vec<(DVec2, DVec2)>,
     /// The walkable triangles as the raycast's walk reads them.
     walk: walk::Walk,
-    /// The cells wholly in walkable space, where a raycast's start needs no location.
-    walkable: walkable::WalkableCells,
 }
 
 impl QueryIndex {
@@ -219,8 +218,6 @@ impl QueryIndex {
         let walls = tables.walls;
         let (lo, hi) = (frame.lo, frame.hi);
         let grid = WallGrid::with_layout(&walls, frame.grid);
-        let walkable =
-            walkable::WalkableCells::new(mesh, &walls, &tables.hull, lo, hi, frame.walkable_cell());
         let walls64 = walls
             .iter()
             .map(|w| (w.a.as_dvec2(), w.b.as_dvec2()))
@@ -243,16 +240,9 @@ impl QueryIndex {
             ray_grids: radius::RadiusSlots::default(),
             walls64,
             walk: walk::Walk::new(mesh, lo, hi),
-            walkable,
         }
     }
 }
-
-/// Walls per cell of the bitmap of walkable cells (as the query grid counts them):
-/// on aurora, cells of 0.59 m (2.3 million cells, 290 kB). A start where a disc of
-/// radius 0.85 m or more fits is farther from every wall than a cell's diagonal, so
-/// it needs no point location.
-const WALLS_PER_WALKABLE_CELL: f32 = 1.0 / 64.0;
 
 /// Scratch reused by one thread's queries: triangles and walls seen, and a stack.
 #[derive(Default)]
@@ -747,7 +737,7 @@ impl NavMesh {
                 index.frame.walls.max(1),
                 ray::WALLS_PER_CELL,
             );
-            ray::RayGrid::new(r, &index.walls, index.lo, index.hi, f64::from(cell))
+            ray::RayGrid::for_mesh(self, r, &index.walls, index.lo, index.hi, f64::from(cell))
         })
     }
 
@@ -992,7 +982,10 @@ impl NavMesh {
     fn nearest_on_boundary(&self, point: Vec2, r: f64) -> Option<Option<NearestPoint>> {
         let p = point.as_dvec2();
         if let Location::Walkable(t) = self.locate(point) {
-            if self.has_room(p, t, r) {
+            // Most points where a disc fits lie in cells where it fits everywhere (a
+            // point fits anywhere walkable).
+            let surely = r > 0.0 && self.radius_index(r).is_some_and(|kept| kept.surely_fits(p));
+            if surely || self.has_room(p, t, r) {
                 return Some(Some(NearestPoint {
                     point,
                     triangle: t,
@@ -1391,7 +1384,7 @@ impl NavMesh {
     /// within the radius of it), nearest first, stopping past the first touch; past the
     /// radii the mesh keeps, it tests the walls on the query grid's cells in a band
     /// along the ray. All are exact. A start in a cell wholly in walkable space needs
-    /// no point location (a bit of a bitmap says it is walkable); a start near a wall
+    /// no point location (a bit kept with the grid's cell says it is walkable); a start near a wall
     /// is located, which [`NavMesh::raycast_in`] skips when the caller knows `from`'s
     /// triangle.
     ///
@@ -1479,15 +1472,12 @@ impl NavMesh {
         Ok(self.raycast_from(from.as_dvec2(), to.as_dvec2(), r, t))
     }
 
-    /// The raycast from `s` when the bitmap of walkable cells vouches for it and the
-    /// radius has a ray grid: no start triangle needed. `None`: the caller locates `s`
+    /// The raycast from `s` when the radius has a ray grid whose walkable sub-cells
+    /// vouch for `s`: no start triangle needed. `None`: the caller locates `s`
     /// and takes [`NavMesh::raycast_from`] (the same answer).
     #[inline]
     fn raycast_from_walkable(&self, s: DVec2, to: DVec2, r: f64) -> Option<Option<RayHit>> {
-        if !self.query_index().walkable.surely_walkable(s) {
-            return None;
-        }
-        let found = self.ray_grid(r)?.first_touch(s, to - s)?;
+        let found = self.ray_grid(r)?.first_touch_from_walkable(s, to - s)?;
         Some(found.map(|(t, _, wall)| ray_hit(s, to - s, t, wall, r)))
     }
 

@@ -12,6 +12,7 @@
 //! nearest kept point is never farther than the answer; the caller confirms it is free
 //! and falls back on the general search when it is not.
 
+use super::walkable::WalkableCells;
 use crate::grid::{dense_side, Cells, Layout, MAX_CELLS};
 use crate::mesh::clearance::closest_point;
 use crate::mesh::navmesh::NavMesh;
@@ -30,6 +31,10 @@ pub(crate) const MAX_CELLS_WIDE: f64 = 2.0;
 /// Pieces per cell of the kept boundary's grid: fewer, larger cells make the ring
 /// search visit fewer of them (each a few pieces more, rejected by their boxes).
 const PIECES_PER_CELL: f32 = 12.0;
+
+/// Walls per cell of the bitmap of cells where the disc fits (as the query grid counts
+/// them): on aurora, cells of 0.59 m (290 kB).
+const WALLS_PER_FREE_CELL: f32 = 1.0 / 64.0;
 
 /// Data built for one disc radius, kept in [`RadiusSlots`].
 pub(crate) trait PerRadius {
@@ -85,6 +90,9 @@ pub(crate) struct RadiusIndex {
     pub(crate) radius: f64,
     /// The kept pieces of the free space's boundary.
     pieces: Vec<Piece>,
+    /// The cells where the disc fits everywhere, so that a query point there needs no
+    /// search of the walls around it.
+    free: WalkableCells,
     /// The cells the pieces are binned on (by their boxes).
     layout: Layout,
     /// The pieces of cell `c` (row by row) are `binned[starts[c]..starts[c + 1]]`.
@@ -202,6 +210,17 @@ impl RadiusIndex {
         let (glo, ghi) = (lo - (r + 1.0), hi + (r + 1.0));
         let pieces = boundary(mesh, r, walls, near, scale);
         let piece_boxes: Vec<(DVec2, DVec2)> = pieces.iter().map(|p| p.bounds(r)).collect();
+        let free_side = dense_side(
+            lo.as_vec2(),
+            hi.as_vec2(),
+            walls.len().max(1),
+            WALLS_PER_FREE_CELL,
+        );
+        let free = match r > 0.0 {
+            true => WalkableCells::clear_of(mesh, lo, hi, f64::from(free_side), r),
+            // (A point fits anywhere walkable: nothing to save.)
+            false => WalkableCells::default(),
+        };
         let piece_side = f64::from(dense_side(
             glo.as_vec2(),
             ghi.as_vec2(),
@@ -232,10 +251,18 @@ impl RadiusIndex {
         RadiusIndex {
             radius: r,
             pieces,
+            free,
             layout: *cells.layout(),
             starts,
             binned,
         }
+    }
+
+    /// `true` when a disc of the radius surely fits at `p` (walkable, no wall nearer
+    /// than the radius); `false` says nothing.
+    #[inline]
+    pub(crate) fn surely_fits(&self, p: DVec2) -> bool {
+        self.free.surely_walkable(p)
     }
 
     /// The pieces listed in cell `(x, y)` (which must be on the grid).

@@ -17,8 +17,10 @@
 //! walls' worth wide, so that a list is short and a ray crosses few cells.
 
 use super::radius::PerRadius;
+use super::walkable::{self, Lattice};
 use super::{capsule_entry, Wall64};
 use crate::geom::{segments_distance_squared_f64, Segment};
+use crate::mesh::navmesh::NavMesh;
 use glam::{DVec2, Vec2};
 
 /// Walls per cell of the ray grid, as the query grid counts them (each in the cells it
@@ -47,11 +49,13 @@ pub(crate) struct RayGrid {
     inv_cell: f64,
     cols: i64,
     rows: i64,
-    /// The walls of cell `c` (row by row) are `items[starts[c]..starts[c + 1]]`.
-    starts: Vec<u32>,
+    /// The cells, row by row.
+    cells: Vec<RayCell>,
     items: Vec<RayWall>,
     /// How far from a wall a cell may lie and list it: the radius and a rounding pad.
     reach: f64,
+    /// The pad of the sub-cells' marks (see [`RayGrid::for_mesh`]), when they are kept.
+    marks: Option<f64>,
     /// The lists before the last patch, as buffers for the next.
     spare: Spare,
 }
@@ -59,7 +63,7 @@ pub(crate) struct RayGrid {
 /// A ray grid's lists before its last patch, as buffers for the next (so that it
 /// finds its pages mapped). A clone of the grid starts without them.
 #[derive(Debug, Default)]
-struct Spare(Vec<u32>, Vec<RayWall>);
+struct Spare(Vec<RayCell>, Vec<RayWall>);
 
 impl Clone for Spare {
     fn clone(&self) -> Self {
@@ -76,6 +80,23 @@ fn new_item(walls: &[Segment], k: u32) -> RayWall {
         wall: k,
     }
 }
+
+/// A cell of the ray grid: where its walls are in the grid's list, and which of its
+/// 8 × 8 sub-cells lie wholly in walkable space, so that a raycast learns that its
+/// start is walkable from the line of memory it reads the start cell's walls from.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
+struct RayCell {
+    /// Bit `8 j + i`: sub-cell `(i, j)` (from the cell's low corner) lies wholly in
+    /// walkable space, as [`WalkableCells`](super::walkable::WalkableCells) marks cells.
+    walkable: u64,
+    /// The cell's walls are `items[start..end]`.
+    start: u32,
+    end: u32,
+}
+
+/// Sub-cells of a ray grid's cell along each side (see [`RayCell`]).
+const SUB: usize = 8;
 
 impl PerRadius for RayGrid {
     fn radius(&self) -> f64 {
@@ -107,11 +128,122 @@ impl RayGrid {
             inv_cell: 1.0,
             cols: 0,
             rows: 0,
-            starts: vec![0],
+            cells: Vec::new(),
             items: Vec::new(),
             reach: r,
-            spare: Default::default(),
+            marks: None,
+            spare: Spare::default(),
         })
+    }
+
+    /// [`RayGrid::new`] with each cell's walkable sub-cells marked on `mesh` (whose
+    /// walls are `walls`): the grid [`NavMesh::raycast`] builds per radius. No sub-cell
+    /// is marked when they would pass [`WalkableCells`](super::walkable::WalkableCells)' size.
+    pub(crate) fn for_mesh(
+        mesh: &NavMesh,
+        r: f64,
+        walls: &[Segment],
+        lo: DVec2,
+        hi: DVec2,
+        cell: f64,
+    ) -> RayGrid {
+        let mut grid = RayGrid::new(r, walls, lo, hi, cell);
+        let (cols, rows) = (grid.cols as usize, grid.rows as usize);
+        if (cols * rows).saturating_mul(SUB * SUB) > walkable::MAX_CELLS as usize {
+            return grid;
+        }
+        let scale = 1.0 + lo.abs().max_element().max(hi.abs().max_element());
+        grid.marks = Some(1e-6 * scale);
+        grid.mark(mesh, [0, 0, cols, rows]);
+        grid
+    }
+
+    /// The lattice of the sub-cells, when their marks are kept.
+    fn lattice(&self) -> Option<Lattice> {
+        self.marks.map(|pad| Lattice {
+            origin: self.origin,
+            cell: self.cell / SUB as f64,
+            cols: self.cols as usize * SUB,
+            rows: self.rows as usize * SUB,
+            pad,
+        })
+    }
+
+    /// Marks again the walkable sub-cells of the cells of the window
+    /// `[x0, y0, x1, y1)` on `mesh`, as
+    /// [`WalkableCells::on_grid`](super::walkable::WalkableCells::on_grid) marks them.
+    fn mark(&mut self, mesh: &NavMesh, [x0, y0, x1, y1]: [usize; 4]) {
+        let Some(lattice) = self.lattice() else {
+            return;
+        };
+        let cols = self.cols as usize;
+        for y in y0..y1 {
+            for cell in &mut self.cells[y * cols + x0..y * cols + x1] {
+                cell.walkable = 0;
+            }
+        }
+        let cells = &mut self.cells;
+        let window = [x0 * SUB, y0 * SUB, x1 * SUB, y1 * SUB];
+        lattice.mark(mesh, window, |x, y| {
+            if let Some(cell) = cells.get_mut(y / SUB * cols + x / SUB) {
+                cell.walkable |= 1 << (y % SUB * SUB + x % SUB);
+            }
+        });
+    }
+
+    /// After an edit of `mesh` (and [`RayGrid::patch`]), marks again the walkable
+    /// sub-cells of the cells near `boxes` (the boxes of the triangles the edit changed,
+    /// as they were and as they are): only there can a parting edge or a triangle's
+    /// walkability have changed. Nearby boxes are marked in one window.
+    pub(crate) fn remark(&mut self, mesh: &NavMesh, boxes: &[(DVec2, DVec2)]) {
+        let Some(lattice) = self.lattice() else {
+            return;
+        };
+        let (cols, rows) = (self.cols as usize, self.rows as usize);
+        // A parting edge marks the sub-cells within the pad and half a sub-cell of it.
+        let grow = lattice.pad + 2.0 * lattice.cell;
+        let cell_of = |x: f64, n: usize| ((x * self.inv_cell).floor().max(0.0) as usize).min(n - 1);
+        let mut windows: Vec<[usize; 4]> = boxes
+            .iter()
+            .filter(|(lo, hi)| lo.is_finite() && hi.is_finite())
+            .map(|&(lo, hi)| {
+                let (lo, hi) = (lo - grow - self.origin, hi + grow - self.origin);
+                [
+                    cell_of(lo.x, cols),
+                    cell_of(lo.y, rows),
+                    cell_of(hi.x, cols) + 1,
+                    cell_of(hi.y, rows) + 1,
+                ]
+            })
+            .collect();
+        // Windows that overlap or touch become their bounding window, until none does.
+        let mut merged = true;
+        while merged {
+            merged = false;
+            let mut k = 0;
+            while k < windows.len() {
+                let w = windows[k];
+                if let Some(j) = (k + 1..windows.len()).find(|&j| {
+                    let v = windows[j];
+                    w[0] <= v[2] && v[0] <= w[2] && w[1] <= v[3] && v[1] <= w[3]
+                }) {
+                    let v = windows.swap_remove(j);
+                    windows[k] = [
+                        w[0].min(v[0]),
+                        w[1].min(v[1]),
+                        w[2].max(v[2]),
+                        w[3].max(v[3]),
+                    ];
+                    merged = true;
+                } else {
+                    k += 1;
+                }
+            }
+        }
+        windows.sort_unstable();
+        for window in windows {
+            self.mark(mesh, window);
+        }
     }
 
     fn build(r: f64, walls: &[Segment], lo: DVec2, hi: DVec2, cell: f64) -> Option<RayGrid> {
@@ -138,13 +270,14 @@ impl RayGrid {
             inv_cell: 1.0 / cell,
             cols: cols as i64,
             rows: rows as i64,
-            starts: vec![0u32; (cols * rows) as usize + 1],
+            cells: Vec::new(),
             items: Vec::new(),
             reach,
-            spare: Default::default(),
+            marks: None,
+            spare: Spare::default(),
         };
+        let mut starts = vec![0u32; (cols * rows) as usize + 1];
         let mut total = 0usize;
-        let mut starts = std::mem::take(&mut grid.starts);
         for w in walls {
             grid.cells_of(w, &mut |c| {
                 starts[c + 1] += 1;
@@ -158,7 +291,6 @@ impl RayGrid {
             starts[c] += starts[c - 1];
         }
         let mut fill = starts.clone();
-        grid.starts = starts;
         let mut items = vec![
             RayWall {
                 a: Vec2::ZERO,
@@ -177,6 +309,14 @@ impl RayGrid {
                 fill[c] += 1;
             });
         }
+        grid.cells = starts
+            .windows(2)
+            .map(|w| RayCell {
+                walkable: 0,
+                start: w[0],
+                end: w[1],
+            })
+            .collect();
         grid.items = items;
         Some(grid)
     }
@@ -200,11 +340,12 @@ impl RayGrid {
     }
 
     /// Follows a change of the walls, exactly as [`RayGrid::new`] on the same cells
-    /// would build the grid over `walls` (the new list): the old wall `i` (of
+    /// would build the grid's lists over `walls` (the new list): the old wall `i` (of
     /// `old_walls`) is now `remap[i]` (`u32::MAX` for a wall gone; the walls kept keep
     /// their order), and `added` (increasing) are the indices in `walls` of the new
     /// ones. The cells a wall gone or added reaches are made again; the runs of other
-    /// cells between them are copied, their walls renumbered.
+    /// cells between them are copied, their walls renumbered. The sub-cells' marks are
+    /// kept: [`RayGrid::remark`] brings them up to date.
     pub(crate) fn patch(
         &mut self,
         old_walls: &[Segment],
@@ -235,31 +376,43 @@ impl RayGrid {
             ..*item
         };
         // Into the buffers of the last patch (no fresh pages to fault in).
-        let Spare(mut starts, mut items) = std::mem::take(&mut self.spare);
-        starts.clear();
+        let Spare(mut cells, mut items) = std::mem::take(&mut self.spare);
+        cells.clear();
         items.clear();
-        starts.reserve(self.starts.len());
+        cells.reserve(self.cells.len());
         items.reserve(self.items.len() + pairs.len());
-        starts.push(0);
+        // Copies the untouched cells `from..to`: their walls all kept, renumbered.
+        let copy = |cells: &mut Vec<RayCell>, items: &mut Vec<RayWall>, from: usize, to: usize| {
+            let Some(run) = self.cells.get(from..to) else {
+                return;
+            };
+            let (Some(first), Some(last)) = (run.first(), run.last()) else {
+                return;
+            };
+            let (a, b) = (first.start as usize, last.end as usize);
+            let shift = items.len() as u32;
+            items.extend(self.items[a..b].iter().map(renumber));
+            cells.extend(run.iter().map(|c| RayCell {
+                walkable: c.walkable,
+                start: c.start - a as u32 + shift,
+                end: c.end - a as u32 + shift,
+            }));
+        };
         let (mut from, mut next) = (0usize, 0usize);
         for &c in &touched {
             let c = c as usize;
-            // The untouched cells before `c`: their walls all kept, renumbered.
-            let (a, b) = (self.starts[from] as usize, self.starts[c] as usize);
-            let shift = items.len() as u32;
-            items.extend(self.items[a..b].iter().map(renumber));
-            starts.extend(
-                self.starts[from + 1..=c]
-                    .iter()
-                    .map(|&s| s - a as u32 + shift),
-            );
+            copy(&mut cells, &mut items, from, c);
             let first = next;
             while pairs.get(next).is_some_and(|&(cell, _)| cell as usize == c) {
                 next += 1;
             }
             let mut adds = pairs[first..next].iter().map(|&(_, k)| k).peekable();
-            let old = &self.items[self.starts[c] as usize..self.starts[c + 1] as usize];
-            for item in old.iter().map(renumber) {
+            let here = self.cells[c];
+            let start = items.len() as u32;
+            for item in self.items[here.start as usize..here.end as usize]
+                .iter()
+                .map(renumber)
+            {
                 if item.wall == u32::MAX {
                     continue;
                 }
@@ -269,34 +422,39 @@ impl RayGrid {
                 items.push(item);
             }
             items.extend(adds.map(|k| new_item(walls, k)));
-            starts.push(items.len() as u32);
+            cells.push(RayCell {
+                walkable: here.walkable,
+                start,
+                end: items.len() as u32,
+            });
             from = c + 1;
         }
-        let cells = self.starts.len() - 1;
-        let (a, b) = (self.starts[from] as usize, self.starts[cells] as usize);
-        let shift = items.len() as u32;
-        items.extend(self.items[a..b].iter().map(renumber));
-        starts.extend(
-            self.starts[from + 1..=cells]
-                .iter()
-                .map(|&s| s - a as u32 + shift),
-        );
-        let starts = std::mem::replace(&mut self.starts, starts);
+        copy(&mut cells, &mut items, from, self.cells.len());
+        let cells = std::mem::replace(&mut self.cells, cells);
         let items = std::mem::replace(&mut self.items, items);
-        self.spare = Spare(starts, items);
+        self.spare = Spare(cells, items);
     }
 
-    /// Whether `self` and `other` lie on the same cells and list the same walls in each,
-    /// in the same order.
+    /// Whether `self` and `other` lie on the same cells, list the same walls in each,
+    /// in the same order, and mark the same sub-cells walkable.
     #[cfg(test)]
     pub(crate) fn same_as(&self, other: &RayGrid) -> bool {
         let item = |w: &RayWall| ([w.a.x, w.a.y, w.b.x, w.b.y].map(f32::to_bits), w.wall);
+        let cell = |c: &RayCell| (c.walkable, c.end - c.start);
         self.radius.to_bits() == other.radius.to_bits()
             && self.origin.to_array().map(f64::to_bits) == other.origin.to_array().map(f64::to_bits)
             && self.cell.to_bits() == other.cell.to_bits()
             && (self.cols, self.rows) == (other.cols, other.rows)
-            && self.starts == other.starts
-            && self.items.iter().map(item).eq(other.items.iter().map(item))
+            && self.marks.map(f64::to_bits) == other.marks.map(f64::to_bits)
+            && self.cells.iter().map(cell).eq(other.cells.iter().map(cell))
+            && self.cells.iter().zip(&other.cells).all(|(a, b)| {
+                self.items[a.start as usize..a.end as usize]
+                    .iter()
+                    .map(item)
+                    .eq(other.items[b.start as usize..b.end as usize]
+                        .iter()
+                        .map(item))
+            })
     }
 
     /// The first touch of the disc moving from `s` along `d` (from time 0 to 1): its
@@ -309,16 +467,50 @@ impl RayGrid {
     /// are grown by, so a cell the walk steps past by rounding near a corner lies
     /// within the pad of one it visits, whose list holds its walls.
     pub(crate) fn first_touch(&self, s: DVec2, d: DVec2) -> Option<Option<(f64, u32, Wall64)>> {
-        let r = self.radius;
         let p = (s - self.origin) * self.inv_cell;
         // (Not NaN, inside the grid; then truncation is the floor.)
         if !(p.x >= 0.0 && p.y >= 0.0 && p.x < self.cols as f64 && p.y < self.rows as f64) {
             return None;
         }
+        // (Below the grid's size: `u32` holds them, and converts faster than `usize`.)
+        Some(self.walk(s, d, p.x as u32 as usize, p.y as u32 as usize))
+    }
+
+    /// [`RayGrid::first_touch`] when `s` lies in a sub-cell marked walkable (see
+    /// [`RayGrid::for_mesh`]); `None` otherwise (the caller locates `s` and searches).
+    #[inline]
+    pub(crate) fn first_touch_from_walkable(
+        &self,
+        s: DVec2,
+        d: DVec2,
+    ) -> Option<Option<(f64, u32, Wall64)>> {
+        let p = (s - self.origin) * self.inv_cell;
+        if !(p.x >= 0.0 && p.y >= 0.0 && p.x < self.cols as f64 && p.y < self.rows as f64) {
+            return None;
+        }
+        let (x, y) = (p.x as u32 as usize, p.y as u32 as usize);
+        let cell = self.cells.get(y * self.cols as usize + x)?;
+        // The sub-cell: `8 p` is exact, so it lies in `8 x .. 8 x + 8`.
+        let (i, j) = (
+            (p.x * SUB as f64) as u32 as usize - x * SUB,
+            (p.y * SUB as f64) as u32 as usize - y * SUB,
+        );
+        if cell.walkable >> (j * SUB + i) & 1 == 0 {
+            return None;
+        }
+        Some(self.walk(s, d, x, y))
+    }
+
+    /// The walk of [`RayGrid::first_touch`] from cell `(x, y)`, which holds `s`.
+    #[inline]
+    fn walk(&self, s: DVec2, d: DVec2, x: usize, y: usize) -> Option<(f64, u32, Wall64)> {
+        let r = self.radius;
         let (cols, rows) = (self.cols as usize, self.rows as usize);
-        let (mut x, mut y) = (p.x as usize, p.y as usize);
+        let (mut x, mut y) = (x, y);
         let to = s + d;
-        let scale = 1.0 + r + s.abs().max_element().max(to.abs().max_element());
+        // (Every number here is finite: comparisons stand for `min` and `max`, which
+        // would also handle NaN, at several instructions each.)
+        let scale = 1.0 + r + larger(larger(s.x.abs(), s.y.abs()), larger(to.x.abs(), to.y.abs()));
         let slack = 1e-9 * scale;
         // A wall with both ends farther than this from the ray's line, on one side,
         // is not touched (the sides are times |d|).
@@ -330,7 +522,8 @@ impl RayGrid {
                 return (0usize, f64::INFINITY, f64::INFINITY);
             }
             let inv = 1.0 / d;
-            let side = (at + usize::from(d > 0.0)) as f64;
+            // (`at` is below the grid's columns or rows, far within `i64`.)
+            let side = (at as i64 + i64::from(d > 0.0)) as f64;
             let step = if d > 0.0 { 1 } else { usize::MAX };
             (
                 step,
@@ -340,24 +533,29 @@ impl RayGrid {
         };
         let (step_x, delta_x, mut tx) = axis(d.x, s.x, self.origin.x, x);
         let (step_y, delta_y, mut ty) = axis(d.y, s.y, self.origin.y, y);
+        // The steps of the cell's index.
+        let (next_x, next_y) = (step_x, step_y.wrapping_mul(cols));
+        let mut c = y * cols + x;
         let grow = r + slack;
         let side0 = d.perp_dot(s);
         let mut best: (f64, Option<(u32, Wall64)>) = (1.0, None);
         // The box of the ray up to the best touch, grown by r.
-        let (mut blo, mut bhi) = (s.min(to) - grow, s.max(to) + grow);
-        loop {
-            let c = y * cols + x;
-            let (i0, i1) = (self.starts[c] as usize, self.starts[c + 1] as usize);
-            for w in &self.items[i0..i1] {
+        let (mut blo, mut bhi) = grown_box(s, to, grow);
+        while let Some(cell) = self.cells.get(c) {
+            for w in self
+                .items
+                .get(cell.start as usize..cell.end as usize)
+                .unwrap_or(&[])
+            {
                 let (a, b) = (w.a.as_dvec2(), w.b.as_dvec2());
                 let (oa, ob) = (d.perp_dot(a) - side0, d.perp_dot(b) - side0);
                 if (oa > beyond && ob > beyond) || (oa < -beyond && ob < -beyond) {
                     continue;
                 }
-                if a.x.max(b.x) < blo.x
-                    || a.y.max(b.y) < blo.y
-                    || a.x.min(b.x) > bhi.x
-                    || a.y.min(b.y) > bhi.y
+                if (a.x < blo.x && b.x < blo.x)
+                    || (a.y < blo.y && b.y < blo.y)
+                    || (a.x > bhi.x && b.x > bhi.x)
+                    || (a.y > bhi.y && b.y > bhi.y)
                 {
                     continue;
                 }
@@ -365,12 +563,11 @@ impl RayGrid {
                     // At most `best.0`: the earlier, or the lower wall at a tie.
                     if t < best.0 || best.1.is_none_or(|(v, _)| w.wall < v) {
                         best = (t, Some((w.wall, (a, b))));
-                        let e = s + d * t;
-                        (blo, bhi) = (s.min(e) - grow, s.max(e) + grow);
+                        (blo, bhi) = grown_box(s, s + d * t, grow);
                     }
                 }
             }
-            let exit = tx.min(ty);
+            let exit = if tx < ty { tx } else { ty };
             if exit >= 1.0 || (best.1.is_some() && best.0 <= exit) {
                 break;
             }
@@ -379,16 +576,39 @@ impl RayGrid {
                 if x >= cols {
                     break;
                 }
+                c = c.wrapping_add(next_x);
                 tx += delta_x;
             } else {
                 y = y.wrapping_add(step_y);
                 if y >= rows {
                     break;
                 }
+                c = c.wrapping_add(next_y);
                 ty += delta_y;
             }
         }
         let (t, found) = best;
-        Some(found.map(|(w, wall)| (t, w, wall)))
+        found.map(|(w, wall)| (t, w, wall))
     }
+}
+
+/// The larger of two numbers that are not NaN.
+#[inline]
+fn larger(a: f64, b: f64) -> f64 {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
+/// The box of `u` and `v` (not NaN) grown by `grow`.
+#[inline]
+fn grown_box(u: DVec2, v: DVec2, grow: f64) -> (DVec2, DVec2) {
+    let lo = DVec2::new(
+        if u.x < v.x { u.x } else { v.x },
+        if u.y < v.y { u.y } else { v.y },
+    );
+    let hi = DVec2::new(larger(u.x, v.x), larger(u.y, v.y));
+    (lo - grow, hi + grow)
 }

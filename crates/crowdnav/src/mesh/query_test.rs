@@ -1003,14 +1003,7 @@ fn the_walkable_cells_vouch_only_for_walkable_points() {
         let mesh = random_mesh(&mut rng);
         let index = mesh.query_index();
         for cell in [0.02, 0.3, 1.0, 4.0, 50.0] {
-            let cells = walkable::WalkableCells::new(
-                &mesh,
-                &index.walls,
-                &index.hull,
-                index.lo,
-                index.hi,
-                cell,
-            );
+            let cells = walkable::WalkableCells::new(&mesh, index.lo, index.hi, cell);
             let at = |x: f32| (x / cell as f32).round() * cell as f32;
             let mut points: Vec<Vec2> = (0..1500).map(|_| anywhere(&mut rng)).collect();
             points.extend((0..300).map(|_| {
@@ -1048,4 +1041,86 @@ fn the_walkable_cells_vouch_only_for_walkable_points() {
         walkable >= 1000 && vouched == walkable,
         "{vouched} of {walkable}"
     );
+}
+
+#[test]
+fn the_ray_grids_walkable_sub_cells_vouch_only_for_walkable_starts() {
+    // Each ray grid's cells keep a bit per sub-cell wholly in walkable space: a start
+    // the bits vouch for is walkable (points anywhere, on sub-cell lines, on vertices
+    // and walls), gets the grid's answer, and most starts far from walls are vouched
+    // for (on cells from tiny to wider than the room).
+    let mut rng = ChaCha8Rng::seed_from_u64(0x5ab_ce11);
+    let (mut vouched, mut far) = (0, 0);
+    for _ in 0..4 {
+        let mesh = random_mesh(&mut rng);
+        let index = mesh.query_index();
+        for cell in [0.05, 0.5, 2.5, 40.0] {
+            let grid = ray::RayGrid::for_mesh(&mesh, 0.3, &index.walls, index.lo, index.hi, cell);
+            let sub = (cell / 8.0) as f32;
+            let at = |x: f32| (x / sub).round() * sub;
+            let mut points: Vec<Vec2> = (0..1500).map(|_| anywhere(&mut rng)).collect();
+            points.extend((0..300).map(|_| {
+                let p = anywhere(&mut rng);
+                Vec2::new(at(p.x), if rng.gen_bool(0.5) { at(p.y) } else { p.y })
+            }));
+            points.extend(mesh.vertices().iter().copied());
+            points.extend(
+                index
+                    .walls
+                    .iter()
+                    .map(|w| w.a.lerp(w.b, rng.gen_range(0.0..1.0))),
+            );
+            for p in points {
+                let d = DVec2::new(3.0, 1.0);
+                let s = p.as_dvec2();
+                let found = grid.first_touch_from_walkable(s, d);
+                if found.is_some() {
+                    assert!(
+                        matches!(mesh.locate(p), Location::Walkable(_)),
+                        "{p} cell {cell}"
+                    );
+                    assert_eq!(found, grid.first_touch(s, d), "{p} cell {cell}");
+                }
+                if (0.5..=2.5).contains(&cell) && mesh.clearance(p).is_some_and(|c| c > 1.5 * sub) {
+                    far += 1;
+                    vouched += usize::from(found.is_some());
+                }
+            }
+        }
+    }
+    // A point farther from every wall than a sub-cell's diagonal is vouched for.
+    assert!(far >= 1000 && vouched == far, "{vouched} of {far}");
+}
+
+#[test]
+fn the_kept_cells_where_a_disc_fits_vouch_only_for_points_where_it_does() {
+    // The per-radius cells clear of every wall by the radius: a point they vouch for is
+    // walkable and at least the radius from every wall (points anywhere, at vertices and
+    // on walls), and they vouch for some points at every radius the room has space for.
+    let mut rng = ChaCha8Rng::seed_from_u64(0xf4ee);
+    for _ in 0..4 {
+        let mesh = random_mesh(&mut rng);
+        let index = mesh.query_index();
+        for r in RADII.into_iter().filter(|&r| r > 0.0) {
+            let Some(kept) = mesh.radius_index(f64::from(r)) else {
+                continue;
+            };
+            let mut points: Vec<Vec2> = (0..3000).map(|_| anywhere(&mut rng)).collect();
+            points.extend(mesh.vertices().iter().copied());
+            points.extend(
+                index
+                    .walls
+                    .iter()
+                    .map(|w| w.a.lerp(w.b, rng.gen_range(0.0..1.0))),
+            );
+            let mut vouched = 0;
+            for p in points {
+                if kept.surely_fits(p.as_dvec2()) {
+                    vouched += 1;
+                    assert!(reference::fits(&mesh, p, f64::from(r)), "{p} r = {r}");
+                }
+            }
+            assert!(vouched > 0 || r > 1.0, "r = {r}");
+        }
+    }
 }

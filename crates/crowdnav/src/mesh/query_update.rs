@@ -84,16 +84,6 @@ impl Frame {
     pub(crate) fn grid_cell(&self) -> f32 {
         dense_side(self.lo.as_vec2(), self.hi.as_vec2(), self.walls.max(1), 2.0)
     }
-
-    /// The side asked for the cells of the bitmap of walkable cells.
-    pub(crate) fn walkable_cell(&self) -> f64 {
-        f64::from(dense_side(
-            self.lo.as_vec2(),
-            self.hi.as_vec2(),
-            self.walls.max(1),
-            super::WALLS_PER_WALKABLE_CELL,
-        ))
-    }
 }
 
 /// The mesh's triangles and flags as the index last took them: a triangle whose
@@ -344,7 +334,6 @@ impl QueryIndex {
             return;
         }
         let old_count = self.seen.triangles.len();
-        let hull_changed = tables.hull != self.hull;
         if !self
             .grid
             .update(&tables.walls, &tables.remap, &tables.added)
@@ -353,6 +342,7 @@ impl QueryIndex {
         }
         for grid in self.ray_grids.built_mut() {
             grid.patch(&self.walls, &tables.walls, &tables.remap, &tables.added);
+            grid.remark(mesh, &tables.boxes);
         }
         self.radii = Default::default();
         self.walls64.clear();
@@ -363,14 +353,6 @@ impl QueryIndex {
                 .map(|w| (w.a.as_dvec2(), w.b.as_dvec2())),
         );
         self.walk.update(mesh, &tables.changed, old_count);
-        self.walkable.update(
-            mesh,
-            &self.grid,
-            &tables.walls,
-            &tables.hull,
-            hull_changed,
-            &tables.boxes,
-        );
         self.seen.triangles.resize(mesh.triangles.len(), [0; 3]);
         self.seen.flags.resize(mesh.triangles.len(), 0);
         for &t in tables
@@ -465,7 +447,7 @@ impl QueryIndex {
     pub(crate) fn difference(&self, other: &QueryIndex) -> Option<String> {
         let bits = |s: &Segment| [s.a.x, s.a.y, s.b.x, s.b.y].map(f32::to_bits);
         let bits64 = |&(a, b): &(DVec2, DVec2)| [a.x, a.y, b.x, b.y].map(f64::to_bits);
-        let checks: [(&str, bool); 12] = [
+        let checks: [(&str, bool); 11] = [
             (
                 "seen",
                 self.seen.triangles == other.seen.triangles
@@ -514,7 +496,6 @@ impl QueryIndex {
                 "grid cell",
                 self.grid_cell.to_bits() == other.grid_cell.to_bits(),
             ),
-            ("walkable cells", self.walkable.same_as(&other.walkable)),
             ("walk", self.walk.same_as(&other.walk)),
         ];
         checks
