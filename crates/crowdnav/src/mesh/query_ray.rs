@@ -20,6 +20,7 @@ use super::radius::PerRadius;
 use super::walkable::{self, Lattice};
 use super::{capsule_entry, Wall64};
 use crate::geom::{segments_distance_squared_f64, Segment};
+use crate::grid::WallGrid;
 use crate::mesh::navmesh::NavMesh;
 use glam::{DVec2, Vec2};
 
@@ -154,7 +155,7 @@ impl RayGrid {
         }
         let scale = 1.0 + lo.abs().max_element().max(hi.abs().max_element());
         grid.marks = Some(1e-6 * scale);
-        grid.mark(mesh, [0, 0, cols, rows]);
+        grid.mark(mesh, walls.iter(), [0, 0, cols, rows]);
         grid
     }
 
@@ -172,7 +173,12 @@ impl RayGrid {
     /// Marks again the walkable sub-cells of the cells of the window
     /// `[x0, y0, x1, y1)` on `mesh`, as
     /// [`WalkableCells::on_grid`](super::walkable::WalkableCells::on_grid) marks them.
-    fn mark(&mut self, mesh: &NavMesh, [x0, y0, x1, y1]: [usize; 4]) {
+    fn mark<'w>(
+        &mut self,
+        mesh: &NavMesh,
+        walls: impl Iterator<Item = &'w Segment>,
+        [x0, y0, x1, y1]: [usize; 4],
+    ) {
         let Some(lattice) = self.lattice() else {
             return;
         };
@@ -184,7 +190,7 @@ impl RayGrid {
         }
         let cells = &mut self.cells;
         let window = [x0 * SUB, y0 * SUB, x1 * SUB, y1 * SUB];
-        lattice.mark(mesh, window, |x, y| {
+        lattice.mark(mesh, walls, window, |x, y| {
             if let Some(cell) = cells.get_mut(y / SUB * cols + x / SUB) {
                 cell.walkable |= 1 << (y % SUB * SUB + x % SUB);
             }
@@ -193,9 +199,16 @@ impl RayGrid {
 
     /// After an edit of `mesh` (and [`RayGrid::patch`]), marks again the walkable
     /// sub-cells of the cells near `boxes` (the boxes of the triangles the edit changed,
-    /// as they were and as they are): only there can a parting edge or a triangle's
-    /// walkability have changed. Nearby boxes are marked in one window.
-    pub(crate) fn remark(&mut self, mesh: &NavMesh, boxes: &[(DVec2, DVec2)]) {
+    /// as they were and as they are): only there can a wall or a triangle's
+    /// walkability have changed. Nearby boxes are marked in one window, with the walls
+    /// (the mesh's, `walls`) that `grid` (over them) lists near it.
+    pub(crate) fn remark(
+        &mut self,
+        mesh: &NavMesh,
+        walls: &[Segment],
+        grid: &WallGrid,
+        boxes: &[(DVec2, DVec2)],
+    ) {
         let Some(lattice) = self.lattice() else {
             return;
         };
@@ -241,8 +254,22 @@ impl RayGrid {
             }
         }
         windows.sort_unstable();
+        let mut near: Vec<u32> = Vec::new();
         for window in windows {
-            self.mark(mesh, window);
+            // The walls that can mark a sub-cell of the window: within the pad and a
+            // sub-cell of it (grown a cell more against rounding).
+            let [x0, y0, x1, y1] = window;
+            let margin = lattice.pad + 2.0 * self.cell;
+            let lo = self.origin + DVec2::new(x0 as f64, y0 as f64) * self.cell - margin;
+            let hi = self.origin + DVec2::new(x1 as f64, y1 as f64) * self.cell + margin;
+            near.clear();
+            grid.for_each_row_in_box(lo.as_vec2(), hi.as_vec2(), |row| {
+                near.extend_from_slice(row)
+            });
+            near.sort_unstable();
+            near.dedup();
+            let near_walls = near.iter().filter_map(|&k| walls.get(k as usize));
+            self.mark(mesh, near_walls, window);
         }
     }
 

@@ -17,9 +17,9 @@
 //!   a prefix sum is.
 //! - **Grids.** The wall grid and the built ray grids are patched: the walls kept
 //!   renumbered, the new ones added to the cells they reach (one pass over the cells'
-//!   lists). The bitmap of walkable cells is measured again in the cells the changed
-//!   triangles cover, the walk's records of the changed triangles and of their
-//!   neighbours made again.
+//!   lists). The ray grids' walkable sub-cells are marked again in the cells near the
+//!   changed triangles (`RayGrid::remark`), the walk's records of the changed
+//!   triangles and of their neighbours made again.
 //! - **Per-radius boundaries** of the nearest-point queries are dropped: the next
 //!   nearest point at a radius builds its boundary again (see `mesh/query_radius.rs`).
 
@@ -342,7 +342,7 @@ impl QueryIndex {
         }
         for grid in self.ray_grids.built_mut() {
             grid.patch(&self.walls, &tables.walls, &tables.remap, &tables.added);
-            grid.remark(mesh, &tables.boxes);
+            grid.remark(mesh, &tables.walls, &self.grid, &tables.boxes);
         }
         self.radii = Default::default();
         self.walls64.clear();

@@ -20,6 +20,7 @@
 //! triangles the edit changed (`Lattice::mark` on a window), to the bit what a build
 //! afresh gives.
 
+use crate::geom::Segment;
 use crate::mesh::navmesh::{Location, NavMesh, TriangleId};
 use glam::DVec2;
 
@@ -98,7 +99,8 @@ impl WalkableCells {
             rows,
             pad,
         };
-        lattice.mark(mesh, [0, 0, cols, rows], |x, y| {
+        let walls: Vec<Segment> = mesh.walls().collect();
+        lattice.mark(mesh, walls.iter(), [0, 0, cols, rows], |x, y| {
             let c = y * cols + x;
             bits[c / 64] |= 1 << (c % 64);
         });
@@ -148,12 +150,16 @@ pub(crate) struct Lattice {
 
 impl Lattice {
     /// Calls `marked(x, y)` for each cell of the window `[x0, y0, x1, y1)` that lies
-    /// wholly in walkable space, row by row: the same cells, by the same arithmetic,
-    /// as the whole bitmap marks there (so a window brings a part of a bitmap up to
-    /// date after an edit, to the bit).
-    pub(crate) fn mark(
+    /// wholly in walkable space, row by row, given the mesh's `walls` (those near the
+    /// window at least: the edges that bound walkable space, as [`NavMesh::walls`]
+    /// lists them): the same cells, by the same arithmetic, as the whole bitmap marks
+    /// there (so a window brings a part of a bitmap up to date after an edit, to the
+    /// bit). A cell is marked when no wall comes within the pad of it and its centre is
+    /// walkable.
+    pub(crate) fn mark<'w>(
         &self,
         mesh: &NavMesh,
+        walls: impl Iterator<Item = &'w Segment>,
         [x0, y0, x1, y1]: [usize; 4],
         mut marked: impl FnMut(usize, usize),
     ) {
@@ -166,46 +172,35 @@ impl Lattice {
         let inv_cell = 1.0 / cell;
         let cell_of =
             |x: f64, count: usize| ((x * inv_cell).floor().max(0.0) as usize).min(count - 1);
-        // The cells within `pad` of an edge that parts walkable space from the rest.
+        // The cells within `pad` of a wall.
         let mut mixed = vec![false; w * h];
         let (wlo, whi) = (
             origin + DVec2::new(x0 as f64, y0 as f64) * cell - pad - cell,
             origin + DVec2::new(x1 as f64, y1 as f64) * cell + pad + cell,
         );
-        for t in mesh.triangles() {
-            let walkable = mesh.is_walkable(t);
-            for e in 0..3 {
-                let parts = match mesh.neighbor(t, e) {
-                    None => true,
-                    Some(u) => mesh.is_walkable(u) != walkable || mesh.is_wall(t, e),
-                };
-                if !parts {
-                    continue;
-                }
-                let edge = mesh.edge_segment(t, e);
-                let (a, b) = (edge.a.as_dvec2(), edge.b.as_dvec2());
-                if a.x.max(b.x) < wlo.x
-                    || a.y.max(b.y) < wlo.y
-                    || a.x.min(b.x) > whi.x
-                    || a.y.min(b.y) > whi.y
-                {
-                    continue;
-                }
-                let (blo, bhi) = (a.min(b) - pad - origin, a.max(b) + pad - origin);
-                // The cells of the edge's box (grown by the pad) that meet the band of
-                // its line grown by the pad and the half-cell's reach across it: a
-                // separating-axis test, which marks every cell within the pad of the
-                // edge (and a few more at its ends, which only costs look-ups).
-                let n = (b - a).perp();
-                let reach = 0.5 * cell * (n.x.abs() + n.y.abs()) + pad * n.length();
-                let (ya, yb) = (cell_of(blo.y, self.rows).max(y0), cell_of(bhi.y, self.rows));
-                let (xa, xb) = (cell_of(blo.x, self.cols).max(x0), cell_of(bhi.x, self.cols));
-                for y in ya..=yb.min(y1 - 1) {
-                    for x in xa..=xb.min(x1 - 1) {
-                        let centre = origin + (DVec2::new(x as f64, y as f64) + 0.5) * cell;
-                        if n.dot(centre - a).abs() <= reach {
-                            mixed[(y - y0) * w + (x - x0)] = true;
-                        }
+        for wall in walls {
+            let (a, b) = (wall.a.as_dvec2(), wall.b.as_dvec2());
+            if a.x.max(b.x) < wlo.x
+                || a.y.max(b.y) < wlo.y
+                || a.x.min(b.x) > whi.x
+                || a.y.min(b.y) > whi.y
+            {
+                continue;
+            }
+            let (blo, bhi) = (a.min(b) - pad - origin, a.max(b) + pad - origin);
+            // The cells of the edge's box (grown by the pad) that meet the band of
+            // its line grown by the pad and the half-cell's reach across it: a
+            // separating-axis test, which marks every cell within the pad of the
+            // edge (and a few more at its ends, which only costs look-ups).
+            let n = (b - a).perp();
+            let reach = 0.5 * cell * (n.x.abs() + n.y.abs()) + pad * n.length();
+            let (ya, yb) = (cell_of(blo.y, self.rows).max(y0), cell_of(bhi.y, self.rows));
+            let (xa, xb) = (cell_of(blo.x, self.cols).max(x0), cell_of(bhi.x, self.cols));
+            for y in ya..=yb.min(y1 - 1) {
+                for x in xa..=xb.min(x1 - 1) {
+                    let centre = origin + (DVec2::new(x as f64, y as f64) + 0.5) * cell;
+                    if n.dot(centre - a).abs() <= reach {
+                        mixed[(y - y0) * w + (x - x0)] = true;
                     }
                 }
             }
