@@ -8,9 +8,10 @@
 //! their bits with the cell's walls (`mesh/query_ray.rs`), so that the start's bit comes
 //! with the line of memory the walk reads first.
 //!
-//! A cell is marked when no edge that parts walkable space from the rest (a wall, an
-//! edge between a walkable and a blocked triangle, an edge of the hull) comes within a
-//! pad of rounding of the closed cell, and the cell's centre is walkable: a cell is
+//! A cell is marked when no wall (an edge that bounds walkable space, as
+//! [`NavMesh::walls`] lists them: against a blocked triangle, the hull or a wall
+//! within) comes within a pad of rounding of the closed cell, and the cell's centre is
+//! walkable: a cell is
 //! connected, so then every point of it, and every point a few ulps from it (which
 //! rounding may map to it), is walkable too. An unmarked cell says nothing: the caller
 //! locates the point as before. Unmarked cells next to each other share their class,
