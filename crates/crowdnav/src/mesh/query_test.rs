@@ -25,6 +25,29 @@ fn anywhere(rng: &mut ChaCha8Rng) -> Vec2 {
     Vec2::new(rng.gen_range(-3.0..33.0), rng.gen_range(-3.0..33.0))
 }
 
+/// Points to probe a bitmap with: `count` anywhere, 300 of them moved onto the lines
+/// of a lattice of side `lines` (both coordinates, or `x` only) when given, every
+/// vertex of `mesh`, and a point on each of its `walls`.
+fn probe_points(
+    rng: &mut ChaCha8Rng,
+    mesh: &NavMesh,
+    walls: &[Segment],
+    count: usize,
+    lines: Option<f32>,
+) -> Vec<Vec2> {
+    let mut points: Vec<Vec2> = (0..count).map(|_| anywhere(rng)).collect();
+    if let Some(side) = lines {
+        let at = |x: f32| (x / side).round() * side;
+        points.extend((0..300).map(|_| {
+            let p = anywhere(rng);
+            Vec2::new(at(p.x), if rng.gen_bool(0.5) { at(p.y) } else { p.y })
+        }));
+    }
+    points.extend(mesh.vertices().iter().copied());
+    points.extend(walls.iter().map(|w| w.a.lerp(w.b, rng.gen_range(0.0..1.0))));
+    points
+}
+
 /// A random point where a disc of radius `r` fits (by the references), if one is found.
 fn free_point(rng: &mut ChaCha8Rng, mesh: &NavMesh, r: f32) -> Option<Vec2> {
     (0..200)
@@ -1004,19 +1027,7 @@ fn the_walkable_cells_vouch_only_for_walkable_points() {
         let index = mesh.query_index();
         for cell in [0.02, 0.3, 1.0, 4.0, 50.0] {
             let cells = walkable::WalkableCells::new(&mesh, index.lo, index.hi, cell);
-            let at = |x: f32| (x / cell as f32).round() * cell as f32;
-            let mut points: Vec<Vec2> = (0..1500).map(|_| anywhere(&mut rng)).collect();
-            points.extend((0..300).map(|_| {
-                let p = anywhere(&mut rng);
-                Vec2::new(at(p.x), if rng.gen_bool(0.5) { at(p.y) } else { p.y })
-            }));
-            points.extend(mesh.vertices().iter().copied());
-            points.extend(
-                index
-                    .walls
-                    .iter()
-                    .map(|w| w.a.lerp(w.b, rng.gen_range(0.0..1.0))),
-            );
+            let points = probe_points(&mut rng, &mesh, &index.walls, 1500, Some(cell as f32));
             for p in points {
                 let located = mesh.locate(p);
                 if cells.surely_walkable(p.as_dvec2()) {
@@ -1057,19 +1068,7 @@ fn the_ray_grids_walkable_sub_cells_vouch_only_for_walkable_starts() {
         for cell in [0.05, 0.5, 2.5, 40.0] {
             let grid = ray::RayGrid::for_mesh(&mesh, 0.3, &index.walls, index.lo, index.hi, cell);
             let sub = (cell / 8.0) as f32;
-            let at = |x: f32| (x / sub).round() * sub;
-            let mut points: Vec<Vec2> = (0..1500).map(|_| anywhere(&mut rng)).collect();
-            points.extend((0..300).map(|_| {
-                let p = anywhere(&mut rng);
-                Vec2::new(at(p.x), if rng.gen_bool(0.5) { at(p.y) } else { p.y })
-            }));
-            points.extend(mesh.vertices().iter().copied());
-            points.extend(
-                index
-                    .walls
-                    .iter()
-                    .map(|w| w.a.lerp(w.b, rng.gen_range(0.0..1.0))),
-            );
+            let points = probe_points(&mut rng, &mesh, &index.walls, 1500, Some(sub));
             for p in points {
                 let d = DVec2::new(3.0, 1.0);
                 let s = p.as_dvec2();
@@ -1105,14 +1104,7 @@ fn the_kept_cells_where_a_disc_fits_vouch_only_for_points_where_it_does() {
             let Some(kept) = mesh.radius_index(f64::from(r)) else {
                 continue;
             };
-            let mut points: Vec<Vec2> = (0..3000).map(|_| anywhere(&mut rng)).collect();
-            points.extend(mesh.vertices().iter().copied());
-            points.extend(
-                index
-                    .walls
-                    .iter()
-                    .map(|w| w.a.lerp(w.b, rng.gen_range(0.0..1.0))),
-            );
+            let points = probe_points(&mut rng, &mesh, &index.walls, 3000, None);
             let mut vouched = 0;
             for p in points {
                 if kept.surely_fits(p.as_dvec2()) {
