@@ -150,7 +150,10 @@ impl RayGrid {
     ) -> RayGrid {
         let mut grid = RayGrid::new(r, walls, lo, hi, cell);
         let (cols, rows) = (grid.cols as usize, grid.rows as usize);
-        if (cols * rows).saturating_mul(SUB * SUB) > walkable::MAX_CELLS as usize {
+        if cols == 0
+            || rows == 0
+            || cols.saturating_mul(rows).saturating_mul(SUB * SUB) > walkable::MAX_CELLS as usize
+        {
             return grid;
         }
         let scale = 1.0 + lo.abs().max_element().max(hi.abs().max_element());
@@ -213,7 +216,10 @@ impl RayGrid {
             return;
         };
         let (cols, rows) = (self.cols as usize, self.rows as usize);
-        // A parting edge marks the sub-cells within the pad and half a sub-cell of it.
+        if cols == 0 || rows == 0 {
+            return;
+        }
+        // A wall marks the sub-cells within the pad and half a sub-cell of it.
         let grow = lattice.pad + 2.0 * lattice.cell;
         let cell_of = |x: f64, n: usize| ((x * self.inv_cell).floor().max(0.0) as usize).min(n - 1);
         let mut windows: Vec<[usize; 4]> = boxes

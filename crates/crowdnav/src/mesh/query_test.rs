@@ -1116,3 +1116,18 @@ fn the_kept_cells_where_a_disc_fits_vouch_only_for_points_where_it_does() {
         }
     }
 }
+
+#[test]
+fn an_empty_ray_grid_keeps_no_marks_and_is_marked_again_without_harm() {
+    // A frame too large for the grid's cells leaves it empty (every ray left to the
+    // search): it keeps no sub-cells, and an edit's marking passes it by.
+    let mut rng = ChaCha8Rng::seed_from_u64(0xe_e11);
+    let mesh = random_mesh(&mut rng);
+    let index = mesh.query_index();
+    let (lo, hi) = (DVec2::splat(-1e9), DVec2::splat(1e9));
+    let mut grid = ray::RayGrid::for_mesh(&mesh, 0.3, &index.walls, lo, hi, 1.0);
+    let s = DVec2::new(1.0, 1.0);
+    assert_eq!(grid.first_touch_from_walkable(s, DVec2::X), None);
+    grid.remark(&mesh, &index.walls, &index.grid, &[(lo, hi), (s, s)]);
+    assert_eq!(grid.first_touch_from_walkable(s, DVec2::X), None);
+}
