@@ -9,7 +9,6 @@
 use super::NavMesh;
 use crate::grid::{dense_side, PointGrid};
 use glam::{DVec2, Vec2};
-use std::sync::{Mutex, OnceLock};
 
 /// The obstacle corners of a mesh on a [`PointGrid`] of about one corner per cell.
 #[derive(Clone, Debug, Default)]
@@ -126,63 +125,17 @@ impl CornerGrid {
 
 /// The [`CornerGrid`] of a mesh, built on first use; an edit keeps a built one aside
 /// for its first use after the edit to bring up to date.
-#[derive(Debug, Default)]
-pub(crate) struct LazyCornerGrid {
-    ready: OnceLock<CornerGrid>,
-    stale: Mutex<Option<CornerGrid>>,
-}
-
-impl Clone for LazyCornerGrid {
-    fn clone(&self) -> Self {
-        let stale = match self.stale.lock() {
-            Ok(guard) => guard.clone(),
-            Err(poisoned) => poisoned.into_inner().clone(),
-        };
-        LazyCornerGrid {
-            ready: self.ready.clone(),
-            stale: Mutex::new(stale),
-        }
-    }
-}
-
-impl LazyCornerGrid {
-    /// Notes an edit of the mesh: a built grid is kept aside, for its first use to
-    /// bring up to date.
-    pub(crate) fn edited(&mut self) {
-        if let Some(grid) = self.ready.take() {
-            *self.stale.get_mut().unwrap_or_else(|p| p.into_inner()) = Some(grid);
-        }
-    }
-}
-
-impl LazyCornerGrid {
-    /// Whether an edit left the grid to be brought up to date by its first use.
-    pub(crate) fn is_stale(&self) -> bool {
-        self.stale.lock().is_ok_and(|stale| stale.is_some())
-    }
-
-    /// Whether the grid is built and up to date.
-    #[cfg(test)]
-    pub(crate) fn is_ready(&self) -> bool {
-        self.ready.get().is_some()
-    }
-}
+pub(crate) type LazyCornerGrid = super::lazy::Refreshed<CornerGrid>;
 
 impl NavMesh {
     /// The grid of this mesh's obstacle corners, built on first use.
     pub(crate) fn corner_grid(&self) -> &CornerGrid {
-        self.corner_grid.ready.get_or_init(|| {
-            let stale = match self.corner_grid.stale.lock() {
-                Ok(mut guard) => guard.take(),
-                Err(poisoned) => poisoned.into_inner().take(),
-            };
-            match stale {
-                Some(mut grid) => {
-                    grid.update(self);
-                    grid
-                }
-                None => CornerGrid::new(self),
+        self.corner_grid.get(|stale| match stale {
+            Some(mut grid) => {
+                grid.update(self);
+                grid
             }
+            None => CornerGrid::new(self),
         })
     }
 }

@@ -38,7 +38,6 @@
 
 use super::clearance::NearWalls;
 use super::navmesh::{NavMesh, TriangleId, NONE};
-use std::sync::{Mutex, OnceLock};
 
 /// A link of the index: the two portals (leaves) meeting at corner `id % 3` of
 /// triangle `id / 3`, and its key.
@@ -468,7 +467,7 @@ impl PortalIndexes {
 /// [`Corridors::updated`]). The near-wall lists are kept only to be dropped with the
 /// update, not in the edit.
 #[derive(Clone, Debug)]
-struct Stale {
+pub(crate) struct Stale {
     indexes: PortalIndexes,
     changed: Vec<u32>,
 }
@@ -477,57 +476,28 @@ struct Stale {
 /// corridor index with the triangles it changed, and the first use after it brings
 /// the index up to date (by whichever thread asks first; the result depends on the
 /// mesh alone) and makes the near-wall lists again.
-#[derive(Debug, Default)]
-pub(crate) struct LazyPortalIndexes {
-    ready: OnceLock<PortalIndexes>,
-    stale: Mutex<Option<Stale>>,
-}
-
-impl Clone for LazyPortalIndexes {
-    fn clone(&self) -> Self {
-        let stale = match self.stale.lock() {
-            Ok(guard) => guard.clone(),
-            Err(poisoned) => poisoned.into_inner().clone(),
-        };
-        LazyPortalIndexes {
-            ready: self.ready.clone(),
-            stale: Mutex::new(stale),
-        }
-    }
-}
+pub(crate) type LazyPortalIndexes = super::lazy::Refreshed<PortalIndexes, Stale>;
 
 impl LazyPortalIndexes {
-    /// Indexes already built.
-    pub(crate) fn built(indexes: PortalIndexes) -> LazyPortalIndexes {
-        LazyPortalIndexes {
-            ready: OnceLock::from(indexes),
-            stale: Mutex::new(None),
-        }
-    }
-
     /// Notes an edit of the mesh (of `triangles` triangles now) that changed the
     /// triangles in `changed` (see [`Corridors::updated`] for what counts): the
     /// indexes are out of date until the next use.
-    pub(crate) fn edited(&mut self, triangles: usize, changed: impl IntoIterator<Item = u32>) {
-        let stale = match self.stale.get_mut() {
-            Ok(stale) => stale.take(),
-            Err(poisoned) => poisoned.into_inner().take(),
-        };
-        let stale = match self.ready.take() {
-            Some(indexes) => Some(Stale {
-                indexes,
-                changed: Vec::new(),
-            }),
-            None => stale,
-        };
-        *self.stale.get_mut().unwrap_or_else(|p| p.into_inner()) = stale.map(|mut stale| {
+    pub(crate) fn note_edit(&mut self, triangles: usize, changed: impl IntoIterator<Item = u32>) {
+        self.edited(|ready, stale| {
+            let mut stale = match ready {
+                Some(indexes) => Stale {
+                    indexes,
+                    changed: Vec::new(),
+                },
+                None => stale?,
+            };
             stale.changed.extend(changed);
             // Many edits between uses: the same triangles once each.
             if stale.changed.len() > 2 * triangles + 1024 {
                 stale.changed.sort_unstable();
                 stale.changed.dedup();
             }
-            stale
+            Some(stale)
         });
     }
 }
@@ -536,11 +506,7 @@ impl NavMesh {
     /// The corridor index and the near-wall lists, brought up to date on first use
     /// after an edit.
     pub(crate) fn portal_indexes(&self) -> &PortalIndexes {
-        self.portals.ready.get_or_init(|| {
-            let stale = match self.portals.stale.lock() {
-                Ok(mut guard) => guard.take(),
-                Err(poisoned) => poisoned.into_inner().take(),
-            };
+        self.portals.get(|stale| {
             let corridors = match stale {
                 Some(Stale { indexes, changed }) => indexes.corridors.updated(self, changed),
                 None => Corridors::new(self),
@@ -583,15 +549,6 @@ impl Corridors {
             (Some(_), Some(_)) => None,
             _ => Some("no links to update from".into()),
         }
-    }
-}
-
-impl LazyPortalIndexes {
-    /// Whether an edit left the corridor index to be brought up to date (rather than
-    /// built afresh) by its first use.
-    #[cfg(test)]
-    pub(crate) fn is_stale(&self) -> bool {
-        self.stale.lock().is_ok_and(|stale| stale.is_some())
     }
 }
 

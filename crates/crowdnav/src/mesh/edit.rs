@@ -900,13 +900,13 @@ impl NavMesh {
         changed.dedup();
         relinked.extend(&changed);
         relinked.extend(&measured);
-        self.portals.edited(self.triangles.len(), relinked);
+        self.portals.note_edit(self.triangles.len(), relinked);
         if let Some(mut pockets) = self.pockets.take() {
             // The triangles whose corners, neighbours or walkability changed.
             pockets.update(self, &changed, &moved);
             self.pockets.put(pockets);
         }
-        self.corner_grid.edited();
+        self.corner_grid.keep_aside();
         self.query_index_edited();
         let start = new_ids.first().copied().unwrap_or(0);
         let mut locator = std::mem::take(&mut self.locator);

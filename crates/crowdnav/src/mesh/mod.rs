@@ -14,6 +14,7 @@ mod corner_grid;
 mod corridors;
 mod edit;
 pub mod import;
+mod lazy;
 pub(crate) mod level;
 mod load;
 mod locate;

@@ -53,7 +53,6 @@ use rand::RngCore;
 use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::sync::OnceLock;
 
 #[path = "query_radius.rs"]
 mod radius;
@@ -169,12 +168,7 @@ pub const MAX_SLIDES: u32 = 4;
 /// triangles' running areas for sampling. An edit keeps a built index aside, and the
 /// first use after it brings it up to date where the edit changed the mesh (see
 /// `mesh/query_update.rs`).
-#[derive(Debug, Default)]
-pub(crate) struct LazyQueryIndex {
-    ready: OnceLock<QueryIndex>,
-    /// An index of an earlier state of the mesh, waiting to be brought up to date.
-    stale: std::sync::Mutex<Option<QueryIndex>>,
-}
+pub(crate) type LazyQueryIndex = super::lazy::Refreshed<QueryIndex>;
 
 #[derive(Clone, Debug)]
 pub(crate) struct QueryIndex {
@@ -690,18 +684,12 @@ fn circle_circle(a: DVec2, b: DVec2, r: f64, out: &mut Vec<DVec2>) {
 impl NavMesh {
     /// The query index, built on first use.
     fn query_index(&self) -> &QueryIndex {
-        self.query_index.ready.get_or_init(|| {
-            let stale = match self.query_index.stale.lock() {
-                Ok(mut guard) => guard.take(),
-                Err(poisoned) => poisoned.into_inner().take(),
-            };
-            match stale {
-                Some(mut index) => {
-                    index.update(self);
-                    index
-                }
-                None => QueryIndex::new(self),
+        self.query_index.get(|stale| match stale {
+            Some(mut index) => {
+                index.update(self);
+                index
             }
+            None => QueryIndex::new(self),
         })
     }
 

@@ -375,44 +375,13 @@ impl QueryIndex {
     }
 }
 
-impl Clone for super::LazyQueryIndex {
-    fn clone(&self) -> Self {
-        let stale = match self.stale.lock() {
-            Ok(guard) => guard.clone(),
-            Err(poisoned) => poisoned.into_inner().clone(),
-        };
-        super::LazyQueryIndex {
-            ready: self.ready.clone(),
-            stale: std::sync::Mutex::new(stale),
-        }
-    }
-}
-
 impl super::LazyQueryIndex {
-    /// Notes an edit of the mesh: a built index is kept aside, for its first use to
-    /// bring up to date.
-    pub(crate) fn edited(&mut self) {
-        if let Some(index) = self.ready.take() {
-            *self.stale.get_mut().unwrap_or_else(|p| p.into_inner()) = Some(index);
-        }
-    }
-
     /// The frame of the index built or kept aside, if any.
     pub(crate) fn frame(&mut self) -> Option<Frame> {
-        match self.ready.get() {
+        match self.ready() {
             Some(index) => Some(index.frame),
-            None => self
-                .stale
-                .get_mut()
-                .unwrap_or_else(|p| p.into_inner())
-                .as_ref()
-                .map(|index| index.frame),
+            None => self.stale_mut().map(|index| index.frame),
         }
-    }
-
-    /// Whether an edit left the index to be brought up to date by its first use.
-    pub(crate) fn is_stale(&self) -> bool {
-        self.stale.lock().is_ok_and(|stale| stale.is_some())
     }
 }
 
@@ -435,7 +404,7 @@ impl NavMesh {
         if self.obstacles.query_frame.is_none() {
             self.obstacles.query_frame = self.query_index.frame();
         }
-        self.query_index.edited();
+        self.query_index.keep_aside();
     }
 }
 

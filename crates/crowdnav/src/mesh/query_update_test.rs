@@ -153,7 +153,7 @@ fn an_index_never_built_stays_lazy_through_edits() {
         let op = rng.gen_range(0..4);
         let _ = random_edit(&mut mesh, &mut live, &mut rng, op, |r| quad(r, 2.0));
     }
-    assert!(mesh.query_index.ready.get().is_none() && !mesh.query_index.is_stale());
+    assert!(mesh.query_index.ready().is_none() && !mesh.query_index.is_stale());
     assert!(mesh.obstacles.query_frame.is_none());
     let fresh = afresh(&mesh);
     use_everything(&mesh);
@@ -218,8 +218,8 @@ fn prepare_queries_brings_the_grids_up_to_date_and_builds_none() {
     let mut live = Vec::new();
     let _ = random_edit(&mut mesh, &mut live, &mut rng, 0, |r| quad(r, 2.0));
     mesh.prepare_queries();
-    assert!(mesh.query_index.ready.get().is_none() && !mesh.query_index.is_stale());
-    assert!(!mesh.corner_grid.is_ready() && !mesh.corner_grid.is_stale());
+    assert!(mesh.query_index.ready().is_none() && !mesh.query_index.is_stale());
+    assert!(mesh.corner_grid.ready().is_none() && !mesh.corner_grid.is_stale());
     use_everything(&mesh);
     for _ in 0..3 {
         let _ = random_edit(&mut mesh, &mut live, &mut rng, 1, |r| quad(r, 2.0));
