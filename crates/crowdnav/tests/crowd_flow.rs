@@ -218,9 +218,17 @@ fn assert_clears_within(layout: &Layout, times: f64, what: &str) -> Outcome {
 /// ([`OrcaParams::vision`]). Before they did, the streams met at the corner where both
 /// inner edges arrive at once and a packed block of both formed there, draining only
 /// from its far side: seeds 1–8 of the issue's crossing took 1.77–1.96 times alone
-/// (median 1.86; now 1.50–1.74, median 1.65), and no seed of a 50 × 6 m crossing with
-/// 80 a stream cleared within twice alone (median 2.30 on seeds 1–24; seeds 6 and 12
-/// now take 1.77 and 1.76).
+/// (median 1.86), and no seed of a 50 × 6 m crossing with 80 a stream cleared within
+/// twice alone (median 2.30 on seeds 1–24).
+///
+/// A stream crossing is passed behind: with a way in front of it counted for less
+/// than its free length, each stream drifts towards where the other comes from
+/// instead of both drifting to the corner where they leave. Before, now and then the
+/// two streams carried each other into the other's corridor and met head-on at that
+/// corner, a block that stood for a minute (crossing seeds 44, 95, 99, 131 and 171
+/// took 4.2–4.8 times alone; 165 of seeds 1–192 cleared within twice alone, now 182,
+/// the worst 2.4); the wider crossing's seeds 1–12 cleared within twice alone on 7,
+/// the worst 2.33 times alone and the median 1.92 (now 10, 2.18 and 1.86).
 ///
 /// [`OrcaParams::vision`]: crowdnav::steer::OrcaParams::vision
 #[test]
@@ -237,10 +245,19 @@ fn two_streams_cross_within_twice_the_time_alone() {
         median <= 1.75,
         "median {median:.2} times alone: {ratios:.2?}"
     );
-    for seed in [6, 12] {
+    let mut wide = Vec::new();
+    for seed in 1..=12 {
         let layout = crossing(50.0, 6.0, 80, seed).expect("wide crossing");
-        assert_clears_within(&layout, 2.0, &format!("wide crossing, seed {seed}"));
+        let out = assert_clears_within(&layout, 2.5, &format!("wide crossing, seed {seed}"));
+        wide.push(out.clear / time_alone(&layout));
     }
+    wide.sort_by(f64::total_cmp);
+    let within = wide.iter().filter(|&&r| r <= 2.0).count();
+    let median = (wide[5] + wide[6]) / 2.0;
+    assert!(
+        within >= 10 && median <= 1.9,
+        "wide crossing: {within} of 12 within twice alone, median {median:.2}: {wide:.2?}"
+    );
 }
 
 /// Counterflow: every seed clears within twice the time alone (issue 19's goal; 46 s

@@ -115,7 +115,10 @@ pub struct OrcaParams {
     /// agent that has stopped looks wider, up to 90° (no wider than 35° when only
     /// people crossing are in view). Two streams meeting head-on then step aside into
     /// lanes instead of pressing into each other, and two crossing streams pass through
-    /// each other instead of packing into a block where they meet. Walls and people
+    /// each other instead of packing into a block where they meet. A stream crossing
+    /// its way (two or more closing in) it passes behind unless a way in front is
+    /// clearly better, so that two crossing streams do not carry each other into the
+    /// other's corridor. Walls and people
     /// walking its way are left to the half-planes, so a crowd at a door is unchanged.
     /// 0 turns it off. \[Limit: 0 to π/2\]
     pub vision: f32,
