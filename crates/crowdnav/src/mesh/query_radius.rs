@@ -179,12 +179,6 @@ impl RadiusIndexes {
             slot.radius = radius;
         }
     }
-
-    /// The data of the radii built and up to date (for tests).
-    #[cfg(test)]
-    pub(crate) fn ready(&self) -> impl Iterator<Item = &RadiusIndex> {
-        self.0.iter().filter_map(|slot| slot.data.ready())
-    }
 }
 
 impl PerRadius for RadiusIndex {
