@@ -59,6 +59,13 @@ pub struct EditTimes {
     pub first_raycast_r1_ms: Vec<f64>,
     /// The same r = 1 raycast again.
     pub warm_raycast_r1_ms: Vec<f64>,
+    /// After each edit (and the path query and raycast above, which bring the query
+    /// index up to date), `NavMesh::nearest_point` at r = 1 from a random point within
+    /// 30 m of it: it brings the nearest-point data of r = 1 (built before the edits)
+    /// up to date.
+    pub first_nearest_r1_ms: Vec<f64>,
+    /// The same nearest point again.
+    pub warm_nearest_r1_ms: Vec<f64>,
     /// Triangles of the mesh as built.
     pub triangles: usize,
     /// Boxes refused (reaching outside the mesh near the map's edge).
@@ -323,6 +330,21 @@ fn time_first_raycast(rng: &mut ChaCha8Rng, mesh: &NavMesh, c: Vec2, times: &mut
     }
 }
 
+/// Times `nearest_point` at r = 1 after an edit near `c`, from a random point within
+/// 30 m of it (walkable or not), then the same again, into `times`. Drawn from `rng`,
+/// apart from the others.
+fn time_first_nearest(rng: &mut ChaCha8Rng, mesh: &NavMesh, c: Vec2, times: &mut EditTimes) {
+    let p = c + Vec2::new(rng.gen_range(-30.0..30.0), rng.gen_range(-30.0..30.0));
+    for out in [
+        &mut times.first_nearest_r1_ms,
+        &mut times.warm_nearest_r1_ms,
+    ] {
+        let start = Instant::now();
+        let _ = std::hint::black_box(mesh.nearest_point(p, 1.0));
+        out.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+}
+
 /// Adds `edits` boxes 10 m across at random walkable points of aurora (keeping at most
 /// `live` in place: past that, each add is followed by a timed remove of a random
 /// one), then builds the edited level `rebuilds` times. After about `polyanya_edits`
@@ -359,11 +381,14 @@ pub fn time_edits(
     let mut rng = ChaCha8Rng::seed_from_u64(22);
     let mut query_rng = ChaCha8Rng::seed_from_u64(2022);
     let mut ray_rng = ChaCha8Rng::seed_from_u64(2222);
+    let mut nearest_rng = ChaCha8Rng::seed_from_u64(2122);
     // The query index and the ray grids of r = 0 and 1 built before the edits, as a
     // game that raycasts has them: the edits keep them up to date.
     for radius in [0.0, 1.0] {
         let _ = mesh.raycast((lo + hi) / 2.0, hi, radius);
     }
+    // Likewise the nearest-point data of r = 1.
+    let _ = mesh.nearest_point((lo + hi) / 2.0, 1.0);
     // Our obstacles, and Detour's for the same boxes.
     let mut placed: Vec<(MeshObstacleId, Option<u32>)> = Vec::new();
     while times.add_ms.len() < edits {
@@ -383,6 +408,7 @@ pub fn time_edits(
                 times.add_ms.push(ms);
                 time_first_query(&mut query_rng, &mesh, c, &mut times);
                 time_first_raycast(&mut ray_rng, &mesh, c, &mut times);
+                time_first_nearest(&mut nearest_rng, &mesh, c, &mut times);
                 let theirs = detour.add(&polygon, &mut times);
                 placed.push((id, theirs));
                 operation += 1;
@@ -407,6 +433,7 @@ pub fn time_edits(
             }
             time_first_query(&mut query_rng, &mesh, at, &mut times);
             time_first_raycast(&mut ray_rng, &mesh, at, &mut times);
+            time_first_nearest(&mut nearest_rng, &mesh, at, &mut times);
             operation += 1;
             if polyanya_edits > 0 && operation % stride == 0 {
                 time_polyanya(&blocked, &mesh, &mut times);

@@ -961,6 +961,8 @@ fn edit_part(r: &mut Report, opts: &EditOptions, data: Result<&Path, &str>) -> R
         &t.warm_raycast_r0_ms,
         &t.first_raycast_r1_ms,
         &t.warm_raycast_r1_ms,
+        &t.first_nearest_r1_ms,
+        &t.warm_nearest_r1_ms,
     ]
     .map(|v| Spread::of(v));
     let poly = t.polyanya_ms.each_ref().map(|v| Spread::of(v));
@@ -982,7 +984,8 @@ fn edit_part(r: &mut Report, opts: &EditOptions, data: Result<&Path, &str>) -> R
          brought up to date on first use: after each edit a path query (r = 0.5 or r = 0, drawn at random for \
          each edit) between random walkable points within 30 m of it is timed (it pays for them), \
          then the same query again; likewise a raycast 20 m long (r = 0 or r = 1) from a random walkable \
-         point within 30 m of it, which brings the query index up to date.\n",
+         point within 30 m of it, which brings the query index up to date; then a nearest point (r = 1) \
+         from a random point within 30 m of it, which brings the r = 1 nearest-point data up to date.\n",
         crate::edits::EDIT_MAP.0,
         t.triangles,
         opts.live,
@@ -1011,6 +1014,8 @@ fn edit_part(r: &mut Report, opts: &EditOptions, data: Result<&Path, &str>) -> R
         ("the same raycast again, r = 0", rays[1], false),
         ("first raycast after an edit, r = 1", rays[2], false),
         ("the same raycast again, r = 1", rays[3], false),
+        ("first nearest point after an edit, r = 1", rays[4], false),
+        ("the same nearest point again, r = 1", rays[5], false),
         ("full build", rebuild, true),
         ("polyanya build, r = 0", poly[0], true),
         ("polyanya build, r = 0.5", poly[1], true),
@@ -1071,6 +1076,8 @@ fn edit_part(r: &mut Report, opts: &EditOptions, data: Result<&Path, &str>) -> R
                "warm_raycast_r0_ms": spread_json(rays[1]),
                "first_raycast_r1_ms": spread_json(rays[2]),
                "warm_raycast_r1_ms": spread_json(rays[3]),
+               "first_nearest_r1_ms": spread_json(rays[4]),
+               "warm_nearest_r1_ms": spread_json(rays[5]),
                "polyanya_r0": polyanya_json(0), "polyanya_r05": polyanya_json(1),
                "polyanya_area_max_relative_difference": finite(t.polyanya_area_diff),
                "detour_tile_cache": detour_tile_cache_json(&t, all.median)}),

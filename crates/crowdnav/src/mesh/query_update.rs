@@ -20,8 +20,9 @@
 //!   lists). The ray grids' walkable sub-cells are marked again in the cells near the
 //!   changed triangles (`RayGrid::remark`), the walk's records of the changed
 //!   triangles and of their neighbours made again.
-//! - **Per-radius boundaries** of the nearest-point queries are dropped: the next
-//!   nearest point at a radius builds its boundary again (see `mesh/query_radius.rs`).
+//! - **Per-radius boundaries** of the nearest-point queries are kept aside with the
+//!   walls' renumbering and the changed triangles' boxes: the next nearest point at a
+//!   radius brings its boundary up to date there (see `mesh/query_radius.rs`).
 
 use super::QueryIndex;
 use crate::geom::Segment;
@@ -344,7 +345,7 @@ impl QueryIndex {
             grid.patch(&self.walls, &tables.walls, &tables.remap, &tables.added);
             grid.remark(mesh, &tables.walls, &self.grid, &tables.boxes);
         }
-        self.radii = Default::default();
+        self.radii.edited(&tables.remap, &tables.boxes);
         self.walls64.clear();
         self.walls64.extend(
             tables

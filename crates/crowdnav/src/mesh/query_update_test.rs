@@ -17,10 +17,17 @@ const GRID_RADII: [f32; 3] = [0.0, 0.5, 1.0];
 /// The radii the queries are compared at.
 const RADII: [f32; 3] = [0.0, 0.5, 2.0];
 
-/// Builds the query index, the ray grids of [`GRID_RADII`] and the corner grid.
+/// The radii whose nearest-point data the tests build before the edits.
+const NEAREST_RADII: [f32; 4] = [0.0, 0.5, 1.0, 2.0];
+
+/// Builds the query index, the ray grids of [`GRID_RADII`], the nearest-point data of
+/// [`NEAREST_RADII`] and the corner grid.
 fn use_everything(mesh: &NavMesh) {
     for r in GRID_RADII {
         mesh.ray_grid(f64::from(r));
+    }
+    for r in NEAREST_RADII {
+        mesh.radius_index(f64::from(r));
     }
     mesh.corner_grid();
 }
@@ -46,6 +53,18 @@ fn assert_same_indexes(mesh: &NavMesh, fresh: &NavMesh, what: &str) {
             (Some(a), Some(b)) => assert!(a.same_as(b), "{what}: ray grid at r = {r}"),
             (None, None) => {}
             _ => panic!("{what}: one ray grid at r = {r}, not the other"),
+        }
+    }
+    for r in NEAREST_RADII {
+        let r = f64::from(r);
+        match (mesh.radius_index(r), fresh.radius_index(r)) {
+            (Some(a), Some(b)) => {
+                if let Some(d) = a.difference(b) {
+                    panic!("{what}: the nearest-point data at r = {r} differs: {d}");
+                }
+            }
+            (None, None) => {}
+            _ => panic!("{what}: nearest-point data at r = {r} in one mesh, not the other"),
         }
     }
     assert_eq!(
@@ -93,6 +112,13 @@ fn assert_same_answers(a: &NavMesh, b: &NavMesh, lo: Vec2, hi: Vec2, count: usiz
                 )
             };
             same(query(a), query(b), &format!("queries at r = {r}"));
+        }
+        for r in NEAREST_RADII {
+            same(
+                format!("{:?}", a.nearest_point(p, r)),
+                format!("{:?}", b.nearest_point(p, r)),
+                &format!("nearest point at r = {r}"),
+            );
         }
         rng.gen::<u64>();
     }
@@ -176,6 +202,12 @@ fn on_aurora_the_query_index_follows_edits_as_built_afresh() {
         hi = hi.max(p);
     }
     use_everything(&mesh);
+    for r in NEAREST_RADII {
+        if let Some(kept) = mesh.radius_index(f64::from(r)) {
+            let (pieces, walls) = kept.counts();
+            eprintln!("aurora r = {r}: {pieces} pieces, {walls} walls");
+        }
+    }
     let mut rng = ChaCha8Rng::seed_from_u64(0xa0_22);
     let mut live: Vec<MeshObstacleId> = Vec::new();
     let mut edits = 0;

@@ -28,7 +28,8 @@ use glam::DVec2;
 /// Most cells the bitmap gets (one bit each: 2 MB).
 pub(crate) const MAX_CELLS: f64 = (1u64 << 24) as f64;
 
-/// The bitmap: see the [module](self)'s notes.
+/// The bitmap: see the [module](self)'s notes. (Only the tests build it whole now: the
+/// ray grids keep their sub-cells' bits, the nearest-point data its own bitmap.)
 #[derive(Clone, Debug, Default)]
 pub(crate) struct WalkableCells {
     /// The low corner of cell `(0, 0)`.
@@ -40,6 +41,7 @@ pub(crate) struct WalkableCells {
     bits: Vec<u64>,
 }
 
+#[cfg_attr(not(test), expect(dead_code, reason = "only the tests build it whole"))]
 impl WalkableCells {
     /// The bitmap of `mesh`, whose vertices lie in the box `lo..hi`, on cells of side
     /// about `cell` (wider when the bitmap would pass [`MAX_CELLS`]); empty (every

@@ -34,8 +34,9 @@
 //! **Who is moved.** An agent whose centre a new obstacle covers, or whose disc no
 //! longer fits where it stands, is moved to the nearest place its disc fits
 //! (a radius off the nearest wall side or corner, found through the world's wall grid:
-//! local, unlike [`NavMesh::nearest_point`], whose per-radius index an edit drops and
-//! the next call builds again over the whole mesh) that overlaps no other agent and
+//! local, unlike [`NavMesh::nearest_point`], whose per-radius data the first call at
+//! a radius builds over the whole mesh, then brings up to date near each edit) that
+//! overlaps no other agent and
 //! no moving obstacle: the nearest such place among candidates on rings around the
 //! first (half a radius apart, up to [`RINGS`] radii out, each snapped off the walls
 //! near it), agent by agent in agent order, each placed agent a fixed body for the
