@@ -545,14 +545,13 @@ impl RayGrid {
                 };
                 let (a, b) = (w.a.as_dvec2(), w.b.as_dvec2());
                 let (oa, ob) = (d.perp_dot(a) - side0, d.perp_dot(b) - side0);
-                if (oa > beyond && ob > beyond) || (oa < -beyond && ob < -beyond) {
-                    continue;
-                }
-                if (a.x < blo.x && b.x < blo.x)
-                    || (a.y < blo.y && b.y < blo.y)
-                    || (a.x > bhi.x && b.x > bhi.x)
-                    || (a.y > bhi.y && b.y > bhi.y)
-                {
+                // (Bitwise, not short-circuit: one branch a wall.)
+                let aside = ((oa > beyond) & (ob > beyond)) | ((oa < -beyond) & (ob < -beyond));
+                let outside = ((a.x < blo.x) & (b.x < blo.x))
+                    | ((a.y < blo.y) & (b.y < blo.y))
+                    | ((a.x > bhi.x) & (b.x > bhi.x))
+                    | ((a.y > bhi.y) & (b.y > bhi.y));
+                if aside | outside {
                     continue;
                 }
                 if let Some(t) = capsule_entry(s, d, a, b, r, best.0) {
