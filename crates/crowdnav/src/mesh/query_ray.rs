@@ -21,8 +21,10 @@
 
 use super::radius::PerRadius;
 use super::walkable::{self, Lattice};
-use super::{capsule_entry, Wall64};
-use crate::geom::{segments_distance_squared_f64, Segment};
+use super::Wall64;
+#[cfg(test)]
+use crate::geom::capsule_entry;
+use crate::geom::{closest_point_f64, segments_distance_squared_f64, Segment};
 use crate::grid::WallGrid;
 use crate::mesh::navmesh::NavMesh;
 use glam::{DVec2, Vec2};
@@ -554,7 +556,7 @@ impl RayGrid {
                 if aside | outside {
                     continue;
                 }
-                if let Some(t) = capsule_entry(s, d, a, b, r, best.0) {
+                if let Some(t) = capsule_entry_by_selects(s, d, a, b, r, best.0) {
                     // At most `best.0`: the earlier, or the lower wall at a tie.
                     if t < best.0 || best.1.is_none_or(|j| k < j) {
                         best = (t, Some(k));
@@ -589,6 +591,56 @@ impl RayGrid {
     }
 }
 
+/// [`capsule_entry`](crate::geom::capsule_entry), the same to the bit, with its three
+/// candidates (entering the strip along the wall, or the disc round either end)
+/// computed whole and picked by selects rather than branches: which of them holds is
+/// what a branch predictor cannot foresee over many rays (a raycast at r = 1 on aurora
+/// tests about one wall this way). The walls a raycast passes to it pass the side and
+/// box tests, so the sums are rarely wasted. (Not inlined: the walk is faster with
+/// it a call, 1.13–1.15 × Detour against 1.18–1.21 ×.)
+#[inline(never)]
+fn capsule_entry_by_selects(
+    s: DVec2,
+    d: DVec2,
+    a: DVec2,
+    b: DVec2,
+    r: f64,
+    limit: f64,
+) -> Option<f64> {
+    let c0 = closest_point_f64(s, a, b);
+    let off = s - c0;
+    if off.length_squared() < r * r {
+        // Inside: a hit now if moving closer (the distance is convex along the ray).
+        return (d.dot(off) < 0.0).then_some(0.0);
+    }
+    let mut best = f64::INFINITY;
+    let ab = b - a;
+    let len_sq = ab.length_squared();
+    if len_sq > 0.0 {
+        let n = ab.perp() / len_sq.sqrt();
+        let (h0, dn) = (n.dot(s - a), n.dot(d));
+        // Entering the strip |h| <= r through the side the ray starts on: `r - h0` or
+        // `-r - h0` over `dn`, as `capsule_entry` divides.
+        let (above, below) = ((h0 >= r) & (dn < 0.0), (h0 <= -r) & (dn > 0.0));
+        let t = (if above { r } else { -r } - h0) / dn;
+        let u = (s + d * t - a).dot(ab) / len_sq;
+        let hit = (above | below) & (t >= 0.0) & (t <= limit) & (u >= 0.0) & (u <= 1.0);
+        best = if hit { t } else { best };
+    }
+    if r > 0.0 {
+        for c in [a, b] {
+            // |s + t d - c|² = r²: the smaller root, when the ray truly enters.
+            let m = s - c;
+            let (qa, qb, qc) = (d.length_squared(), m.dot(d), m.length_squared() - r * r);
+            let disc = qb * qb - qa * qc;
+            let t = (-qb - disc.sqrt()) / qa;
+            let hit = (qa > 0.0) & (disc > 0.0) & (qb < 0.0) & (t >= 0.0) & (t <= limit);
+            best = if hit & (t < best) { t } else { best };
+        }
+    }
+    (best <= limit).then_some(best)
+}
+
 /// The larger of two numbers that are not NaN.
 #[inline]
 fn larger(a: f64, b: f64) -> f64 {
@@ -608,4 +660,54 @@ fn grown_box(u: DVec2, v: DVec2, grow: f64) -> (DVec2, DVec2) {
     );
     let hi = DVec2::new(larger(u.x, v.x), larger(u.y, v.y));
     (lo - grow, hi + grow)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The selects' version is `capsule_entry` to the bit, on random walls, rays,
+    /// radii and limits, with degenerate walls, starts inside and rays along walls.
+    #[test]
+    fn capsule_entry_by_selects_is_capsule_entry() {
+        let mut rng = ChaCha8Rng::seed_from_u64(21);
+        let mut point = |rng: &mut ChaCha8Rng| {
+            // Small integers often (alignments, ties), else anything in a box.
+            if rng.gen_bool(0.3) {
+                DVec2::new(
+                    f64::from(rng.gen_range(-4..5)),
+                    f64::from(rng.gen_range(-4..5)),
+                )
+            } else {
+                DVec2::new(rng.gen_range(-5.0..5.0), rng.gen_range(-5.0..5.0))
+            }
+        };
+        let mut hits = 0;
+        for k in 0..200_000 {
+            let (s, a) = (point(&mut rng), point(&mut rng));
+            let b = if k % 50 == 0 { a } else { point(&mut rng) };
+            let d = if k % 7 == 0 {
+                (b - a) * rng.gen_range(-2.0..2.0)
+            } else {
+                point(&mut rng) - s
+            };
+            let r = [0.0, 0.5, 1.0, rng.gen_range(0.0..3.0)][k % 4];
+            let limit = if k % 3 == 0 {
+                rng.gen_range(0.0..1.0)
+            } else {
+                1.0
+            };
+            let want = capsule_entry(s, d, a, b, r, limit);
+            let got = capsule_entry_by_selects(s, d, a, b, r, limit);
+            assert_eq!(
+                want.map(f64::to_bits),
+                got.map(f64::to_bits),
+                "s {s} d {d} a {a} b {b} r {r} limit {limit}"
+            );
+            hits += usize::from(want.is_some());
+        }
+        assert!(hits > 20_000, "{hits} hits: the cases should touch often");
+    }
 }
