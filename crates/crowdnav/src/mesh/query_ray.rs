@@ -21,9 +21,7 @@
 
 use super::radius::PerRadius;
 use super::walkable::{self, Lattice};
-use super::Wall64;
-#[cfg(test)]
-use crate::geom::capsule_entry;
+use super::{capsule_entry, Wall64};
 use crate::geom::{closest_point_f64, segments_distance_squared_f64, Segment};
 use crate::grid::WallGrid;
 use crate::mesh::navmesh::NavMesh;
@@ -556,7 +554,12 @@ impl RayGrid {
                 if aside | outside {
                     continue;
                 }
-                if let Some(t) = capsule_entry_by_selects(s, d, a, b, r, best.0) {
+                // (At r = 0 there are no end discs, and the branches cost less.)
+                let touch = match r > 0.0 {
+                    true => capsule_entry_by_selects(s, d, a, b, r, best.0),
+                    false => capsule_entry(s, d, a, b, r, best.0),
+                };
+                if let Some(t) = touch {
                     // At most `best.0`: the earlier, or the lower wall at a tie.
                     if t < best.0 || best.1.is_none_or(|j| k < j) {
                         best = (t, Some(k));
