@@ -627,7 +627,7 @@ fn capsule_entry_by_selects(
         let (above, below) = ((h0 >= r) & (dn < 0.0), (h0 <= -r) & (dn > 0.0));
         let t = (if above { r } else { -r } - h0) / dn;
         let u = (s + d * t - a).dot(ab) / len_sq;
-        let hit = (above | below) & (t >= 0.0) & (t <= limit) & (u >= 0.0) & (u <= 1.0);
+        let hit = (above | below) & (t >= 0.0) & (t <= limit) & (0.0..=1.0).contains(&u);
         best = if hit { t } else { best };
     }
     if r > 0.0 {
@@ -676,7 +676,7 @@ mod tests {
     #[test]
     fn capsule_entry_by_selects_is_capsule_entry() {
         let mut rng = ChaCha8Rng::seed_from_u64(21);
-        let mut point = |rng: &mut ChaCha8Rng| {
+        let point = |rng: &mut ChaCha8Rng| {
             // Small integers often (alignments, ties), else anything in a box.
             if rng.gen_bool(0.3) {
                 DVec2::new(
