@@ -568,7 +568,10 @@ impl RayGrid {
                 }
             }
             let exit = if tx < ty { tx } else { ty };
-            if exit >= 1.0 || (best.1.is_some() && best.0 <= exit) {
+            // The best touch lies no later than the cell's exit, or the segment ends in
+            // it: `best.0` is 1 until a touch is found, and never above (a NaN `exit`
+            // fails both, as it failed `exit >= 1` and `best.0 <= exit`).
+            if best.0 <= exit {
                 break;
             }
             if tx <= ty {
