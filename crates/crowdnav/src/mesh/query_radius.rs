@@ -23,7 +23,7 @@
 //! index's frame (the wall count and box kept through edits), so the data brought up
 //! to date is to the bit the data built afresh for the edited mesh.
 
-use super::walkable::{Lattice, MAX_CELLS as MAX_FREE_CELLS};
+use super::walkable::{bit_at, merge_windows, walls_in_box, Lattice, MAX_CELLS as MAX_FREE_CELLS};
 use crate::geom::Segment;
 use crate::grid::WallGrid;
 use crate::grid::{dense_side, Layout, MAX_CELLS};
@@ -1071,30 +1071,7 @@ impl FreeCells {
                 cell_of(hi.y, rows) + 1,
             ]);
         }
-        // Windows that overlap or touch become their bounding window, until none does.
-        let mut merged = true;
-        while merged {
-            merged = false;
-            let mut k = 0;
-            while k < windows.len() {
-                let w = windows[k];
-                if let Some(j) = (k + 1..windows.len()).find(|&j| {
-                    let v = windows[j];
-                    w[0] <= v[2] && v[0] <= w[2] && w[1] <= v[3] && v[1] <= w[3]
-                }) {
-                    let v = windows.swap_remove(j);
-                    windows[k] = [
-                        w[0].min(v[0]),
-                        w[1].min(v[1]),
-                        w[2].max(v[2]),
-                        w[3].max(v[3]),
-                    ];
-                    merged = true;
-                } else {
-                    k += 1;
-                }
-            }
-        }
+        merge_windows(&mut windows);
         let mut near: Vec<u32> = Vec::new();
         for window in windows {
             // The walls that can mark a cell of the window: within the pad and a cell
@@ -1103,14 +1080,7 @@ impl FreeCells {
             let margin = lattice.pad + 2.0 * lattice.cell;
             let lo = lattice.origin + DVec2::new(x0 as f64, y0 as f64) * lattice.cell - margin;
             let hi = lattice.origin + DVec2::new(x1 as f64, y1 as f64) * lattice.cell + margin;
-            near.clear();
-            walls
-                .grid
-                .for_each_row_in_box(lo.as_vec2(), hi.as_vec2(), |row| {
-                    near.extend_from_slice(row)
-                });
-            near.sort_unstable();
-            near.dedup();
+            walls_in_box(walls.grid, lo, hi, &mut near);
             let near_walls = near.iter().filter_map(|&k| walls.segments.get(k as usize));
             self.mark(mesh, near_walls, window);
         }
@@ -1122,15 +1092,12 @@ impl FreeCells {
         let Some(lattice) = &self.lattice else {
             return false;
         };
-        let q = (p - lattice.origin) * self.inv_cell;
-        // (Not NaN, inside the bitmap; then truncation is the floor.)
-        if !(q.x >= 0.0 && q.y >= 0.0 && q.x < lattice.cols as f64 && q.y < lattice.rows as f64) {
-            return false;
-        }
-        let c = q.y as usize * lattice.cols + q.x as usize;
-        self.bits
-            .get(c / 64)
-            .is_some_and(|&word| word >> (c % 64) & 1 != 0)
+        bit_at(
+            &self.bits,
+            (p - lattice.origin) * self.inv_cell,
+            lattice.cols,
+            lattice.rows,
+        )
     }
 }
 

@@ -20,7 +20,7 @@
 //! three): a listing is 4 bytes instead of 20 with the ends, for the same speed.
 
 use super::radius::PerRadius;
-use super::walkable::{self, Lattice};
+use super::walkable::{self, merge_windows, walls_in_box, Lattice};
 use super::{capsule_entry, Wall64};
 use crate::geom::{closest_point_f64, segments_distance_squared_f64, Segment};
 use crate::grid::WallGrid;
@@ -229,30 +229,7 @@ impl RayGrid {
                 ]
             })
             .collect();
-        // Windows that overlap or touch become their bounding window, until none does.
-        let mut merged = true;
-        while merged {
-            merged = false;
-            let mut k = 0;
-            while k < windows.len() {
-                let w = windows[k];
-                if let Some(j) = (k + 1..windows.len()).find(|&j| {
-                    let v = windows[j];
-                    w[0] <= v[2] && v[0] <= w[2] && w[1] <= v[3] && v[1] <= w[3]
-                }) {
-                    let v = windows.swap_remove(j);
-                    windows[k] = [
-                        w[0].min(v[0]),
-                        w[1].min(v[1]),
-                        w[2].max(v[2]),
-                        w[3].max(v[3]),
-                    ];
-                    merged = true;
-                } else {
-                    k += 1;
-                }
-            }
-        }
+        merge_windows(&mut windows);
         windows.sort_unstable();
         let mut near: Vec<u32> = Vec::new();
         for window in windows {
@@ -262,12 +239,7 @@ impl RayGrid {
             let margin = lattice.pad + 2.0 * self.cell;
             let lo = self.origin + DVec2::new(x0 as f64, y0 as f64) * self.cell - margin;
             let hi = self.origin + DVec2::new(x1 as f64, y1 as f64) * self.cell + margin;
-            near.clear();
-            grid.for_each_row_in_box(lo.as_vec2(), hi.as_vec2(), |row| {
-                near.extend_from_slice(row)
-            });
-            near.sort_unstable();
-            near.dedup();
+            walls_in_box(grid, lo, hi, &mut near);
             let near_walls = near.iter().filter_map(|&k| walls.get(k as usize));
             self.mark(mesh, near_walls, window);
         }

@@ -120,15 +120,12 @@ impl WalkableCells {
     /// the cells were built with); `false` says nothing.
     #[inline]
     pub(crate) fn surely_walkable(&self, p: DVec2) -> bool {
-        let q = (p - self.origin) * self.inv_cell;
-        // (Not NaN, inside the bitmap; then truncation is the floor.)
-        if !(q.x >= 0.0 && q.y >= 0.0 && q.x < self.cols as f64 && q.y < self.rows as f64) {
-            return false;
-        }
-        let c = q.y as usize * self.cols + q.x as usize;
-        self.bits
-            .get(c / 64)
-            .is_some_and(|&word| word >> (c % 64) & 1 != 0)
+        bit_at(
+            &self.bits,
+            (p - self.origin) * self.inv_cell,
+            self.cols,
+            self.rows,
+        )
     }
 
     /// The share of the bitmap's cells that are marked (for tests).
@@ -137,6 +134,55 @@ impl WalkableCells {
         let marked: u32 = self.bits.iter().map(|w| w.count_ones()).sum();
         f64::from(marked) / (self.cols * self.rows).max(1) as f64
     }
+}
+
+/// The bit of cell `q` (a point in cell units from the origin) of a bitmap of `cols`
+/// by `rows` cells, row by row, 64 to a word: `false` outside it (or for NaN).
+#[inline]
+pub(crate) fn bit_at(bits: &[u64], q: DVec2, cols: usize, rows: usize) -> bool {
+    // (Not NaN, inside the bitmap; then truncation is the floor.)
+    if !(q.x >= 0.0 && q.y >= 0.0 && q.x < cols as f64 && q.y < rows as f64) {
+        return false;
+    }
+    let c = q.y as usize * cols + q.x as usize;
+    bits.get(c / 64)
+        .is_some_and(|&word| word >> (c % 64) & 1 != 0)
+}
+
+/// Windows of cells (`[x0, y0, x1, y1]`, ends excluded) that overlap or touch become
+/// their bounding window, until none does.
+pub(crate) fn merge_windows(windows: &mut Vec<[usize; 4]>) {
+    let mut merged = true;
+    while merged {
+        merged = false;
+        let mut k = 0;
+        while k < windows.len() {
+            let w = windows[k];
+            if let Some(j) = (k + 1..windows.len()).find(|&j| {
+                let v = windows[j];
+                w[0] <= v[2] && v[0] <= w[2] && w[1] <= v[3] && v[1] <= w[3]
+            }) {
+                let v = windows.swap_remove(j);
+                windows[k] = [
+                    w[0].min(v[0]),
+                    w[1].min(v[1]),
+                    w[2].max(v[2]),
+                    w[3].max(v[3]),
+                ];
+                merged = true;
+            } else {
+                k += 1;
+            }
+        }
+    }
+}
+
+/// The walls `grid` lists in the box `lo..hi`, each once and in order, into `out`.
+pub(crate) fn walls_in_box(grid: &crate::grid::WallGrid, lo: DVec2, hi: DVec2, out: &mut Vec<u32>) {
+    out.clear();
+    grid.for_each_row_in_box(lo.as_vec2(), hi.as_vec2(), |row| out.extend_from_slice(row));
+    out.sort_unstable();
+    out.dedup();
 }
 
 /// The cells of a bitmap: `cols` × `rows` cells of side `cell` from `origin`, a cell
