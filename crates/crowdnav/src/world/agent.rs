@@ -309,6 +309,12 @@ pub struct Agent {
     /// wants to go, seconds (0 when it is not): after
     /// [`CARRIED_TIME`](super::CARRIED_TIME) others give it right of way.
     pub(crate) carried_for: f32,
+    /// Near its place (within [`TAKEN_REACH`](super::follow) radii) and someone else
+    /// stands on it: it cannot arrive before the other leaves, and pressing on only
+    /// holds the other (as often as not someone who must get past it to a place of its
+    /// own, the two face to face against a wall), so it gives way as someone resting
+    /// at its place does until the place is free.
+    pub(crate) place_taken: bool,
 }
 
 /// How an agent has kept its place: two pushing each other off their places in turn

@@ -169,6 +169,24 @@ pub(super) fn follow_paths(
         .collect_into_vec(&mut scratch.happened);
 }
 
+/// How near its place, in radii, an agent looks whether someone else stands on it
+/// (see [`Agent::place_taken`](super::Agent)): 2 m for people.
+const TAKEN_REACH: f32 = 8.0;
+
+/// Whether someone other than `others.me` stands on `place`: a centre within `radius`
+/// of it (the agents' positions at the start of the step).
+fn stands_on(place: Vec2, radius: f32, others: &portal::Others<'_>) -> bool {
+    let mut taken = false;
+    others.grid.for_each_within(place, radius, |j, _| {
+        taken |= j != others.me
+            && others
+                .positions
+                .get(j as usize)
+                .is_some_and(|q| q.distance_squared(place) < radius * radius);
+    });
+    taken
+}
+
 /// When agent `a`, on its way, last made progress: once pushed off its place
 /// [`PING_PONG`] times soon after it came, when it last stood there for
 /// [`STUCK_TIME`] (two pushing each other off their places in turn make no progress).
@@ -434,6 +452,9 @@ fn prefer_velocity(
     } else {
         (portal_target(a, others), f32::INFINITY)
     };
+    a.place_taken = matches!(a.goal, Goal::Point(_))
+        && to_goal <= TAKEN_REACH * a.radius
+        && stands_on(goal, a.radius, others);
     let dir = (target - a.position).normalize_or_zero();
     // A moving goal is met at full speed; a fixed one is approached slowly.
     let ease = matches!(a.goal, Goal::Point(_)).then_some(slowdown);

@@ -18,8 +18,9 @@ pub(super) struct Seen {
     /// steered by a reciprocal method) 2 + k for one carried back for k ×
     /// [`CARRIED_TIME`](super::CARRIED_TIME) (see [`Agent::carried_for`]); 1 for one
     /// that has arrived once (and not been given a new goal since) and walks back, 0
-    /// for one resting at its goal. An agent gives way to every neighbour of higher
-    /// rank (of its own priority).
+    /// for one resting at its goal, or (in a crowd steered by a reciprocal method) near
+    /// its goal while someone else stands on it ([`Agent::place_taken`]). An agent
+    /// gives way to every neighbour of higher rank (of its own priority).
     pub rank: u8,
     /// Its priority ([`Agent::priority`]): an agent of a lower priority yields to it
     /// entirely.
@@ -42,7 +43,7 @@ impl Seen {
 
 /// [`Seen::rank`] of an agent.
 fn right_of_way(a: &Agent, reciprocal: bool) -> u8 {
-    if a.is_arrived() {
+    if a.is_arrived() || (reciprocal && a.place_taken) {
         0
     } else if a.arrived_at.is_some() {
         1

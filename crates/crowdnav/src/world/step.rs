@@ -204,6 +204,7 @@ impl World {
             progress: (p.position, self.clock.time),
             settling: Settling::new(self.clock.time),
             carried_for: 0.0,
+            place_taken: false,
         });
         Ok(id)
     }
