@@ -133,6 +133,8 @@ pub(super) fn follow_paths(
         .par_iter_mut()
         .enumerate()
         .map(|(i, a)| {
+            // Set again below for an agent on its way; never left over from before.
+            a.place_taken = false;
             // Driven by the game, or heading where the game says: no path to follow.
             if let Some(v) = env.controlled.then(|| a.driven.or(a.wanted)).flatten() {
                 a.preferred_velocity = v;
