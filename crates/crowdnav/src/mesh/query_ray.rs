@@ -58,7 +58,7 @@ pub(crate) struct RayGrid {
     /// Per cell: which of its 8 × 8 sub-cells lie wholly in walkable space, so that a
     /// raycast learns that its start is walkable from one read. Bit `8 j + i`:
     /// sub-cell `(i, j)` (from the cell's low corner), as
-    /// [`WalkableCells`](super::walkable::WalkableCells) marks cells.
+    /// [`Lattice::mark`] marks cells.
     walkable: Vec<u64>,
     /// The cells' lists, one after the other.
     items: Vec<u32>,
@@ -133,7 +133,8 @@ impl RayGrid {
 
     /// [`RayGrid::new`] with each cell's walkable sub-cells marked on `mesh` (whose
     /// walls are `walls`): the grid [`NavMesh::raycast`] builds per radius. No sub-cell
-    /// is marked when they would pass [`WalkableCells`](super::walkable::WalkableCells)' size.
+    /// is marked when they would pass the walkable bitmap's size
+    /// ([`walkable::MAX_CELLS`]).
     pub(crate) fn for_mesh(
         mesh: &NavMesh,
         r: f64,
@@ -169,7 +170,7 @@ impl RayGrid {
 
     /// Marks again the walkable sub-cells of the cells of the window
     /// `[x0, y0, x1, y1)` on `mesh`, as
-    /// [`WalkableCells::on_grid`](super::walkable::WalkableCells::on_grid) marks them.
+    /// [`Lattice::mark`] marks a whole bitmap.
     fn mark<'w>(
         &mut self,
         mesh: &NavMesh,

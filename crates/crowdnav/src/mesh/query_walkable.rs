@@ -29,7 +29,9 @@ use glam::DVec2;
 pub(crate) const MAX_CELLS: f64 = (1u64 << 24) as f64;
 
 /// The bitmap: see the [module](self)'s notes. (Only the tests build it whole now: the
-/// ray grids keep their sub-cells' bits, the nearest-point data its own bitmap.)
+/// ray grids keep their sub-cells' bits, the nearest-point data its own bitmap, both
+/// marked by [`Lattice::mark`].)
+#[cfg(test)]
 #[derive(Clone, Debug, Default)]
 pub(crate) struct WalkableCells {
     /// The low corner of cell `(0, 0)`.
@@ -41,7 +43,7 @@ pub(crate) struct WalkableCells {
     bits: Vec<u64>,
 }
 
-#[cfg_attr(not(test), expect(dead_code, reason = "only the tests build it whole"))]
+#[cfg(test)]
 impl WalkableCells {
     /// The bitmap of `mesh`, whose vertices lie in the box `lo..hi`, on cells of side
     /// about `cell` (wider when the bitmap would pass [`MAX_CELLS`]); empty (every
@@ -186,8 +188,7 @@ pub(crate) fn walls_in_box(grid: &crate::grid::WallGrid, lo: DVec2, hi: DVec2, o
 }
 
 /// The cells of a bitmap: `cols` × `rows` cells of side `cell` from `origin`, a cell
-/// marked only when no parting edge comes within `pad` of it (see
-/// [`WalkableCells::on_grid`]).
+/// marked only when no parting edge comes within `pad` of it (by [`Lattice::mark`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Lattice {
     pub origin: DVec2,
