@@ -132,7 +132,7 @@ const RECORDED: &[(&str, Method, u64, u64)] = &[
     ("lines", Method::Orca, 300, 0x77476392ee582b77),
     ("lines", Method::AntiGravity, 300, 0x20b32770fb023577),
     ("lines", Method::Swarm, 300, 0xe46d3305d807b9f0),
-    ("obstacles", Method::Orca, 300, 0x4f6fedb6d5dd281b),
+    ("obstacles", Method::Orca, 300, 0x223952092214819c),
     ("obstacles", Method::AntiGravity, 300, 0x4fe53e76d8c6f99a),
     ("obstacles", Method::Swarm, 300, 0xc32a300510ab49ab),
     ("stream", Method::Orca, 300, 0x2432795ed1a072c5),
