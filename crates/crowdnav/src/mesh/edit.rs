@@ -44,6 +44,7 @@
 use super::build::incenter;
 use super::level::{clean_polygon, signed_area, winding_contribution, LevelError, PolygonRef};
 use super::navmesh::{pack_flags, NavMesh, TriangleId, COVERED, NONE};
+use super::reach_index::{ReachBox, ReachIndex, EMPTY_BOX};
 use super::refine::{relink, remeasure_and_refine, Refined};
 use crate::geom::{incircle_value, orient2d, orient2d_value, Segment, MAX_COORDINATE};
 use glam::Vec2;
@@ -157,9 +158,9 @@ pub(crate) struct Obstacles {
     /// Indexed by [`MeshObstacleId`]; `None` once removed.
     list: Vec<Option<Added>>,
     edits: u64,
-    /// Per triangle, its [`NavMesh::reach_box`], for the mesh whose id is `reach_of`:
-    /// built by the first edit of a mesh, then kept up to date by each edit.
-    reach: Vec<[Vec2; 2]>,
+    /// Per triangle, its [`NavMesh::reach_box`], on grids, for the mesh whose id is
+    /// `reach_of`: built by the first edit of a mesh, then kept up to date by each edit.
+    reach: ReachIndex,
     reach_of: u64,
     /// The frame of the query index built before the first edit, if one was: kept so
     /// that the index brought up to date and one built afresh lie on the same cells
@@ -839,18 +840,24 @@ impl NavMesh {
         let mut reach = std::mem::take(&mut self.obstacles.reach);
         if self.obstacles.reach_of == self.id && reach.len() == triangles_before {
             for &(src, dst) in &moved {
-                reach[dst as usize] = reach[src as usize];
+                reach.set(dst, reach.get(src));
             }
-            reach.resize(self.triangles.len(), [Vec2::INFINITY, Vec2::NEG_INFINITY]);
+            reach.resize(self.triangles.len());
             // Walkability and widths changed in the new triangles only; wall ends
             // around the vertices of the new triangles.
             for &(v, t) in &around {
-                self.for_each_around(v, t, |u, _| reach[u as usize] = self.reach_box(u));
+                self.for_each_around(v, t, |u, _| reach.set(u, self.reach_box(u)));
             }
         } else {
-            reach = (0..self.triangles.len() as u32)
+            let (mut lo, mut hi) = (Vec2::INFINITY, Vec2::NEG_INFINITY);
+            for &p in &self.vertices {
+                lo = lo.min(p);
+                hi = hi.max(p);
+            }
+            let boxes = (0..self.triangles.len() as u32)
                 .map(|t| self.reach_box(t))
                 .collect();
+            reach = ReachIndex::new(lo, hi, boxes);
         }
         let reaches = |t: usize| {
             self.is_walkable(TriangleId(t as u32))
@@ -862,22 +869,26 @@ impl NavMesh {
                             && d <= self.widths[t][k] * (1.0 + 1e-6) + 1e-6)
                 })
         };
-        let mut dirty: Vec<u32> = reach
-            .iter()
-            .enumerate()
-            .filter(|(_, [lo, hi])| lo.cmple(chi).all() && clo.cmple(*hi).all())
-            .map(|(t, _)| t)
-            .filter(|&t| reaches(t))
-            .map(|t| t as u32)
+        let meeting = reach.meeting(clo, chi);
+        // The grid finds exactly what a test of every box finds (checked by the tests
+        // and debug builds).
+        if cfg!(any(test, debug_assertions)) {
+            assert_eq!(meeting, reach.meeting_every(clo, chi), "reach grid");
+        }
+        let mut dirty: Vec<u32> = meeting
+            .into_iter()
+            .filter(|&t| reaches(t as usize))
             .collect();
         dirty.extend(&new_ids);
         dirty.sort_unstable();
         dirty.dedup();
         let Refined { measured, reshaped } = remeasure_and_refine(self, dirty);
-        reach.resize(self.triangles.len(), [Vec2::INFINITY, Vec2::NEG_INFINITY]);
+        reach.resize(self.triangles.len());
         for &t in &measured {
-            reach[t as usize] = self.reach_box(t);
+            reach.set(t, self.reach_box(t));
         }
+        #[cfg(test)]
+        reach.check();
         // Corner gaps: the vertices of every triangle whose widths or walls changed.
         self.corner_gap.resize(self.vertices.len(), 0.0);
         around.clear();
@@ -923,8 +934,8 @@ impl NavMesh {
     /// square of half-side its gate width, grown a little so that rounding never
     /// leaves out a corner the exact test in `commit` would take. Empty for a blocked
     /// triangle.
-    fn reach_box(&self, t: u32) -> [Vec2; 2] {
-        let (mut lo, mut hi) = (Vec2::INFINITY, Vec2::NEG_INFINITY);
+    fn reach_box(&self, t: u32) -> ReachBox {
+        let [mut lo, mut hi] = EMPTY_BOX;
         if self.is_walkable(TriangleId(t)) {
             for (k, &v) in self.triangles[t as usize].iter().enumerate() {
                 let c = self.vertices[v as usize];
