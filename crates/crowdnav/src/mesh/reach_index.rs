@@ -52,10 +52,11 @@ impl Level {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ReachIndex {
     boxes: Vec<ReachBox>,
-    /// Per triangle, the cell its box is filed in, or [`NOWHERE`].
-    cell_of: Vec<u32>,
-    /// The triangles filed in each cell, in no particular order.
-    cells: Vec<Vec<u32>>,
+    /// Per triangle, the cell its box is filed in (or [`NOWHERE`]) and its place there.
+    cell_of: Vec<(u32, u32)>,
+    /// The triangles filed in each cell with their boxes (read in one sweep), in no
+    /// particular order.
+    cells: Vec<Vec<(ReachBox, u32)>>,
     levels: Vec<Level>,
     origin: DVec2,
 }
@@ -150,21 +151,33 @@ impl ReachIndex {
 
     /// Sets the reach box of triangle `t` (below [`ReachIndex::len`]).
     pub(super) fn set(&mut self, t: u32, b: ReachBox) {
-        let (from, to) = (self.cell_of[t as usize], self.cell(b));
-        self.boxes[t as usize] = b;
+        let bits = |b: ReachBox| b.map(|c| c.to_array().map(f32::to_bits));
+        let old = &mut self.boxes[t as usize];
+        if bits(*old) == bits(b) {
+            return;
+        }
+        *old = b;
+        let ((from, at), to) = (self.cell_of[t as usize], self.cell(b));
         if from == to {
+            if to != NOWHERE {
+                self.cells[to as usize][at as usize].0 = b;
+            }
             return;
         }
         if from != NOWHERE {
             let cell = &mut self.cells[from as usize];
-            if let Some(i) = cell.iter().position(|&u| u == t) {
-                cell.swap_remove(i);
+            cell.swap_remove(at as usize);
+            if let Some(&(_, u)) = cell.get(at as usize) {
+                self.cell_of[u as usize].1 = at;
             }
         }
+        let mut place = 0;
         if to != NOWHERE {
-            self.cells[to as usize].push(t);
+            let cell = &mut self.cells[to as usize];
+            place = cell.len() as u32;
+            cell.push((b, t));
         }
-        self.cell_of[t as usize] = to;
+        self.cell_of[t as usize] = (to, place);
     }
 
     /// Grows the index to `n` triangles (the new ones with empty boxes) or shrinks it,
@@ -174,15 +187,12 @@ impl ReachIndex {
             self.set(t as u32, EMPTY_BOX);
         }
         self.boxes.resize(n, EMPTY_BOX);
-        self.cell_of.resize(n, NOWHERE);
+        self.cell_of.resize(n, (NOWHERE, 0));
     }
 
     /// The triangles whose reach boxes meet `[lo, hi]` (closed), in increasing order.
     pub(super) fn meeting(&self, lo: Vec2, hi: Vec2) -> Vec<u32> {
-        let meets = |t: u32| {
-            let [blo, bhi] = self.boxes[t as usize];
-            blo.cmple(hi).all() && lo.cmple(bhi).all()
-        };
+        let meets = |[blo, bhi]: &ReachBox| blo.cmple(hi).all() && lo.cmple(*bhi).all();
         if !(lo.is_finite() && hi.is_finite()) {
             return self.meeting_every(lo, hi);
         }
@@ -203,7 +213,7 @@ impl ReachIndex {
             for y in y0..=y1 {
                 let row = level.first + y * level.nx;
                 for cell in &self.cells[(row + x0) as usize..=(row + x1) as usize] {
-                    found.extend(cell.iter().copied().filter(|&t| meets(t)));
+                    found.extend(cell.iter().filter(|(b, _)| meets(b)).map(|&(_, t)| t));
                 }
             }
         }
@@ -227,14 +237,22 @@ impl ReachIndex {
         assert_eq!(self.boxes.len(), self.cell_of.len());
         let mut filed = vec![NOWHERE; self.boxes.len()];
         for (c, cell) in self.cells.iter().enumerate() {
-            for &t in cell {
+            for (i, &(b, t)) in cell.iter().enumerate() {
                 assert_eq!(filed[t as usize], NOWHERE, "triangle {t} filed twice");
+                assert_eq!(
+                    self.cell_of[t as usize],
+                    (c as u32, i as u32),
+                    "triangle {t}"
+                );
+                assert_eq!(b, self.boxes[t as usize], "triangle {t}'s box");
                 filed[t as usize] = c as u32;
             }
         }
         for (t, &b) in self.boxes.iter().enumerate() {
             assert_eq!(filed[t], self.cell(b), "triangle {t}: box {b:?}");
-            assert_eq!(filed[t], self.cell_of[t], "triangle {t}");
+            if filed[t] == NOWHERE {
+                assert_eq!(self.cell_of[t].0, NOWHERE, "triangle {t}");
+            }
         }
     }
 }
