@@ -882,6 +882,12 @@ impl NavMesh {
         dirty.extend(&new_ids);
         dirty.sort_unstable();
         dirty.dedup();
+        // Their widths as they were: most come out the same.
+        let bits = |w: [f32; 3]| w.map(f32::to_bits);
+        let before: Vec<(u32, [u32; 3])> = dirty
+            .iter()
+            .map(|&t| (t, bits(self.widths[t as usize])))
+            .collect();
         let Refined { measured, reshaped } = remeasure_and_refine(self, dirty);
         reach.resize(self.triangles.len());
         for &t in &measured {
@@ -889,13 +895,20 @@ impl NavMesh {
         }
         #[cfg(test)]
         reach.check();
-        // Corner gaps: the vertices of every triangle whose widths or walls changed.
+        // Corner gaps: the vertices of every triangle whose widths or walls changed
+        // (walls and walkability change in the new triangles and on their edges, and
+        // in those the refinement made or changed).
         self.corner_gap.resize(self.vertices.len(), 0.0);
         around.clear();
+        let widened = before
+            .iter()
+            .filter(|&&(t, w)| bits(self.widths[t as usize]) != w)
+            .map(|&(t, _)| t);
         around.extend(
-            measured
-                .iter()
-                .flat_map(|&t| self.triangles[t as usize].map(|v| (v, t))),
+            widened
+                .chain(new_ids.iter().copied())
+                .chain(reshaped.iter().copied())
+                .flat_map(|t| self.triangles[t as usize].map(|v| (v, t))),
         );
         around.sort_unstable();
         around.dedup_by_key(|&mut (v, _)| v);
