@@ -826,11 +826,13 @@ impl NavMesh {
         let mut relinked: Vec<u32> = region.clone();
         relinked.extend(&new_ids);
         relinked.extend(moved.iter().map(|&(_, dst)| dst));
+        let mut ends_changed: Vec<(u32, u32)> = Vec::new();
         for &(v, t) in &around {
             let ends = self.ends_wall(v, t);
             if ends != self.obstacle_vertex[v as usize] {
                 self.obstacle_vertex[v as usize] = ends;
                 self.for_each_around(v, t, |u, _| relinked.push(u));
+                ends_changed.push((v, t));
             }
         }
         // Clearance: the new triangles, and every corner whose width reaches the
@@ -843,9 +845,12 @@ impl NavMesh {
                 reach.set(dst, reach.get(src));
             }
             reach.resize(self.triangles.len());
-            // Walkability and widths changed in the new triangles only; wall ends
-            // around the vertices of the new triangles.
-            for &(v, t) in &around {
+            // Walkability and widths changed in the new triangles only, wall ends at
+            // some of their vertices: every other box is as it was (checked below).
+            for &t in &new_ids {
+                reach.set(t, self.reach_box(t));
+            }
+            for &(v, t) in &ends_changed {
                 self.for_each_around(v, t, |u, _| reach.set(u, self.reach_box(u)));
             }
         } else {
@@ -894,7 +899,13 @@ impl NavMesh {
             reach.set(t, self.reach_box(t));
         }
         #[cfg(test)]
-        reach.check();
+        {
+            reach.check();
+            let bits = |b: ReachBox| b.map(|c| c.to_array().map(f32::to_bits));
+            for t in 0..self.triangles.len() as u32 {
+                assert_eq!(bits(reach.get(t)), bits(self.reach_box(t)), "reach box {t}");
+            }
+        }
         // Corner gaps: the vertices of every triangle whose widths or walls changed
         // (walls and walkability change in the new triangles and on their edges, and
         // in those the refinement made or changed).
