@@ -21,8 +21,8 @@
 //! measured again; Kallmann refinement then runs from those. The corners are found
 //! among the triangles whose **reach boxes** (each corner, and around a wall corner
 //! the square of its gate width; built by a mesh's first edit, kept up to date by the
-//! next) meet that box: one box test per triangle, the exact test on the few that
-//! pass.
+//! next) meet that box: the boxes are filed on grids (`mesh/reach_index.rs`), so only
+//! those filed near the box are tested, then the exact test on the few that pass.
 //!
 //! Everything else is updated where it changed, or dropped: the wall ends and corner
 //! gaps of the vertices around the changed triangles (walking each vertex's fan), the
