@@ -23,26 +23,46 @@ pub(crate) fn measure(mesh: &NavMesh, triangles: &[u32]) -> (Vec<[f32; 3]>, Vec<
     let per_triangle: Vec<([f32; 3], [Option<Split>; 3])> = triangles
         .par_iter()
         .with_min_len(256)
-        .map_init(
-            || (Vec::new(), Visited::default()),
-            |(stack, visited), &t| {
-                let t = TriangleId(t);
-                if !mesh.is_walkable(t) {
-                    return ([0.0; 3], [None; 3]);
+        .map(|&t| {
+            let t = TriangleId(t);
+            if !mesh.is_walkable(t) {
+                return ([0.0; 3], [None; 3]);
+            }
+            MEASURE_SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+                Ok(mut scratch) => {
+                    let (stack, visited) = &mut *scratch;
+                    widths_of(mesh, t, stack, visited)
                 }
-                let w: [(f64, Option<Split>); 3] = std::array::from_fn(|corner| {
-                    let (width, split) = corner_width(mesh, t, corner, stack, visited);
-                    (width, split.or_else(|| disturbance(mesh, t, corner, width)))
-                });
-                (w.map(|(d, _)| d as f32), w.map(|(_, s)| s))
-            },
-        )
+                Err(_) => widths_of(mesh, t, &mut Vec::new(), &mut Visited::default()),
+            })
+        })
         .collect();
     let splits = per_triangle
         .iter()
         .flat_map(|(_, s)| s.iter().flatten().copied())
         .collect();
     (per_triangle.into_iter().map(|(w, _)| w).collect(), splits)
+}
+
+thread_local! {
+    /// Search buffers of the widths measured on this thread: kept, so that each
+    /// [`measure`] (an edit's few hundred triangles) does not clear a new mark per
+    /// triangle of the mesh.
+    static MEASURE_SCRATCH: RefCell<(Vec<(u32, u8)>, Visited)> = RefCell::default();
+}
+
+/// The gate widths of walkable triangle `t`'s corners and the splits they ask for.
+fn widths_of(
+    mesh: &NavMesh,
+    t: TriangleId,
+    stack: &mut Vec<(u32, u8)>,
+    visited: &mut Visited,
+) -> ([f32; 3], [Option<Split>; 3]) {
+    let w: [(f64, Option<Split>); 3] = std::array::from_fn(|corner| {
+        let (width, split) = corner_width(mesh, t, corner, stack, visited);
+        (width, split.or_else(|| disturbance(mesh, t, corner, width)))
+    });
+    (w.map(|(d, _)| d as f32), w.map(|(_, s)| s))
 }
 
 /// Items (triangles, walls) entered by one search, by generation stamp: starting a

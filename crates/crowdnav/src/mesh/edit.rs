@@ -21,8 +21,8 @@
 //! measured again; Kallmann refinement then runs from those. The corners are found
 //! among the triangles whose **reach boxes** (each corner, and around a wall corner
 //! the square of its gate width; built by a mesh's first edit, kept up to date by the
-//! next) meet that box: one box test per triangle, the exact test on the few that
-//! pass.
+//! next) meet that box: the boxes are filed on grids (`mesh/reach_index.rs`), so only
+//! those filed near the box are tested, then the exact test on the few that pass.
 //!
 //! Everything else is updated where it changed, or dropped: the wall ends and corner
 //! gaps of the vertices around the changed triangles (walking each vertex's fan), the
@@ -44,6 +44,7 @@
 use super::build::incenter;
 use super::level::{clean_polygon, signed_area, winding_contribution, LevelError, PolygonRef};
 use super::navmesh::{pack_flags, NavMesh, TriangleId, COVERED, NONE};
+use super::reach_index::{ReachBox, ReachIndex, EMPTY_BOX};
 use super::refine::{relink, remeasure_and_refine, Refined};
 use crate::geom::{incircle_value, orient2d, orient2d_value, Segment, MAX_COORDINATE};
 use glam::Vec2;
@@ -51,6 +52,7 @@ use spade::handles::FixedVertexHandle;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// Names an obstacle added to a [`NavMesh`] with [`NavMesh::add_obstacle`]. Ids are
 /// never reused by the mesh that issued them.
@@ -157,9 +159,9 @@ pub(crate) struct Obstacles {
     /// Indexed by [`MeshObstacleId`]; `None` once removed.
     list: Vec<Option<Added>>,
     edits: u64,
-    /// Per triangle, its [`NavMesh::reach_box`], for the mesh whose id is `reach_of`:
-    /// built by the first edit of a mesh, then kept up to date by each edit.
-    reach: Vec<[Vec2; 2]>,
+    /// Per triangle, its [`NavMesh::reach_box`], on grids, for the mesh whose id is
+    /// `reach_of`: built by the first edit of a mesh, then kept up to date by each edit.
+    reach: ReachIndex,
     reach_of: u64,
     /// The frame of the query index built before the first edit, if one was: kept so
     /// that the index brought up to date and one built afresh lie on the same cells
@@ -168,6 +170,48 @@ pub(crate) struct Obstacles {
 }
 
 type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
+
+/// The hash maps and sets of an edit's region (small integer keys, nothing from the
+/// user): hashed by [`FastHasher`] instead of SipHash, about 5% of an edit's
+/// instructions. Nothing depends on their iteration order.
+type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
+type FastSet<K> = HashSet<K, BuildHasherDefault<FastHasher>>;
+
+/// A multiply-rotate hasher for integer keys (as rustc's `FxHasher`).
+#[derive(Default)]
+struct FastHasher(u64);
+
+impl FastHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+}
 
 /// What covers an old triangle of the region: `None` when the level itself blocks
 /// it, else the (sorted) indices of the kept obstacles that cover it.
@@ -409,7 +453,8 @@ impl NavMesh {
         let region: Vec<u32> = match seed {
             Some(seed) => {
                 let mut region = vec![seed.0];
-                let mut seen: HashSet<u32> = HashSet::from([seed.0]);
+                let mut seen: FastSet<u32> = FastSet::default();
+                seen.insert(seed.0);
                 let mut next = 0;
                 while next < region.len() {
                     let t = region[next];
@@ -492,7 +537,7 @@ impl NavMesh {
         region_vertices.sort_unstable();
         region_vertices.dedup();
         let mut cdt = Cdt::new();
-        let mut handle_of: HashMap<u32, FixedVertexHandle> = HashMap::new();
+        let mut handle_of: FastMap<u32, FixedVertexHandle> = FastMap::default();
         let mut vertex_of: Vec<u32> = Vec::new(); // by spade handle index
         for &v in &region_vertices {
             let p = self.vertices[v as usize];
@@ -505,7 +550,7 @@ impl NavMesh {
             vertex_of.push(v);
             handle_of.insert(v, h);
         }
-        let mut outline: HashMap<(usize, usize), (u32, usize)> = HashMap::new();
+        let mut outline: FastMap<(usize, usize), (u32, usize)> = FastMap::default();
         for ([u, v], nb, back) in outline_edges {
             outline.insert((handle_of[&u].index(), handle_of[&v].index()), (nb, back));
         }
@@ -573,7 +618,7 @@ impl NavMesh {
             outline.insert(piece, (NONE, 0));
         }
         // The faces inside the outline, by a flood from it.
-        let mut face_number: HashMap<usize, u32> = HashMap::new();
+        let mut face_number: FastMap<usize, u32> = FastMap::default();
         let mut faces = Vec::new();
         for f in starts {
             if face_number.contains_key(&f.index()) {
@@ -825,11 +870,13 @@ impl NavMesh {
         let mut relinked: Vec<u32> = region.clone();
         relinked.extend(&new_ids);
         relinked.extend(moved.iter().map(|&(_, dst)| dst));
+        let mut ends_changed: Vec<(u32, u32)> = Vec::new();
         for &(v, t) in &around {
             let ends = self.ends_wall(v, t);
             if ends != self.obstacle_vertex[v as usize] {
                 self.obstacle_vertex[v as usize] = ends;
                 self.for_each_around(v, t, |u, _| relinked.push(u));
+                ends_changed.push((v, t));
             }
         }
         // Clearance: the new triangles, and every corner whose width reaches the
@@ -839,18 +886,27 @@ impl NavMesh {
         let mut reach = std::mem::take(&mut self.obstacles.reach);
         if self.obstacles.reach_of == self.id && reach.len() == triangles_before {
             for &(src, dst) in &moved {
-                reach[dst as usize] = reach[src as usize];
+                reach.set(dst, reach.get(src));
             }
-            reach.resize(self.triangles.len(), [Vec2::INFINITY, Vec2::NEG_INFINITY]);
-            // Walkability and widths changed in the new triangles only; wall ends
-            // around the vertices of the new triangles.
-            for &(v, t) in &around {
-                self.for_each_around(v, t, |u, _| reach[u as usize] = self.reach_box(u));
+            reach.resize(self.triangles.len());
+            // Walkability and widths changed in the new triangles only, wall ends at
+            // some of their vertices: every other box is as it was (checked below).
+            for &t in &new_ids {
+                reach.set(t, self.reach_box(t));
+            }
+            for &(v, t) in &ends_changed {
+                self.for_each_around(v, t, |u, _| reach.set(u, self.reach_box(u)));
             }
         } else {
-            reach = (0..self.triangles.len() as u32)
+            let (mut lo, mut hi) = (Vec2::INFINITY, Vec2::NEG_INFINITY);
+            for &p in &self.vertices {
+                lo = lo.min(p);
+                hi = hi.max(p);
+            }
+            let boxes = (0..self.triangles.len() as u32)
                 .map(|t| self.reach_box(t))
                 .collect();
+            reach = ReachIndex::new(lo, hi, boxes);
         }
         let reaches = |t: usize| {
             self.is_walkable(TriangleId(t as u32))
@@ -862,29 +918,52 @@ impl NavMesh {
                             && d <= self.widths[t][k] * (1.0 + 1e-6) + 1e-6)
                 })
         };
-        let mut dirty: Vec<u32> = reach
-            .iter()
-            .enumerate()
-            .filter(|(_, [lo, hi])| lo.cmple(chi).all() && clo.cmple(*hi).all())
-            .map(|(t, _)| t)
-            .filter(|&t| reaches(t))
-            .map(|t| t as u32)
+        let meeting = reach.meeting(clo, chi);
+        // The grid finds exactly what a test of every box finds (checked by the tests
+        // and debug builds).
+        if cfg!(any(test, debug_assertions)) {
+            assert_eq!(meeting, reach.meeting_every(clo, chi), "reach grid");
+        }
+        let mut dirty: Vec<u32> = meeting
+            .into_iter()
+            .filter(|&t| reaches(t as usize))
             .collect();
         dirty.extend(&new_ids);
         dirty.sort_unstable();
         dirty.dedup();
+        // Their widths as they were: most come out the same.
+        let bits = |w: [f32; 3]| w.map(f32::to_bits);
+        let before: Vec<(u32, [u32; 3])> = dirty
+            .iter()
+            .map(|&t| (t, bits(self.widths[t as usize])))
+            .collect();
         let Refined { measured, reshaped } = remeasure_and_refine(self, dirty);
-        reach.resize(self.triangles.len(), [Vec2::INFINITY, Vec2::NEG_INFINITY]);
+        reach.resize(self.triangles.len());
         for &t in &measured {
-            reach[t as usize] = self.reach_box(t);
+            reach.set(t, self.reach_box(t));
         }
-        // Corner gaps: the vertices of every triangle whose widths or walls changed.
+        #[cfg(test)]
+        {
+            reach.check();
+            let bits = |b: ReachBox| b.map(|c| c.to_array().map(f32::to_bits));
+            for t in 0..self.triangles.len() as u32 {
+                assert_eq!(bits(reach.get(t)), bits(self.reach_box(t)), "reach box {t}");
+            }
+        }
+        // Corner gaps: the vertices of every triangle whose widths or walls changed
+        // (walls and walkability change in the new triangles and on their edges, and
+        // in those the refinement made or changed).
         self.corner_gap.resize(self.vertices.len(), 0.0);
         around.clear();
+        let widened = before
+            .iter()
+            .filter(|&&(t, w)| bits(self.widths[t as usize]) != w)
+            .map(|&(t, _)| t);
         around.extend(
-            measured
-                .iter()
-                .flat_map(|&t| self.triangles[t as usize].map(|v| (v, t))),
+            widened
+                .chain(new_ids.iter().copied())
+                .chain(reshaped.iter().copied())
+                .flat_map(|t| self.triangles[t as usize].map(|v| (v, t))),
         );
         around.sort_unstable();
         around.dedup_by_key(|&mut (v, _)| v);
@@ -923,8 +1002,8 @@ impl NavMesh {
     /// square of half-side its gate width, grown a little so that rounding never
     /// leaves out a corner the exact test in `commit` would take. Empty for a blocked
     /// triangle.
-    fn reach_box(&self, t: u32) -> [Vec2; 2] {
-        let (mut lo, mut hi) = (Vec2::INFINITY, Vec2::NEG_INFINITY);
+    fn reach_box(&self, t: u32) -> ReachBox {
+        let [mut lo, mut hi] = EMPTY_BOX;
         if self.is_walkable(TriangleId(t)) {
             for (k, &v) in self.triangles[t as usize].iter().enumerate() {
                 let c = self.vertices[v as usize];

@@ -21,6 +21,7 @@ mod locate;
 mod navmesh;
 mod planar;
 mod query;
+mod reach_index;
 mod reachable;
 mod refine;
 

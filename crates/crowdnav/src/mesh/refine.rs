@@ -26,6 +26,12 @@ use glam::Vec2;
 /// Upper bound on refinement rounds; real levels settle in two to four.
 const MAX_ROUNDS: usize = 16;
 
+thread_local! {
+    /// Per triangle, whether a split changed it this round: kept between calls (all
+    /// false), so that an edit's few splits do not clear an array the size of the mesh.
+    static TOUCHED: std::cell::Cell<Vec<bool>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
 /// Measures every gate width and refines the mesh until the widths are exact.
 pub(crate) fn measure_and_refine(mesh: &mut NavMesh) {
     let all: Vec<u32> = (0..mesh.triangles.len() as u32).collect();
@@ -44,11 +50,18 @@ pub(crate) fn remeasure_and_refine(mesh: &mut NavMesh, dirty: Vec<u32>) -> Refin
     }
     let mut measured = dirty;
     let mut reshaped = Vec::new();
+    // All false between rounds (the marked entries are cleared), and between calls.
+    let mut touched = TOUCHED.with(|t| t.take());
+    let mut marked: Vec<u32> = Vec::new();
     for _ in 0..MAX_ROUNDS {
         if splits.is_empty() {
             break;
         }
-        let mut touched = vec![false; mesh.triangles.len()];
+        for &t in &marked {
+            touched[t as usize] = false;
+        }
+        marked.clear();
+        touched.resize(mesh.triangles.len(), false);
         let mut dirty = Vec::new();
         for s in &splits {
             let t = s.triangle as usize;
@@ -63,6 +76,7 @@ pub(crate) fn remeasure_and_refine(mesh: &mut NavMesh, dirty: Vec<u32>) -> Refin
                 touched.resize(mesh.triangles.len(), false);
                 for t in changed {
                     touched[t as usize] = true;
+                    marked.push(t);
                     dirty.push(t);
                     reshaped.push(t);
                 }
@@ -78,6 +92,10 @@ pub(crate) fn remeasure_and_refine(mesh: &mut NavMesh, dirty: Vec<u32>) -> Refin
         measured.extend(dirty);
         splits = next;
     }
+    for &t in &marked {
+        touched[t as usize] = false;
+    }
+    TOUCHED.with(|t| t.replace(touched));
     measured.sort_unstable();
     measured.dedup();
     reshaped.sort_unstable();
