@@ -23,7 +23,7 @@
 //! index's frame (the wall count and box kept through edits), so the data brought up
 //! to date is to the bit the data built afresh for the edited mesh.
 
-use super::walkable::{bit_at, merge_windows, walls_in_box, Lattice, MAX_CELLS as MAX_FREE_CELLS};
+use super::walkable::{bit_at, merge_windows, Lattice};
 use crate::geom::Segment;
 use crate::grid::WallGrid;
 use crate::grid::{dense_side, Layout, MAX_CELLS};
@@ -983,36 +983,16 @@ impl FreeCells {
     /// clear of the walls by `reach` and walkable; none at `reach = 0` (a point fits
     /// anywhere walkable: nothing to save).
     fn new(mesh: &NavMesh, walls: &[Segment], lo: DVec2, hi: DVec2, cell: f64, reach: f64) -> Self {
-        let size = hi - lo;
-        let scale = 1.0 + lo.abs().max_element().max(hi.abs().max_element());
-        if reach <= 0.0
-            || !(size.x >= 0.0 && size.y >= 0.0 && scale.is_finite())
-            || mesh.triangles.is_empty()
-        {
+        if reach <= 0.0 || mesh.triangles.is_empty() {
             return FreeCells::default();
         }
-        // Wide enough that a centre rounded to `f32` stays well inside its cell, and
-        // that the bitmap stays within its size.
-        let fit = ((size.x + 2.0) * (size.y + 2.0) / MAX_FREE_CELLS).sqrt();
-        let cell = cell.max(1e-3 * scale).max(fit);
-        let (cols, rows) = (
-            (size.x / cell).ceil() as usize + 3,
-            (size.y / cell).ceil() as usize + 3,
-        );
-        let origin = lo - cell;
-        if !(cell > 0.0 && origin.is_finite()) {
+        let Some(lattice) = Lattice::over(lo, hi, cell, reach) else {
             return FreeCells::default();
-        }
-        let lattice = Lattice {
-            origin,
-            cell,
-            cols,
-            rows,
-            pad: reach + 1e-6 * scale,
         };
+        let (cols, rows) = (lattice.cols, lattice.rows);
         let mut free = FreeCells {
             lattice: Some(lattice),
-            inv_cell: 1.0 / cell,
+            inv_cell: 1.0 / lattice.cell,
             bits: vec![0u64; (cols * rows).div_ceil(64)],
         };
         free.mark(mesh, walls.iter(), [0, 0, cols, rows]);
@@ -1074,13 +1054,7 @@ impl FreeCells {
         merge_windows(&mut windows);
         let mut near: Vec<u32> = Vec::new();
         for window in windows {
-            // The walls that can mark a cell of the window: within the pad and a cell
-            // of it (grown a cell more against rounding).
-            let [x0, y0, x1, y1] = window;
-            let margin = lattice.pad + 2.0 * lattice.cell;
-            let lo = lattice.origin + DVec2::new(x0 as f64, y0 as f64) * lattice.cell - margin;
-            let hi = lattice.origin + DVec2::new(x1 as f64, y1 as f64) * lattice.cell + margin;
-            walls_in_box(walls.grid, lo, hi, &mut near);
+            lattice.walls_near(walls.grid, window, lattice.cell, &mut near);
             let near_walls = near.iter().filter_map(|&k| walls.segments.get(k as usize));
             self.mark(mesh, near_walls, window);
         }

@@ -26,7 +26,7 @@
 //! slower (`docs/benchmarks.md`, mesh queries).
 
 use super::radius::PerRadius;
-use super::walkable::{self, merge_windows, walls_in_box, Lattice};
+use super::walkable::{self, merge_windows, Lattice};
 use super::{capsule_entry, Wall64};
 use crate::geom::{closest_point_f64, segments_distance_squared_f64, Segment};
 use crate::grid::WallGrid;
@@ -240,13 +240,8 @@ impl RayGrid {
         windows.sort_unstable();
         let mut near: Vec<u32> = Vec::new();
         for window in windows {
-            // The walls that can mark a sub-cell of the window: within the pad and a
-            // sub-cell of it (grown a cell more against rounding).
-            let [x0, y0, x1, y1] = window;
-            let margin = lattice.pad + 2.0 * self.cell;
-            let lo = self.origin + DVec2::new(x0 as f64, y0 as f64) * self.cell - margin;
-            let hi = self.origin + DVec2::new(x1 as f64, y1 as f64) * self.cell + margin;
-            walls_in_box(grid, lo, hi, &mut near);
+            // The window counts the grid's cells (each holds SUB × SUB sub-cells).
+            lattice.walls_near(grid, window, self.cell, &mut near);
             let near_walls = near.iter().filter_map(|&k| walls.get(k as usize));
             self.mark(mesh, near_walls, window);
         }

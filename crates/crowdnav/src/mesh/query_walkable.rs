@@ -64,20 +64,12 @@ impl WalkableCells {
         cell: f64,
         reach: f64,
     ) -> WalkableCells {
-        let size = hi - lo;
-        let scale = 1.0 + lo.abs().max_element().max(hi.abs().max_element());
-        if !(size.x >= 0.0 && size.y >= 0.0 && scale.is_finite()) || mesh.triangles.is_empty() {
-            return WalkableCells::default();
+        match Lattice::over(lo, hi, cell, reach) {
+            Some(l) if !mesh.triangles.is_empty() => {
+                WalkableCells::on_grid(mesh, l.origin, l.cell, l.cols, l.rows, l.pad)
+            }
+            _ => WalkableCells::default(),
         }
-        // Wide enough that a centre rounded to `f32` stays well inside its cell, and
-        // that the bitmap stays within its size.
-        let fit = ((size.x + 2.0) * (size.y + 2.0) / MAX_CELLS).sqrt();
-        let cell = cell.max(1e-3 * scale).max(fit);
-        let (cols, rows) = (
-            (size.x / cell).ceil() as usize + 3,
-            (size.y / cell).ceil() as usize + 3,
-        );
-        WalkableCells::on_grid(mesh, lo - cell, cell, cols, rows, reach + 1e-6 * scale)
     }
 
     /// The bitmap of `mesh` on the `cols` × `rows` cells of side `cell` from `origin`
@@ -199,6 +191,46 @@ pub(crate) struct Lattice {
 }
 
 impl Lattice {
+    /// The lattice of cells of about `cell` over the box `lo..hi` with a cell and more
+    /// to spare around it (wider when the bitmap would pass [`MAX_CELLS`], and wide
+    /// enough that a centre rounded to `f32` stays well inside its cell), a cell marked
+    /// only when no edge comes within `reach` (and a rounding margin) of it; `None`
+    /// when the box is empty or not finite.
+    pub(crate) fn over(lo: DVec2, hi: DVec2, cell: f64, reach: f64) -> Option<Lattice> {
+        let size = hi - lo;
+        let scale = 1.0 + lo.abs().max_element().max(hi.abs().max_element());
+        if !(size.x >= 0.0 && size.y >= 0.0 && scale.is_finite()) {
+            return None;
+        }
+        let fit = ((size.x + 2.0) * (size.y + 2.0) / MAX_CELLS).sqrt();
+        let cell = cell.max(1e-3 * scale).max(fit);
+        let origin = lo - cell;
+        (cell > 0.0 && origin.is_finite()).then(|| Lattice {
+            origin,
+            cell,
+            cols: (size.x / cell).ceil() as usize + 3,
+            rows: (size.y / cell).ceil() as usize + 3,
+            pad: reach + 1e-6 * scale,
+        })
+    }
+
+    /// The walls of `grid` that can mark a cell of `window`, counted in cells of side
+    /// `cell` from the lattice's origin (its own, or coarser ones holding a whole
+    /// number of its cells): those within the pad and a cell of it (grown a cell more
+    /// against rounding), into `near`.
+    pub(crate) fn walls_near(
+        &self,
+        grid: &crate::grid::WallGrid,
+        [x0, y0, x1, y1]: [usize; 4],
+        cell: f64,
+        near: &mut Vec<u32>,
+    ) {
+        let margin = self.pad + 2.0 * cell;
+        let lo = self.origin + DVec2::new(x0 as f64, y0 as f64) * cell - margin;
+        let hi = self.origin + DVec2::new(x1 as f64, y1 as f64) * cell + margin;
+        walls_in_box(grid, lo, hi, near);
+    }
+
     /// Calls `marked(x, y)` for each cell of the window `[x0, y0, x1, y1)` that lies
     /// wholly in walkable space, row by row, given the mesh's `walls` (those near the
     /// window at least: the edges that bound walkable space, as [`NavMesh::walls`]
