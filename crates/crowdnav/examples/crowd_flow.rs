@@ -11,13 +11,16 @@
 //! another number of people),
 //! `counterflow=LENGTH,WIDTH,PEOPLE_A_SIDE` and `crossing=...` (other sizes), `counterflow`, `crossing`, `narrow-counterflow` (30 × 3 m,
 //! 20 a side), `wide-counterflow` (50 × 6 m, 80 a side) or `wide-crossing` (50 × 6 m,
-//! 80 a stream). Seeds are numbers or ranges (`1-24`); 1, 2 and 3 when none are given.
+//! 80 a stream). Any layout may end in `@shuffled` or `@mirrored`: the places dealt out
+//! at random or in reverse ([`Places`]) instead of in order. Seeds are numbers or ranges (`1-24`); 1, 2 and 3 when none are given.
 //! Seeds run in parallel, one world per thread. Two summary lines per layout give the
 //! median and worst times, and how many seeds make them within twice the time alone:
 //! *clear*, when everyone rests at its place at once (the run stops there), and
 //! *through*, when the last came to its place for the first time.
 
-use crowdnav::scenario::layouts::{counterflow, crossing, door, Layout, PERSON_SPEED};
+use crowdnav::scenario::layouts::{
+    counterflow_with, crossing_with, door_with, Layout, Places, PERSON_SPEED,
+};
 use crowdnav::scenario::{LaneMeter, LineCounter};
 use crowdnav::world::Goal;
 use rayon::prelude::*;
@@ -150,15 +153,23 @@ fn main() -> Result<(), String> {
     };
     let seeds = seeds_of(rest)?;
     let text = |e: crowdnav::scenario::ScenarioError| e.to_string();
+    let (layout, places, dealt) = match layout.split_once('@') {
+        Some((layout, places)) => (
+            layout,
+            places.parse::<Places>().map_err(text)?,
+            format!(" @{places}"),
+        ),
+        None => (layout, Places::InOrder, String::new()),
+    };
     let doors_in = |size: f32, people: usize, widths: &[f32]| -> Result<(), String> {
         for &width in widths {
             let label = if (size, people) == (30.0, 120) {
-                format!("door {width} m")
+                format!("door {width} m{dealt}")
             } else {
-                format!("door {width} m, {size} m, {people}")
+                format!("door {width} m, {size} m, {people}{dealt}")
             };
             report(&label, &seeds, |s| {
-                door(size, width, people, s).map_err(text)
+                door_with(size, width, people, s, places).map_err(text)
             })?;
         }
         Ok(())
@@ -170,13 +181,13 @@ fn main() -> Result<(), String> {
             .collect::<Result<Vec<f32>, String>>()
     };
     let corridor = |label: &str, length: f32, width: f32, n: usize| {
-        report(label, &seeds, |s| {
-            counterflow(length, width, n, s).map_err(text)
+        report(&format!("{label}{dealt}"), &seeds, |s| {
+            counterflow_with(length, width, n, s, places).map_err(text)
         })
     };
     let cross = |label: &str, length: f32, width: f32, n: usize| {
-        report(label, &seeds, |s| {
-            crossing(length, width, n, s).map_err(text)
+        report(&format!("{label}{dealt}"), &seeds, |s| {
+            crossing_with(length, width, n, s, places).map_err(text)
         })
     };
     match layout {

@@ -11,6 +11,7 @@
 
 use super::file::{Scenario, ScenarioError};
 use glam::Vec2;
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
@@ -34,6 +35,50 @@ pub struct Layout {
     pub line: (Vec2, Vec2),
 }
 
+/// Which place each person of a generated layout walks to.
+///
+/// The experiments give people no places: they leave a room, or walk on to the
+/// corridor's end. A simulation gives each agent its own goal, and how those goals are
+/// dealt out decides how many ways cross on the way there. A model is measured on all
+/// of them, not on the kindest alone.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Places {
+    /// In the order people stand: at a door, places by height in order of the starts'
+    /// heights, so that few ways cross behind the door; in a corridor, every person
+    /// walks the same distance straight on, the group arriving as it stood.
+    #[default]
+    InOrder,
+    /// Dealt out at random (seeded by the layout's seed): half the people at a door
+    /// turn to the other side once through, and the groups in corridors mix on arrival.
+    Shuffled,
+    /// In reverse: at a door, the highest starts take the lowest places, so that nearly
+    /// every way crosses another at the door; in a corridor, the order along the way is
+    /// reversed, so that the first to arrive stop nearest and the last walk through
+    /// them to the far end of the group's places.
+    Mirrored,
+}
+
+impl std::str::FromStr for Places {
+    type Err = ScenarioError;
+
+    fn from_str(text: &str) -> Result<Places, ScenarioError> {
+        match text {
+            "in-order" => Ok(Places::InOrder),
+            "shuffled" => Ok(Places::Shuffled),
+            "mirrored" => Ok(Places::Mirrored),
+            other => Err(ScenarioError::Invalid(format!(
+                "places {other:?}: in-order, shuffled or mirrored"
+            ))),
+        }
+    }
+}
+
+/// A seeded generator for dealing out places, apart from the one that scatters the
+/// starts (so that the starts of a seed are the same whatever the places).
+fn dealer(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_91ac_e5d0_0a11)
+}
+
 /// A room of `size × size` metres emptying through a door `door_width` metres wide in
 /// a wall 1 m thick into a hall of the same size behind it; `agents` people scattered
 /// over the room (seeded by `seed`), each walking to its own place in the hall.
@@ -46,6 +91,20 @@ pub struct Layout {
 /// [`ScenarioError::Invalid`] when the door is not between 2 radii and the room's
 /// side, or the agents do not fit in the room.
 pub fn door(size: f32, door_width: f32, agents: usize, seed: u64) -> Result<Layout, ScenarioError> {
+    door_with(size, door_width, agents, seed, Places::InOrder)
+}
+
+/// [`door`] with the hall's places dealt out as `places` says.
+///
+/// # Errors
+/// As [`door`].
+pub fn door_with(
+    size: f32,
+    door_width: f32,
+    agents: usize,
+    seed: u64,
+    places: Places,
+) -> Result<Layout, ScenarioError> {
     let r = PERSON_RADIUS;
     if !(size.is_finite() && (4.0..=1000.0).contains(&size)) {
         return Err(ScenarioError::Invalid(format!(
@@ -90,6 +149,11 @@ pub fn door(size: f32, door_width: f32, agents: usize, seed: u64) -> Result<Layo
     goals.sort_by(|a, b| a.y.total_cmp(&b.y).then(a.x.total_cmp(&b.x)));
     let mut order: Vec<usize> = (0..agents).collect();
     order.sort_by(|&a, &b| starts[a].y.total_cmp(&starts[b].y));
+    match places {
+        Places::InOrder => {}
+        Places::Mirrored => order.reverse(),
+        Places::Shuffled => order.shuffle(&mut dealer(seed)),
+    }
     let mut goal_of = vec![Vec2::ZERO; agents];
     for (k, &i) in order.iter().enumerate() {
         goal_of[i] = goals[k];
@@ -127,6 +191,20 @@ pub fn counterflow(
     per_side: usize,
     seed: u64,
 ) -> Result<Layout, ScenarioError> {
+    counterflow_with(length, width, per_side, seed, Places::InOrder)
+}
+
+/// [`counterflow`] with each side's places dealt out as `places` says.
+///
+/// # Errors
+/// As [`counterflow`].
+pub fn counterflow_with(
+    length: f32,
+    width: f32,
+    per_side: usize,
+    seed: u64,
+    places: Places,
+) -> Result<Layout, ScenarioError> {
     check_corridor(length, width)?;
     let margin = PERSON_RADIUS + 0.1;
     let block = length / 5.0;
@@ -142,7 +220,7 @@ pub fn counterflow(
         ),
         (Vec2::new(travel, 0.0), Vec2::new(-travel, 0.0)),
         per_side,
-        seed,
+        (seed, places),
     )?;
     let line = (Vec2::new(length / 2.0, 0.0), Vec2::new(length / 2.0, width));
     let scenario = build(
@@ -172,6 +250,20 @@ pub fn crossing(
     per_stream: usize,
     seed: u64,
 ) -> Result<Layout, ScenarioError> {
+    crossing_with(length, width, per_stream, seed, Places::InOrder)
+}
+
+/// [`crossing`] with each stream's places dealt out as `places` says.
+///
+/// # Errors
+/// As [`crossing`].
+pub fn crossing_with(
+    length: f32,
+    width: f32,
+    per_stream: usize,
+    seed: u64,
+    places: Places,
+) -> Result<Layout, ScenarioError> {
     check_corridor(length, width)?;
     let margin = PERSON_RADIUS + 0.1;
     let block = length / 5.0;
@@ -188,7 +280,7 @@ pub fn crossing(
         ),
         (Vec2::new(travel, 0.0), Vec2::new(0.0, travel)),
         per_stream,
-        seed,
+        (seed, places),
     )?;
     let plus = [
         [low, 0.0],
@@ -220,25 +312,51 @@ pub fn crossing(
 
 /// Two groups of `count` people each, scattered over their boxes (seeded by `seed`, the
 /// second group by a seed of its own derived from it), each person walking `steps.0`
-/// (first group) or `steps.1` (second) from its start: the starts and goals, first
+/// (first group) or `steps.1` (second) from its start, its place within its group
+/// dealt out as `places` says (see [`group_places`]): the starts and goals, first
 /// group first.
 fn two_streams(
     first: (Vec2, Vec2),
     second: (Vec2, Vec2),
     steps: (Vec2, Vec2),
     count: usize,
-    seed: u64,
+    (seed, places): (u64, Places),
 ) -> Result<(Vec<Vec2>, Vec<Vec2>), ScenarioError> {
     let one = scatter(first, count, seed)?;
     let two = scatter(second, count, seed ^ 0x9e37_79b9_7f4a_7c15)?;
-    let goals = one
-        .iter()
-        .map(|p| *p + steps.0)
-        .chain(two.iter().map(|p| *p + steps.1))
-        .collect();
+    let mut dealer = dealer(seed);
+    let mut goals = group_places(&one, first, steps.0, places, &mut dealer);
+    goals.extend(group_places(&two, second, steps.1, places, &mut dealer));
     let mut starts = one;
     starts.extend_from_slice(&two);
     Ok((starts, goals))
+}
+
+/// The places of a group standing at `starts` in the box `(min, max)`, walking `step`
+/// (along an axis): each start moved by `step` ([`Places::InOrder`]); those places
+/// dealt out at random ([`Places::Shuffled`]); or each start first reflected across the
+/// box's middle along the way, so that the order along the way is reversed
+/// ([`Places::Mirrored`]).
+fn group_places(
+    starts: &[Vec2],
+    (min, max): (Vec2, Vec2),
+    step: Vec2,
+    places: Places,
+    dealer: &mut ChaCha8Rng,
+) -> Vec<Vec2> {
+    let mut goals: Vec<Vec2> = starts.iter().map(|p| *p + step).collect();
+    match places {
+        Places::InOrder => {}
+        Places::Shuffled => goals.shuffle(dealer),
+        Places::Mirrored => {
+            let way = step.normalize_or_zero();
+            let middle = (min + max).dot(way);
+            for (goal, start) in goals.iter_mut().zip(starts) {
+                *goal += way * (middle - 2.0 * start.dot(way));
+            }
+        }
+    }
+    goals
 }
 
 fn check_corridor(length: f32, width: f32) -> Result<(), ScenarioError> {
@@ -310,6 +428,7 @@ fn build(
 
 #[cfg(test)]
 mod tests {
+    use super::super::file::GoalSpec;
     use super::*;
 
     #[test]
@@ -319,6 +438,11 @@ mod tests {
             door(30.0, 2.4, 120, 2).expect("wide door"),
             counterflow(40.0, 4.0, 40, 3).expect("counterflow"),
             crossing(40.0, 4.0, 40, 4).expect("crossing"),
+            door_with(30.0, 1.0, 120, 1, Places::Shuffled).expect("door"),
+            door_with(30.0, 1.6, 120, 1, Places::Mirrored).expect("door"),
+            counterflow_with(40.0, 4.0, 40, 3, Places::Mirrored).expect("counterflow"),
+            crossing_with(40.0, 4.0, 40, 4, Places::Mirrored).expect("crossing"),
+            crossing_with(40.0, 4.0, 40, 5, Places::Shuffled).expect("crossing"),
         ];
         for layout in &layouts {
             let world = layout.scenario.build(None).expect("builds");
@@ -362,5 +486,62 @@ mod tests {
         assert!(door(f32::NAN, 1.0, 10, 1).is_err());
         assert!(counterflow(10.0, 4.0, 10, 1).is_err());
         assert!(crossing(40.0, 4.0, 10_000, 1).is_err());
+    }
+
+    /// Every way of dealing out places gives the same starts and the same set of
+    /// places; shuffled is a permutation, mirrored reverses the order along the way.
+    #[test]
+    fn places_are_the_same_set_dealt_out_differently() {
+        let sorted = |mut v: Vec<[f32; 2]>| {
+            v.sort_by(|a, b| a[0].total_cmp(&b[0]).then(a[1].total_cmp(&b[1])));
+            v
+        };
+        let goal = |g: &GoalSpec| match *g {
+            GoalSpec::Point(p) => p,
+            _ => panic!("point goals only"),
+        };
+        let places = |l: &Layout| -> Vec<[f32; 2]> {
+            l.scenario
+                .agents
+                .iter()
+                .map(|a| goal(&a.goal).to_array())
+                .collect()
+        };
+        let starts = |l: &Layout| -> Vec<[f32; 2]> {
+            l.scenario.agents.iter().map(|a| a.pos.to_array()).collect()
+        };
+        let in_order = door(30.0, 1.0, 120, 7).expect("door");
+        for dealt in [Places::Shuffled, Places::Mirrored] {
+            let other = door_with(30.0, 1.0, 120, 7, dealt).expect("door");
+            assert_eq!(starts(&other), starts(&in_order), "{dealt:?}");
+            assert_ne!(places(&other), places(&in_order), "{dealt:?}");
+            assert_eq!(
+                sorted(places(&other)),
+                sorted(places(&in_order)),
+                "{dealt:?}"
+            );
+        }
+        let in_order = crossing(40.0, 4.0, 40, 7).expect("crossing");
+        let shuffled = crossing_with(40.0, 4.0, 40, 7, Places::Shuffled).expect("crossing");
+        assert_eq!(starts(&shuffled), starts(&in_order));
+        assert_eq!(sorted(places(&shuffled)), sorted(places(&in_order)));
+        assert_ne!(places(&shuffled), places(&in_order));
+        // Mirrored: of two people of the eastbound stream, the one further east stops
+        // further west.
+        let mirrored = counterflow_with(40.0, 4.0, 40, 7, Places::Mirrored).expect("counterflow");
+        let east: Vec<(Vec2, Vec2)> = mirrored.scenario.agents[..40]
+            .iter()
+            .map(|a| (a.pos, goal(&a.goal)))
+            .collect();
+        for &(a, a_goal) in &east {
+            for &(b, b_goal) in &east {
+                if a.x < b.x {
+                    assert!(a_goal.x > b_goal.x, "{a} to {a_goal}, {b} to {b_goal}");
+                }
+            }
+            assert!((a_goal.y - a.y).abs() < 1e-6, "straight on");
+        }
+        assert_eq!("shuffled".parse::<Places>().ok(), Some(Places::Shuffled));
+        assert!("sideways".parse::<Places>().is_err());
     }
 }
