@@ -432,12 +432,13 @@ fn the_agent_behind_yields_to_the_one_ahead() {
     );
 }
 
-/// Someone standing still takes a tenth of the avoidance from a passer-by coming
-/// straight at it, who takes the rest: the one standing steps aside a little, the
-/// passer-by goes around. (Shared evenly, someone standing in a packed crowd was carried
-/// along ahead of the passer-by, metres past its place.)
+/// Someone standing still makes way for a passer-by coming straight at it: it takes all
+/// of the avoidance and steps aside, and the passer-by walks on as it wants. (Taking a
+/// tenth, people resting at their places in a dense block held those walking through
+/// to theirs: crossings whose places were dealt out at random cleared within twice the
+/// time alone on 2 of 8 seeds, 8 of 8 now.)
 #[test]
-fn someone_standing_takes_a_tenth_of_the_avoidance_from_a_passer_by() {
+fn someone_standing_makes_way_for_a_passer_by_who_walks_on() {
     let standing = SteerAgent {
         position: v(0.0, 0.0),
         velocity: Vec2::ZERO,
@@ -454,13 +455,71 @@ fn someone_standing_takes_a_tenth_of_the_avoidance_from_a_passer_by() {
         ..standing
     };
     let people = Orca::new(OrcaParams::people());
-    let stepped = steer_pair(&people, &standing, &passer).length();
-    let turned = (steer_pair(&people, &passer, &standing) - passer.preferred_velocity).length();
-    assert!(stepped > 0.0, "the one standing steps aside a little");
+    let stepped = steer_pair(&people, &standing, &passer);
+    let walked = steer_pair(&people, &passer, &standing);
     assert!(
-        turned > 5.0 * stepped,
-        "the passer-by takes most: turned by {turned}, the other stepped {stepped}"
+        stepped.y < -0.1,
+        "the one standing steps aside, away from the passer-by's side: {stepped}"
     );
+    assert_eq!(walked, passer.preferred_velocity, "the passer-by walks on");
+}
+
+/// Two people never queue behind each other: an agent whose vision turned it aside
+/// still walks the way it wants to as its neighbours see it, and queues behind one of
+/// them only when it would along both ways. (Four people in the exit of a 2.4 m door
+/// stood still for 12 s: the first, turned to the right by its vision, queued behind the
+/// one beside it, which queued behind the first.)
+#[test]
+fn two_people_never_queue_behind_each_other() {
+    let first = SteerAgent {
+        position: v(31.02, 15.95),
+        velocity: Vec2::ZERO,
+        radius: 0.25,
+        max_speed: 1.34,
+        preferred_velocity: v(1.03, 0.86),
+        target: v(42.5, 25.5),
+    };
+    let second = SteerAgent {
+        position: v(31.30, 15.54),
+        preferred_velocity: v(0.62, 1.19),
+        target: v(36.5, 25.5),
+        ..first
+    };
+    let seen = |a: &SteerAgent| Neighbor {
+        position: a.position,
+        velocity: a.velocity,
+        radius: a.radius,
+        preferred_velocity: a.preferred_velocity,
+        kind: NeighborKind::Agent,
+    };
+    let unit = |a: &SteerAgent| a.preferred_velocity.normalize();
+    // The first's vision turned it nearly straight along x.
+    let turned = v(1.335, 0.111).normalize();
+    let free_first = free_distance(
+        first,
+        [seen(&second)].iter(),
+        (turned, unit(&first)),
+        8.0,
+        1.0,
+    );
+    let free_second = free_distance(
+        second,
+        [seen(&first)].iter(),
+        (unit(&second), unit(&second)),
+        8.0,
+        1.0,
+    );
+    assert!(
+        free_second < 0.5,
+        "the second queues behind the first: {free_second}"
+    );
+    assert_eq!(
+        free_first, 8.0,
+        "so the first does not queue behind the second"
+    );
+    // Along the turned way alone, the first would have queued behind the second.
+    let along_turned = free_distance(first, [seen(&second)].iter(), (turned, turned), 8.0, 1.0);
+    assert!(along_turned < 0.5, "{along_turned}");
 }
 
 /// An agent queued behind another walking the same way walks no faster than the free
