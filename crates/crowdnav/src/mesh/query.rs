@@ -50,6 +50,7 @@ use crate::geom::capsule_entry;
 use crate::geom::Segment;
 use crate::grid::{dense_side, WallGrid};
 use glam::{DVec2, Vec2};
+use radius::CellClass;
 use rand::RngCore;
 use std::cell::RefCell;
 use std::cmp::Reverse;
@@ -786,6 +787,25 @@ impl NavMesh {
         self.nearest_wall_within(x, t, r, r).1.is_none()
     }
 
+    /// [`NavMesh::has_room`] by the walls `walls`, which must hold every wall within
+    /// `r` and a margin of `x` (those [`NavMesh::confirm_free`] is given): the same
+    /// answer without the search over the triangles round `x`. The search finds a wall
+    /// exactly when some wall is nearer than `r` (the nearest wall is reached through
+    /// the triangles the segment to it crosses); a wall within rounding of `r` leaves
+    /// the answer to the search itself.
+    fn has_room_among(&self, x: DVec2, t: TriangleId, r: f64, walls: &[(DVec2, DVec2)]) -> bool {
+        let eps = 1e-9 * (1.0 + r + x.abs().max_element());
+        let mut close = false;
+        for &(a, b) in walls {
+            let d = x.distance(closest_point(x, a, b));
+            if d < r - eps {
+                return false;
+            }
+            close |= d < r + eps;
+        }
+        !close || self.has_room(x, t, r)
+    }
+
     /// The nearest wall point to `point`, its distance, and the normal there.
     ///
     /// `point` may lie in walkable space or inside an obstacle (a blocked triangle);
@@ -973,16 +993,24 @@ impl NavMesh {
     /// kept for `r`, or the nearest kept point is not free): the caller searches.
     fn nearest_on_boundary(&self, point: Vec2, r: f64) -> Option<Option<NearestPoint>> {
         let p = point.as_dvec2();
-        if let Location::Walkable(t) = self.locate(point) {
-            // Most points where a disc fits lie in cells where it fits everywhere (a
-            // point fits anywhere walkable).
-            let surely = r > 0.0 && self.radius_index(r).is_some_and(|kept| kept.surely_fits(p));
-            if surely || self.has_room(p, t, r) {
-                return Some(Some(NearestPoint {
-                    point,
-                    triangle: t,
-                    distance: 0.0,
-                }));
+        // Most points where a disc fits lie in cells where it fits everywhere (a point
+        // fits anywhere walkable); most points inside obstacles or off the mesh, in
+        // cells wholly so, which need no point location either.
+        let class = match r > 0.0 {
+            true => self
+                .radius_index(r)
+                .map_or(CellClass::Unknown, |kept| kept.cell_class(p)),
+            false => CellClass::Unknown,
+        };
+        if class != CellClass::Blocked {
+            if let Location::Walkable(t) = self.locate(point) {
+                if class == CellClass::Fits || self.has_room(p, t, r) {
+                    return Some(Some(NearestPoint {
+                        point,
+                        triangle: t,
+                        distance: 0.0,
+                    }));
+                }
             }
         }
         let q = self.radius_index(r)?.nearest_boundary(p)?;
@@ -1312,7 +1340,8 @@ impl NavMesh {
 
     /// `q` (a candidate at about `r` from the walls) moved a hair into free space and
     /// rounded to `f32`, if it is then walkable, at least `r` from every wall, and
-    /// accepted.
+    /// accepted. `walls` holds every wall within `r` and 32 hairs of `q` (the pushes
+    /// below move it at most 16), so that the room check needs no other.
     fn confirm_free(
         &self,
         q: DVec2,
@@ -1352,7 +1381,7 @@ impl NavMesh {
                 let Location::Walkable(t) = self.locate(x) else {
                     continue;
                 };
-                if self.has_room(x.as_dvec2(), t, r) && accept(x, t) {
+                if self.has_room_among(x.as_dvec2(), t, r, walls) && accept(x, t) {
                     return Some(NearestPoint {
                         point: x,
                         triangle: t,

@@ -23,7 +23,7 @@
 //! index's frame (the wall count and box kept through edits), so the data brought up
 //! to date is to the bit the data built afresh for the edited mesh.
 
-use super::walkable::{bit_at, merge_windows, Lattice};
+use super::walkable::{merge_windows, Lattice};
 use crate::geom::Segment;
 use crate::grid::WallGrid;
 use crate::grid::{dense_side, Layout, MAX_CELLS};
@@ -647,11 +647,12 @@ impl RadiusIndex {
         self
     }
 
-    /// `true` when a disc of the radius surely fits at `p` (walkable, no wall nearer
-    /// than the radius); `false` says nothing.
+    /// What is sure at `p` by the cells alone: that a disc of the radius fits there
+    /// (walkable, no wall nearer than the radius), that `p` is not walkable (inside an
+    /// obstacle or off the mesh, farther than the radius from any wall), or nothing.
     #[inline]
-    pub(crate) fn surely_fits(&self, p: DVec2) -> bool {
-        self.free.surely_walkable(p)
+    pub(crate) fn cell_class(&self, p: DVec2) -> CellClass {
+        self.free.class(p)
     }
 
     /// The pieces listed in cell `(x, y)` (which must be on the grid).
@@ -713,16 +714,27 @@ impl RadiusIndex {
             }
         };
         for k in 0..=(cols + rows) {
-            for x in cx - k..=cx + k {
-                visit(x, cy - k, &mut best);
-                if k > 0 {
-                    visit(x, cy + k, &mut best);
+            // Ring `k`, nearest cells first: those `j` from the middle of a side, for
+            // `j` from 0 to `k` (the best so far then passes over more of the rest; the
+            // answer is the least candidate whatever the order).
+            for j in 0..=k {
+                visit(cx + k, cy + j, &mut best);
+                if j > 0 {
+                    visit(cx + k, cy - j, &mut best);
                 }
-            }
-            for y in cy - k + 1..cy + k {
-                visit(cx - k, y, &mut best);
                 if k > 0 {
-                    visit(cx + k, y, &mut best);
+                    visit(cx - k, cy + j, &mut best);
+                    if j > 0 {
+                        visit(cx - k, cy - j, &mut best);
+                    }
+                }
+                if j < k {
+                    visit(cx + j, cy + k, &mut best);
+                    visit(cx + j, cy - k, &mut best);
+                    if j > 0 {
+                        visit(cx - j, cy + k, &mut best);
+                        visit(cx - j, cy - k, &mut best);
+                    }
                 }
             }
             // Nothing outside the square of cells searched is nearer than its border
@@ -974,8 +986,21 @@ struct FreeCells {
     /// The cells and the pad they are marked with (`None`: no cell marked).
     lattice: Option<Lattice>,
     inv_cell: f64,
-    /// Bit `c` (cells row by row): the disc fits anywhere in cell `c`.
+    /// Two bits a cell (cells row by row, 32 to a word), so that one look-up answers
+    /// both: bit `2c`, the disc fits anywhere in cell `c`; bit `2c + 1`, no point of
+    /// cell `c` is walkable.
     bits: Vec<u64>,
+}
+
+/// What [`FreeCells`] knows of a point's cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CellClass {
+    /// Nothing: the caller locates the point and searches the walls round it.
+    Unknown,
+    /// The disc fits anywhere in the cell.
+    Fits,
+    /// No point of the cell is walkable (inside an obstacle or off the mesh).
+    Blocked,
 }
 
 impl FreeCells {
@@ -993,7 +1018,7 @@ impl FreeCells {
         let mut free = FreeCells {
             lattice: Some(lattice),
             inv_cell: 1.0 / lattice.cell,
-            bits: vec![0u64; (cols * rows).div_ceil(64)],
+            bits: vec![0u64; (cols * rows).div_ceil(32)],
         };
         free.mark(mesh, walls.iter(), [0, 0, cols, rows]);
         free
@@ -1015,12 +1040,12 @@ impl FreeCells {
         for y in window[1]..window[3].min(lattice.rows) {
             for x in window[0]..window[2].min(cols) {
                 let c = y * cols + x;
-                bits[c / 64] &= !(1 << (c % 64));
+                bits[c / 32] &= !(3 << (c % 32 * 2));
             }
         }
-        lattice.mark(mesh, walls, window, |x, y| {
+        lattice.mark_classes(mesh, walls, window, |x, y, walkable| {
             let c = y * cols + x;
-            bits[c / 64] |= 1 << (c % 64);
+            bits[c / 32] |= (if walkable { 1 } else { 2 }) << (c % 32 * 2);
         });
     }
 
@@ -1060,18 +1085,23 @@ impl FreeCells {
         }
     }
 
-    /// `true` when the disc surely fits at `p`; `false` says nothing.
+    /// What the cells know of `p`.
     #[inline]
-    fn surely_walkable(&self, p: DVec2) -> bool {
+    fn class(&self, p: DVec2) -> CellClass {
         let Some(lattice) = &self.lattice else {
-            return false;
+            return CellClass::Unknown;
         };
-        bit_at(
-            &self.bits,
-            (p - lattice.origin) * self.inv_cell,
-            lattice.cols,
-            lattice.rows,
-        )
+        let q = (p - lattice.origin) * self.inv_cell;
+        // (Not NaN, inside the lattice; then truncation is the floor.)
+        if !(q.x >= 0.0 && q.y >= 0.0 && q.x < lattice.cols as f64 && q.y < lattice.rows as f64) {
+            return CellClass::Unknown;
+        }
+        let c = q.y as usize * lattice.cols + q.x as usize;
+        match self.bits.get(c / 32).map(|&w| w >> (c % 32 * 2) & 3) {
+            Some(1) => CellClass::Fits,
+            Some(2) => CellClass::Blocked,
+            _ => CellClass::Unknown,
+        }
     }
 }
 

@@ -1095,8 +1095,10 @@ fn the_ray_grids_walkable_sub_cells_vouch_only_for_walkable_starts() {
 fn the_kept_cells_where_a_disc_fits_vouch_only_for_points_where_it_does() {
     // The per-radius cells clear of every wall by the radius: a point they vouch for is
     // walkable and at least the radius from every wall (points anywhere, at vertices and
-    // on walls), and they vouch for some points at every radius the room has space for.
+    // on walls), and they vouch for some points at every radius the room has space for;
+    // a point they call blocked is not walkable, and they call some so.
     let mut rng = ChaCha8Rng::seed_from_u64(0xf4ee);
+    let mut blocked = 0;
     for _ in 0..4 {
         let mesh = random_mesh(&mut rng);
         let index = mesh.query_index();
@@ -1107,14 +1109,25 @@ fn the_kept_cells_where_a_disc_fits_vouch_only_for_points_where_it_does() {
             let points = probe_points(&mut rng, &mesh, &index.walls, 3000, None);
             let mut vouched = 0;
             for p in points {
-                if kept.surely_fits(p.as_dvec2()) {
-                    vouched += 1;
-                    assert!(reference::fits(&mesh, p, f64::from(r)), "{p} r = {r}");
+                match kept.cell_class(p.as_dvec2()) {
+                    radius::CellClass::Fits => {
+                        vouched += 1;
+                        assert!(reference::fits(&mesh, p, f64::from(r)), "{p} r = {r}");
+                    }
+                    radius::CellClass::Blocked => {
+                        blocked += 1;
+                        assert!(
+                            !matches!(mesh.locate(p), Location::Walkable(_)),
+                            "{p} r = {r}"
+                        );
+                    }
+                    radius::CellClass::Unknown => {}
                 }
             }
             assert!(vouched > 0 || r > 1.0, "r = {r}");
         }
     }
+    assert!(blocked > 0);
 }
 
 #[test]

@@ -132,6 +132,7 @@ impl WalkableCells {
 
 /// The bit of cell `q` (a point in cell units from the origin) of a bitmap of `cols`
 /// by `rows` cells, row by row, 64 to a word: `false` outside it (or for NaN).
+#[cfg(test)]
 #[inline]
 pub(crate) fn bit_at(bits: &[u64], q: DVec2, cols: usize, rows: usize) -> bool {
     // (Not NaN, inside the bitmap; then truncation is the floor.)
@@ -242,8 +243,25 @@ impl Lattice {
         &self,
         mesh: &NavMesh,
         walls: impl Iterator<Item = &'w Segment>,
-        [x0, y0, x1, y1]: [usize; 4],
+        window: [usize; 4],
         mut marked: impl FnMut(usize, usize),
+    ) {
+        self.mark_classes(mesh, walls, window, |x, y, walkable| {
+            if walkable {
+                marked(x, y);
+            }
+        });
+    }
+
+    /// [`Lattice::mark`], also calling `classed(x, y, false)` for each cell of the window
+    /// that lies wholly outside walkable space (no wall within the pad of it, its
+    /// centre blocked or off the mesh), and `classed(x, y, true)` for each it marks.
+    pub(crate) fn mark_classes<'w>(
+        &self,
+        mesh: &NavMesh,
+        walls: impl Iterator<Item = &'w Segment>,
+        [x0, y0, x1, y1]: [usize; 4],
+        mut classed: impl FnMut(usize, usize, bool),
     ) {
         let (x1, y1) = (x1.min(self.cols), y1.min(self.rows));
         if x0 >= x1 || y0 >= y1 || mesh.triangles.is_empty() {
@@ -317,9 +335,7 @@ impl Lattice {
                         Location::Outside => false,
                     }
                 };
-                if walkable[c] {
-                    marked(x + x0, y + y0);
-                }
+                classed(x + x0, y + y0, walkable[c]);
             }
         }
     }
