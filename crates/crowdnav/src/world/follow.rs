@@ -412,8 +412,8 @@ fn prefer_velocity(
             a.progress = (a.position, now);
         }
         a.preferred_velocity = if to_goal <= arrive || now - a.progress.1 < SETTLE_TIME {
-            // It stands, and gives way as someone standing does (little, and not
-            // walking back into whoever is squeezing past).
+            // It stands, and gives way as someone standing does (it makes way for
+            // whoever is passing, and does not walk back into them).
             Vec2::ZERO
         } else {
             // Left in peace: back onto its place, slowing down as it comes.
