@@ -493,42 +493,50 @@ impl RadiusIndex {
         let binned_of = |i: u32| {
             let piece = &self.pieces[i as usize];
             let (lo, hi) = piece.bounds(r);
-            Binned {
+            let item = Binned {
                 lo: (lo - out).as_vec2(),
                 hi: (hi + out).as_vec2(),
                 piece: i | piece.kind() << 29,
-            }
+            };
+            (item, piece.pack())
         };
         let mut starts = Vec::with_capacity(self.starts.len());
         let mut binned = Vec::with_capacity(self.binned.len() + pairs.len());
+        // (A kept item's piece is as it was, so its packed points are copied in order.)
+        let mut hot = Vec::with_capacity(self.binned.len() + pairs.len());
+        let push = |binned: &mut Vec<Binned>, hot: &mut Vec<_>, (item, at)| {
+            binned.push(item);
+            hot.push(at);
+        };
         let mut next = pairs.iter().peekable();
         starts.push(0);
         for (c, w) in self.starts.windows(2).enumerate() {
             let c = c as u32;
-            for item in &self.binned[w[0] as usize..w[1] as usize] {
+            for pos in w[0] as usize..w[1] as usize {
+                let (Some(item), Some(&at)) = (self.binned.get(pos), self.hot.get(pos)) else {
+                    continue;
+                };
                 let j = remap.get(item.index()).copied().unwrap_or(u32::MAX);
                 if j == u32::MAX {
                     continue;
                 }
                 while let Some(&&(_, k)) = next.peek().filter(|&&&(cell, k)| cell == c && k < j) {
-                    binned.push(binned_of(k));
+                    push(&mut binned, &mut hot, binned_of(k));
                     next.next();
                 }
-                binned.push(Binned {
+                let item = Binned {
                     piece: j | item.kind() << 29,
                     ..*item
-                });
+                };
+                push(&mut binned, &mut hot, (item, at));
             }
             while let Some(&&(_, k)) = next.peek().filter(|&&&(cell, _)| cell == c) {
-                binned.push(binned_of(k));
+                push(&mut binned, &mut hot, binned_of(k));
                 next.next();
             }
-            starts.push(binned.len() as u32);
+            starts.push(hot.len() as u32);
         }
-        self.hot = binned
-            .iter()
-            .map(|item| self.pieces[item.index()].pack())
-            .collect();
+        self.hot = hot;
         self.starts = starts;
         self.binned = binned;
     }
@@ -1230,7 +1238,8 @@ impl RadiusIndex {
                 f.bits.clone(),
             )
         };
-        let checks: [(&str, bool); 10] = [
+        let packed = |at: &[DVec2; 3]| at.map(v);
+        let checks: [(&str, bool); 11] = [
             ("radius", self.radius.to_bits() == other.radius.to_bits()),
             ("scale", self.scale.to_bits() == other.scale.to_bits()),
             (
@@ -1261,6 +1270,10 @@ impl RadiusIndex {
                     .iter()
                     .map(binned)
                     .eq(other.binned.iter().map(binned)),
+            ),
+            (
+                "packed pieces",
+                self.hot.iter().map(packed).eq(other.hot.iter().map(packed)),
             ),
         ];
         checks
