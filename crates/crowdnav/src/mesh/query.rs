@@ -996,12 +996,10 @@ impl NavMesh {
         // Most points where a disc fits lie in cells where it fits everywhere (a point
         // fits anywhere walkable); most points inside obstacles or off the mesh, in
         // cells wholly so, which need no point location either.
-        let class = match r > 0.0 {
-            true => self
-                .radius_index(r)
-                .map_or(CellClass::Unknown, |kept| kept.cell_class(p)),
-            false => CellClass::Unknown,
-        };
+        let class = (r > 0.0)
+            .then(|| self.radius_index(r))
+            .flatten()
+            .map_or(CellClass::Unknown, |kept| kept.cell_class(p));
         if class != CellClass::Blocked {
             if let Location::Walkable(t) = self.locate(point) {
                 if class == CellClass::Fits || self.has_room(p, t, r) {
