@@ -56,6 +56,12 @@ pub enum Places {
     /// reversed, so that the first to arrive stop nearest and the last walk through
     /// them to the far end of the group's places.
     Mirrored,
+    /// Starts taken in order along the way (at a door, column by column of the room)
+    /// and places in order across it (row by row of the hall), as two nested loops over
+    /// two grids would deal them: the people nearest the door all go to the highest
+    /// places, those behind them to the next row, so that everyone at the door at once
+    /// turns to the same side.
+    Transposed,
 }
 
 impl std::str::FromStr for Places {
@@ -66,8 +72,9 @@ impl std::str::FromStr for Places {
             "in-order" => Ok(Places::InOrder),
             "shuffled" => Ok(Places::Shuffled),
             "mirrored" => Ok(Places::Mirrored),
+            "transposed" => Ok(Places::Transposed),
             other => Err(ScenarioError::Invalid(format!(
-                "places {other:?}: in-order, shuffled or mirrored"
+                "places {other:?}: in-order, shuffled, mirrored or transposed"
             ))),
         }
     }
@@ -153,6 +160,9 @@ pub fn door_with(
         Places::InOrder => {}
         Places::Mirrored => order.reverse(),
         Places::Shuffled => order.shuffle(&mut dealer(seed)),
+        Places::Transposed => order.sort_by(|&a, &b| {
+            (starts[a].x.total_cmp(&starts[b].x)).then(starts[a].y.total_cmp(&starts[b].y))
+        }),
     }
     let mut goal_of = vec![Vec2::ZERO; agents];
     for (k, &i) in order.iter().enumerate() {
@@ -336,7 +346,8 @@ fn two_streams(
 /// (along an axis): each start moved by `step` ([`Places::InOrder`]); those places
 /// dealt out at random ([`Places::Shuffled`]); or each start first reflected across the
 /// box's middle along the way, so that the order along the way is reversed
-/// ([`Places::Mirrored`]).
+/// ([`Places::Mirrored`]); or the starts in order along the way given the places in
+/// order across it ([`Places::Transposed`]).
 fn group_places(
     starts: &[Vec2],
     (min, max): (Vec2, Vec2),
@@ -353,6 +364,23 @@ fn group_places(
             let middle = (min + max).dot(way);
             for (goal, start) in goals.iter_mut().zip(starts) {
                 *goal += way * (middle - 2.0 * start.dot(way));
+            }
+        }
+        Places::Transposed => {
+            let (way, side) = (step.normalize_or_zero(), step.normalize_or_zero().perp());
+            let key = |p: Vec2, first: Vec2, second: Vec2| (p.dot(first), p.dot(second));
+            let mut order: Vec<usize> = (0..starts.len()).collect();
+            order.sort_by(|&a, &b| {
+                let (a, b) = (key(starts[a], way, side), key(starts[b], way, side));
+                a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1))
+            });
+            let mut rows = goals.clone();
+            rows.sort_by(|a, b| {
+                let (a, b) = (key(*a, side, way), key(*b, side, way));
+                a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1))
+            });
+            for (&i, place) in order.iter().zip(rows) {
+                goals[i] = place;
             }
         }
     }
@@ -511,7 +539,7 @@ mod tests {
             l.scenario.agents.iter().map(|a| a.pos.to_array()).collect()
         };
         let in_order = door(30.0, 1.0, 120, 7).expect("door");
-        for dealt in [Places::Shuffled, Places::Mirrored] {
+        for dealt in [Places::Shuffled, Places::Mirrored, Places::Transposed] {
             let other = door_with(30.0, 1.0, 120, 7, dealt).expect("door");
             assert_eq!(starts(&other), starts(&in_order), "{dealt:?}");
             assert_ne!(places(&other), places(&in_order), "{dealt:?}");
@@ -541,7 +569,30 @@ mod tests {
             }
             assert!((a_goal.y - a.y).abs() < 1e-6, "straight on");
         }
+        // Transposed: of two people at a door, the one nearer the door never has the
+        // lower place; in a corridor, the same of two in one stream.
+        let transposed = door_with(30.0, 1.0, 120, 7, Places::Transposed).expect("door");
+        let dealt: Vec<(Vec2, Vec2)> = transposed
+            .scenario
+            .agents
+            .iter()
+            .map(|a| (a.pos, goal(&a.goal)))
+            .collect();
+        for &(a, a_goal) in &dealt {
+            for &(b, b_goal) in &dealt {
+                if a.x < b.x {
+                    assert!(a_goal.y <= b_goal.y, "{a} to {a_goal}, {b} to {b_goal}");
+                }
+            }
+        }
+        let crossed = crossing_with(40.0, 4.0, 40, 7, Places::Transposed).expect("crossing");
+        assert_eq!(sorted(places(&crossed)), sorted(places(&in_order)));
+        assert_ne!(places(&crossed), places(&in_order));
         assert_eq!("shuffled".parse::<Places>().ok(), Some(Places::Shuffled));
+        assert_eq!(
+            "transposed".parse::<Places>().ok(),
+            Some(Places::Transposed)
+        );
         assert!("sideways".parse::<Places>().is_err());
     }
 }

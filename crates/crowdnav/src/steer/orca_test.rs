@@ -476,12 +476,12 @@ fn two_people_never_queue_behind_each_other() {
         velocity: Vec2::ZERO,
         radius: 0.25,
         max_speed: 1.34,
-        preferred_velocity: v(1.03, 0.86),
+        preferred_velocity: v(1.17, 0.66),
         target: v(42.5, 25.5),
     };
     let second = SteerAgent {
-        position: v(31.30, 15.54),
-        preferred_velocity: v(0.62, 1.19),
+        position: v(31.29, 15.50),
+        preferred_velocity: v(0.85, 1.04),
         target: v(36.5, 25.5),
         ..first
     };
@@ -494,7 +494,7 @@ fn two_people_never_queue_behind_each_other() {
     };
     let unit = |a: &SteerAgent| a.preferred_velocity.normalize();
     // The first's vision turned it nearly straight along x.
-    let turned = v(1.335, 0.111).normalize();
+    let turned = v(1.32, 0.22).normalize();
     let free_first = free_distance(
         first,
         [seen(&second)].iter(),
@@ -520,6 +520,69 @@ fn two_people_never_queue_behind_each_other() {
     // Along the turned way alone, the first would have queued behind the second.
     let along_turned = free_distance(first, [seen(&second)].iter(), (turned, turned), 8.0, 1.0);
     assert!(along_turned < 0.5, "{along_turned}");
+}
+
+/// Someone ahead crossing the agent's way more steeply than 45° is passing, not
+/// leading a queue; within 45° the agent queues behind it.
+#[test]
+fn someone_crossing_steeply_is_passing_not_leading_a_queue() {
+    let me = SteerAgent {
+        position: Vec2::ZERO,
+        velocity: Vec2::ZERO,
+        radius: 0.25,
+        max_speed: 1.34,
+        preferred_velocity: v(1.34, 0.0),
+        target: v(10.0, 0.0),
+    };
+    let ahead = |degrees: f32| Neighbor {
+        position: v(0.7, 0.0),
+        velocity: Vec2::ZERO,
+        radius: 0.25,
+        preferred_velocity: Vec2::from_angle(degrees.to_radians()) * 1.34,
+        kind: NeighborKind::Agent,
+    };
+    let free = |n: Neighbor| free_distance(me, [n].iter(), (Vec2::X, Vec2::X), 8.0, 1.0);
+    assert!(
+        (free(ahead(30.0)) - 0.2).abs() < 1e-5,
+        "{}",
+        free(ahead(30.0))
+    );
+    assert!(
+        (free(ahead(44.0)) - 0.2).abs() < 1e-5,
+        "{}",
+        free(ahead(44.0))
+    );
+    assert_eq!(free(ahead(46.0)), 8.0);
+    assert_eq!(free(ahead(60.0)), 8.0);
+}
+
+/// Someone ahead in the agent's lane whose own velocity takes it out of the lane within
+/// a second is no one to queue behind; someone stepping into the lane, or staying, is.
+#[test]
+fn someone_stepping_out_of_the_lane_is_not_queued_behind() {
+    let me = SteerAgent {
+        position: Vec2::ZERO,
+        velocity: v(1.0, 0.0),
+        radius: 0.25,
+        max_speed: 1.34,
+        preferred_velocity: v(1.34, 0.0),
+        target: v(10.0, 0.0),
+    };
+    let ahead = |velocity: Vec2| Neighbor {
+        position: v(0.7, 0.2),
+        velocity,
+        radius: 0.25,
+        preferred_velocity: v(1.34, 0.0),
+        kind: NeighborKind::Agent,
+    };
+    let free = |n: Neighbor| free_distance(me, [n].iter(), (Vec2::X, Vec2::X), 8.0, 1.0);
+    let queued = 0.7 - (0.5f32 * 0.5 - 0.2 * 0.2).sqrt();
+    assert!((free(ahead(v(1.0, 0.0))) - queued).abs() < 1e-5);
+    // Out by 0.31 m in the second: still in the band (0.5 m).
+    assert!((free(ahead(v(1.0, 0.11))) - queued).abs() < 1e-5);
+    assert_eq!(free(ahead(v(1.0, 0.6))), 8.0);
+    // Across the lane to its other side within the second: still in the way now.
+    assert!((free(ahead(v(1.0, -0.6))) - queued).abs() < 1e-5);
 }
 
 /// An agent queued behind another walking the same way walks no faster than the free
@@ -576,10 +639,10 @@ fn in_a_passage_two_wide_people_walk_in_a_zipper() {
         preferred_velocity: v(1.3, 0.0),
         target: v(10.0, -0.3),
     };
-    // Ahead, 0.6 m aside: past contact (0.5 m), within the zipper's band (0.625 m);
+    // Ahead, 0.6 m aside: past contact (0.5 m), within the zipper's band (0.675 m);
     // walking as fast, so that the half-planes leave the agent free to slow down.
     let beside = Neighbor {
-        position: v(0.35, 0.3),
+        position: v(0.5, 0.3),
         velocity: v(1.3, 0.0),
         radius: 0.25,
         preferred_velocity: v(1.3, 0.0),
@@ -606,10 +669,10 @@ fn in_a_passage_two_wide_people_walk_in_a_zipper() {
     };
     let people = OrcaParams::people();
     assert_eq!(people.zipper, PEOPLE_ZIPPER);
-    // 1.2 m wide: the free space ahead is 0.35 − √(0.625² − 0.6²) = 0.175 m, over the
-    // 0.3 s time gap at most 0.58 m/s.
+    // 1.2 m wide: the free space ahead is 0.5 − √(0.675² − 0.6²) = 0.191 m, over the
+    // 0.3 s time gap at most 0.64 m/s.
     let zipped = steer(people, &passage(0.6));
-    let limit = (0.35 - (0.625f32 * 0.625 - 0.36).sqrt()) / 0.3;
+    let limit = (0.5 - (0.675f32 * 0.675 - 0.36).sqrt()) / 0.3;
     assert!(zipped.x <= limit + 1e-3 && zipped.x > 0.4, "{zipped}");
     // 1.6 m wide fits three abreast; in the open there is no passage; a zipper of 1
     // keeps the band at contact: walking on at 1.3 m/s in each case.
