@@ -557,12 +557,16 @@ mod tests {
         // Mirrored: of two people of the eastbound stream, the one further east stops
         // further west.
         let mirrored = counterflow_with(40.0, 4.0, 40, 7, Places::Mirrored).expect("counterflow");
-        let east: Vec<(Vec2, Vec2)> = mirrored.scenario.agents[..40]
-            .iter()
-            .map(|a| (a.pos, goal(&a.goal)))
-            .collect();
-        for &(a, a_goal) in &east {
-            for &(b, b_goal) in &east {
+        let dealt = |l: &Layout| -> Vec<(Vec2, Vec2)> {
+            l.scenario
+                .agents
+                .iter()
+                .map(|a| (a.pos, goal(&a.goal)))
+                .collect()
+        };
+        let east = &dealt(&mirrored)[..40];
+        for &(a, a_goal) in east {
+            for &(b, b_goal) in east {
                 if a.x < b.x {
                     assert!(a_goal.x > b_goal.x, "{a} to {a_goal}, {b} to {b_goal}");
                 }
@@ -570,16 +574,10 @@ mod tests {
             assert!((a_goal.y - a.y).abs() < 1e-6, "straight on");
         }
         // Transposed: of two people at a door, the one nearer the door never has the
-        // lower place; in a corridor, the same of two in one stream.
-        let transposed = door_with(30.0, 1.0, 120, 7, Places::Transposed).expect("door");
-        let dealt: Vec<(Vec2, Vec2)> = transposed
-            .scenario
-            .agents
-            .iter()
-            .map(|a| (a.pos, goal(&a.goal)))
-            .collect();
-        for &(a, a_goal) in &dealt {
-            for &(b, b_goal) in &dealt {
+        // lower place; in a corridor, the same places dealt out otherwise.
+        let transposed = dealt(&door_with(30.0, 1.0, 120, 7, Places::Transposed).expect("door"));
+        for &(a, a_goal) in &transposed {
+            for &(b, b_goal) in &transposed {
                 if a.x < b.x {
                     assert!(a_goal.y <= b_goal.y, "{a} to {a_goal}, {b} to {b_goal}");
                 }
