@@ -49,7 +49,7 @@ const WALL_PUSH_SHARE: f32 = 0.5;
 /// 2.07 (seeds 1 to 32), and 1.4 took the 1.0 m door under 1.5. Since people queue
 /// only behind those walking their way within 45° ([`SAME_WAY`]) and not behind those
 /// stepping out of their lane, 1.25 let the 1.2 m door through at 2.04 to 2.19 (seeds
-/// 1 to 6); 1.35 gives 1.88 to 2.10 there and 1.46 to 1.72 at 1.0 m (seeds 1 to 16).
+/// 1 to 6); 1.35 gives 1.87 to 2.11 there and 1.46 to 1.72 at 1.0 m (seeds 1 to 16).
 pub const PEOPLE_ZIPPER: f32 = 1.35;
 
 /// ORCA's parameters. `Default` is [`OrcaParams::people`]: crowds of people that
