@@ -367,18 +367,20 @@ fn group_places(
             }
         }
         Places::Transposed => {
-            let (way, side) = (step.normalize_or_zero(), step.normalize_or_zero().perp());
-            let key = |p: Vec2, first: Vec2, second: Vec2| (p.dot(first), p.dot(second));
+            let way = step.normalize_or_zero();
+            let side = way.perp();
+            // Points in order along `first`, ties along `second`.
+            let by = |first: Vec2, second: Vec2| {
+                move |a: &Vec2, b: &Vec2| {
+                    (a.dot(first).total_cmp(&b.dot(first)))
+                        .then(a.dot(second).total_cmp(&b.dot(second)))
+                }
+            };
             let mut order: Vec<usize> = (0..starts.len()).collect();
-            order.sort_by(|&a, &b| {
-                let (a, b) = (key(starts[a], way, side), key(starts[b], way, side));
-                a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1))
-            });
+            let along = by(way, side);
+            order.sort_by(|&a, &b| along(&starts[a], &starts[b]));
             let mut rows = goals.clone();
-            rows.sort_by(|a, b| {
-                let (a, b) = (key(*a, side, way), key(*b, side, way));
-                a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1))
-            });
+            rows.sort_by(by(side, way));
             for (&i, place) in order.iter().zip(rows) {
                 goals[i] = place;
             }

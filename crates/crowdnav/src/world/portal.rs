@@ -432,11 +432,7 @@ mod tests {
         // Beside the door at the lower post, the agent heads into the door's width.
         let positions = [Vec2::new(9.2, 3.0)];
         let grid = crowd(&positions);
-        let others = Others {
-            grid: &grid,
-            positions: &positions,
-            me: 0,
-        };
+        let others = first_of(&grid, &positions);
         let AtPortal::Head(target) = found[0].choose(positions[0], 0.25, found[1].corner, &others)
         else {
             panic!("heads through the door");
@@ -445,6 +441,15 @@ mod tests {
             (target.x - 10.0).abs() < 1e-4 && target.y > 4.25,
             "{target}"
         );
+    }
+
+    /// The others as the first of `positions` (held in `grid`) sees them.
+    fn first_of<'a>(grid: &'a PointGrid, positions: &'a [Vec2]) -> Others<'a> {
+        Others {
+            grid,
+            positions,
+            me: 0,
+        }
     }
 
     fn crowd(points: &[Vec2]) -> PointGrid {
@@ -459,11 +464,7 @@ mod tests {
         let post = found[0];
         let positions = [Vec2::new(8.0, 5.0)];
         let grid = crowd(&positions);
-        let others = Others {
-            grid: &grid,
-            positions: &positions,
-            me: 0,
-        };
+        let others = first_of(&grid, &positions);
         let beyond = Vec2::new(11.0, 4.25);
         // In front of the door's middle: into the door on the shortest way through a
         // point of its width, not round the post (4.25, a radius off it).
@@ -500,11 +501,7 @@ mod tests {
         let beyond = Vec2::new(11.0, 4.25);
         let alone = [me];
         let grid = crowd(&alone);
-        let others = Others {
-            grid: &grid,
-            positions: &alone,
-            me: 0,
-        };
+        let others = first_of(&grid, &alone);
         let AtPortal::Head(free) = post.choose(me, 0.25, beyond, &others) else {
             panic!("heads through the door");
         };
@@ -517,11 +514,7 @@ mod tests {
             Vec2::new(9.8, 4.3),
         ];
         let grid = crowd(&queued);
-        let others = Others {
-            grid: &grid,
-            positions: &queued,
-            me: 0,
-        };
+        let others = first_of(&grid, &queued);
         let AtPortal::Head(spread) = post.choose(me, 0.25, beyond, &others) else {
             panic!("heads through the door");
         };
