@@ -115,6 +115,41 @@ fn places_dealt_out_at_random_behind_a_door_keep_its_flow() {
     }
 }
 
+/// Places dealt out by columns of the room (`Places::Transposed`, as
+/// `scenarios/bottleneck.json` deals them): everyone at the door at once heads for the
+/// same side of the hall. People held back behind a file step out into a free lane
+/// beside it (`OVERTAKE_ANGLE` in `steer/orca.rs`), so the file does not hold the door.
+/// Before, these doors passed 1.31–1.54 (1.0 m), 1.46–1.75 (1.6 m) and 1.25–1.51 (2.4 m)
+/// persons per metre and second on seeds 1–16, and 1.25–1.46 at 2.4 m on seeds 1–4.
+#[test]
+fn places_dealt_out_by_columns_behind_a_door_keep_its_flow() {
+    for seed in [1, 2] {
+        for width in [1.0, 1.6, 2.4] {
+            let layout = door_with(30.0, width, 120, seed, Places::Transposed).expect("door");
+            let what = format!("door {width} m, places by columns, seed {seed}");
+            assert_drains_within_the_band(&layout, &what);
+        }
+    }
+}
+
+/// Two people pressed against the two posts of a 1 m door, each heading round its post
+/// across the door, stand off: one yields by the rule of the right and the other goes
+/// first (`standoff_share` in `steer/orca.rs`). Before, both stood until turning aside
+/// freed them, 7–15 s: 1.37 and 1.40 persons/(m·s) on seeds 9 and 13 in order, 1.43 on
+/// seed 1 with places by columns.
+#[test]
+fn two_people_standing_off_at_the_posts_of_a_narrow_door_let_one_go_first() {
+    for (seed, places) in [
+        (9, Places::InOrder),
+        (13, Places::InOrder),
+        (1, Places::Transposed),
+    ] {
+        let layout = door_with(30.0, 1.0, 120, seed, places).expect("door");
+        let what = format!("door 1 m, places {places:?}, seed {seed}");
+        assert_drains_within_the_band(&layout, &what);
+    }
+}
+
 /// People leaving a door never stand in a ring of queues: someone turned aside by its
 /// vision queues behind a neighbour only when it would along the way it wants to walk
 /// too, the way the neighbour sees it. (On seed 6 of the 2.4 m door, four people in the
@@ -378,6 +413,23 @@ fn people_walk_through_those_resting_at_their_places_to_their_own() {
             2.0,
             &format!("counterflow, places shuffled, seed {seed}"),
         );
+    }
+}
+
+/// Streams whose places are dealt out by columns (`Places::Transposed`): those first
+/// to arrive rest at the near end of their stream's places, and those behind file past
+/// them. Held back behind a file, people step out into a free lane beside it. Before,
+/// counterflows so dealt cleared within twice alone on 3 of seeds 1–24 (24 of 24 now).
+#[test]
+fn streams_with_places_dealt_out_by_columns_clear_within_twice_the_time_alone() {
+    for seed in 1..=3 {
+        let layout =
+            counterflow_with(40.0, 4.0, 40, seed, Places::Transposed).expect("counterflow");
+        let what = format!("counterflow, places by columns, seed {seed}");
+        assert_clears_within(&layout, 2.0, &what);
+        let layout = crossing_with(40.0, 4.0, 40, seed, Places::Transposed).expect("crossing");
+        let what = format!("crossing, places by columns, seed {seed}");
+        assert_clears_within(&layout, 2.0, &what);
     }
 }
 

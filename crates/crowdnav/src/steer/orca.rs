@@ -45,12 +45,13 @@ const WALL_PUSH_SHARE: f32 = 0.5;
 
 /// [`OrcaParams::zipper`] of [`OrcaParams::people`]. Measured on the generated doors
 /// (docs/crowd-behaviour.md): without it, doors of 1.1 to 1.3 m let through 2.0 to 2.3
-/// persons per metre and second, more than any wider door; at 1.25 they gave 1.71 to
-/// 2.07 (seeds 1 to 32), and 1.4 took the 1.0 m door under 1.5. Since people queue
-/// only behind those walking their way within 45° ([`SAME_WAY`]) and not behind those
-/// stepping out of their lane, 1.25 let the 1.2 m door through at 2.04 to 2.19 (seeds
-/// 1 to 6); 1.35 gives 1.87 to 2.11 there and 1.46 to 1.72 at 1.0 m (seeds 1 to 16).
-pub const PEOPLE_ZIPPER: f32 = 1.35;
+/// persons per metre and second, more than any wider door. Since people held back in
+/// a queue step out into a free lane beside it ([`OVERTAKE_ANGLE`]) and the zipper
+/// holds in passages up to five diameters wide ([`ZIPPER_PASSAGE`]), 1.35 let the
+/// 1.2 m door through at up to 2.16 and 1.4 at 1.92 to 2.08 (seeds 1 to 32, places in
+/// order); 1.45 took the 1.0 m door with places by columns down to 1.35 (seeds 1 to
+/// 16, before [`standoff_share`]).
+pub const PEOPLE_ZIPPER: f32 = 1.4;
 
 /// ORCA's parameters. `Default` is [`OrcaParams::people`]: crowds of people that
 /// queue at doors, press into gaps and pass each other in counterflow;
@@ -86,18 +87,20 @@ pub struct OrcaParams {
     /// its path walking the same way), seconds: it walks no faster than the free space
     /// ahead over this time (the collision-free speed model of Tordeux, Chraibi and
     /// Seyfried 2016), so a crowd slows down as it packs and queues rather than
-    /// sliding sideways. 0 turns it off (RVO2). \[Limit: >= 0\]
+    /// sliding sideways. Held back so, it steps out into a lane beside the queue that
+    /// is free for 2 m, within 20° of its way, when there is one (the heuristic of
+    /// Moussaïd, Helbing and Theraulaz 2011 over those walking its way): people walk
+    /// past a slow file instead of joining it. 0 turns it off (RVO2). \[Limit: >= 0\]
     pub time_gap: f32,
     /// How wide, as a multiple of the contact distance, the band of people ahead that
-    /// an agent keeps its time gap to is, in a passage that two can walk abreast but
-    /// not three (narrower than three of the agent's diameters across its way, between
-    /// walls): someone ahead of it beside it whose centre lies within `zipper` times
-    /// the sum of their radii across its way counts as the one it queues behind.
-    /// People pass a door of little more than two shoulder widths in the staggered
-    /// lanes of a zipper, not shoulder to shoulder (Hoogendoorn and Daamen 2005;
-    /// Seyfried et al. 2009), so a door just wide enough for two lets through fewer
-    /// than twice a file. 1 keeps the band at contact, as in the open. Only with a
-    /// time gap. \[Limit: >= 1\]
+    /// an agent keeps its time gap to is, in a passage a few can walk abreast
+    /// (narrower than five of the agent's diameters across its way, between walls):
+    /// someone ahead of it whose centre lies within `zipper` times the sum of their
+    /// radii counts as the one it queues behind. People pass a door a few shoulder
+    /// widths wide in the staggered lanes of a zipper, not shoulder to shoulder
+    /// (Hoogendoorn and Daamen 2005; Seyfried et al. 2009), so a door just wide enough
+    /// for two lets through fewer than twice a file. 1 keeps the band at contact, as
+    /// in the open. Only with a time gap. \[Limit: >= 1\]
     pub zipper: f32,
     /// How readily an agent walking against the flow of its neighbours gives way to
     /// those it meets head-on: it takes `0.5 + 0.5 · yield_to_flow · against` of the
@@ -167,7 +170,8 @@ impl OrcaPreset {
 impl OrcaParams {
     /// People walking: neighbours within 5 m (the ten nearest), a 3 s horizon for
     /// each other and 1 s for walls, priority 4 to those ahead, a 0.3 s time gap kept
-    /// in a zipper in passages two wide, and a look 45° to either side for a way around people coming the other way.
+    /// in a zipper in passages a few wide, and a look 45° to either side for a way
+    /// around people coming the other way.
     /// [`OrcaParams::yield_to_flow`] is off (see there).
     /// Measured on generated doors, corridors and crossings (see docs/crowd-behaviour.md).
     pub const fn people() -> OrcaParams {
@@ -621,11 +625,13 @@ impl Orca {
 
     /// `preferred` slowed down so that the agent keeps [`OrcaParams::time_gap`] behind
     /// the one it queues behind: it walks no faster than the free space ahead of it
-    /// over the time gap (see [`free_distance`]), of `neighbors` (its nearest).
+    /// over the time gap (see [`free_distance`]), of `neighbors` (its nearest). Held
+    /// back so, it steps out of the queue when a way beside it is freer (see
+    /// [`OVERTAKE_ANGLE`]).
     fn keep_time_gap<'n>(
         &self,
         ctx: &SteerContext<'_>,
-        neighbors: impl Iterator<Item = &'n Neighbor>,
+        neighbors: impl Iterator<Item = &'n Neighbor> + Clone,
         preferred: Vec2,
     ) -> Vec2 {
         let speed = preferred.length();
@@ -633,11 +639,12 @@ impl Orca {
             return preferred;
         };
         let agent = ctx.agent;
-        // Two abreast but not three: the passage's width across the way, looked for
-        // no further than three diameters.
-        let two_abreast = 6.0 * agent.radius;
+        let time_gap = self.params.time_gap;
+        // A passage a few abreast: its width across the way, looked for no further than
+        // `ZIPPER_PASSAGE` diameters.
+        let passage = ZIPPER_PASSAGE * 2.0 * agent.radius;
         let band = if self.params.zipper > 1.0
-            && width_across(ctx.walls, agent.position, way, two_abreast) < two_abreast
+            && width_across(ctx.walls, agent.position, way, passage) < passage
         {
             self.params.zipper
         } else {
@@ -646,14 +653,36 @@ impl Orca {
         // The way it wants to walk, as its neighbours see it (before its vision turned
         // it), beside the way it walks: see [`free_distance`].
         let wanted = agent.preferred_velocity.try_normalize().unwrap_or(way);
-        let free = free_distance(
-            agent,
-            neighbors,
-            (way, wanted),
-            self.params.neighbor_dist.max(0.0),
-            band,
-        );
-        way * (free / self.params.time_gap).min(speed)
+        let range = self.params.neighbor_dist.max(0.0);
+        let free_along =
+            |along: Vec2| free_distance(agent, neighbors.clone(), (along, wanted), range, band);
+        let straight = (free_along(way) / time_gap).min(speed);
+        if straight >= speed {
+            return way * straight;
+        }
+        // Held back: of the ways within `OVERTAKE_ANGLE` whose lane is free of people to
+        // queue behind and of walls for `OVERTAKE_LANE`, the one that gains most along
+        // the way (of two that gain as much, the nearer, then the one to the left), if
+        // it gains more than `OVERTAKE_GAIN` times the queue's pace.
+        let mut best = (straight * OVERTAKE_GAIN, way, straight);
+        for step in 1..=OVERTAKE_STEPS {
+            for side in [1.0f32, -1.0] {
+                let angle = side * step as f32 * OVERTAKE_ANGLE / OVERTAKE_STEPS as f32;
+                let aside = Vec2::from_angle(angle).rotate(way);
+                let mut free = free_along(aside);
+                if free < OVERTAKE_LANE {
+                    continue;
+                }
+                if let Some(wall) = heading::wall_within(ctx, aside, free) {
+                    free = free.min(wall);
+                }
+                let pace = (free / time_gap).min(speed);
+                if free >= OVERTAKE_LANE && pace * angle.cos() > best.0 {
+                    best = (pace * angle.cos(), aside, pace);
+                }
+            }
+        }
+        best.1 * best.2
     }
 
     /// The half-planes of the neighbours `nearest` (indices into `ctx.neighbors`) with
@@ -1358,6 +1387,9 @@ fn priority_share(agent: &SteerAgent, heading: Vec2, neighbor: &Neighbor, priori
     }
     let other = neighbor.preferred_velocity.normalize_or_zero();
     let offset = neighbor.position - agent.position;
+    if let Some(share) = standoff_share(agent, heading, neighbor, other, offset) {
+        return share;
+    }
     let touching = offset.length_squared() <= (agent.radius + neighbor.radius).powi(2);
     if touching {
         return 0.5;
@@ -1399,13 +1431,13 @@ fn free_distance<'n>(
         if along <= 0.0 || along - contact >= free || across.abs() >= contact {
             continue;
         }
-        let other = neighbor.preferred_velocity.normalize_or_zero();
         // Someone stepping out of its lane (by its own velocity, out of the band
         // within `CLEARING_TIME`) is no one to queue behind.
         let lateral = neighbor.velocity.perp_dot(way);
         if lateral * across >= 0.0 && (across + lateral * CLEARING_TIME).abs() >= contact {
             continue;
         }
+        let other = neighbor.preferred_velocity.normalize_or_zero();
         if queues_behind(way, other, offset) && queues_behind(wanted, other, offset) {
             let hit = along - (contact * contact - across * across).max(0.0).sqrt();
             free = free.min(hit.max(0.0));
@@ -1447,6 +1479,40 @@ fn width_across(walls: &[Segment], position: Vec2, way: Vec2, limit: f32) -> f32
 /// docs/crowd-behaviour.md, "Places dealt out otherwise").
 const SAME_WAY: f32 = std::f32::consts::FRAC_1_SQRT_2;
 
+/// How far to either side of its way, radians, someone held back in a queue looks for
+/// a freer way (20°, every [`OVERTAKE_STEPS`]th part of it). Of the ways whose lane
+/// is free of those it would queue behind and of walls for at least
+/// [`OVERTAKE_LANE`], it takes the one along which it gains most along its own way
+/// (its pace there, the free space over the time gap up to its speed, times the
+/// angle's cosine) when that beats its pace in the queue by [`OVERTAKE_GAIN`]: people
+/// step out of a file into a free lane beside it and walk abreast (the heuristic of
+/// Moussaïd, Helbing and Theraulaz 2011, applied to those walking one's way).
+///
+/// Without it, people leaving a door for places on one side (`Places::Transposed`)
+/// merged into a single file behind it, and the file held the door: a 2.4 m door
+/// passed 1.25–1.51 persons/(m·s) against 1.77–1.93 with places in order, and
+/// counterflows with such places cleared within twice alone on 3 of 24 seeds
+/// (docs/crowd-behaviour.md, item 2).
+const OVERTAKE_ANGLE: f32 = 20.0 * std::f32::consts::PI / 180.0;
+
+/// Into how many steps [`OVERTAKE_ANGLE`] is cut on either side (5° each).
+const OVERTAKE_STEPS: usize = 4;
+
+/// How long, metres, a lane beside a queue must be free for someone to step into it
+/// ([`OVERTAKE_ANGLE`]). A gap between two people of a packed crowd is no lane: with
+/// any gap taken, the doors passed 2.3–2.6 persons/(m·s), above the experiments.
+const OVERTAKE_LANE: f32 = 2.0;
+
+/// How much more, as a factor, a way beside a queue must gain than the queue's pace
+/// ([`OVERTAKE_ANGLE`]), so that nobody steps out for nothing.
+const OVERTAKE_GAIN: f32 = 1.1;
+
+/// How wide, in the agent's diameters, a passage may be for the time gap to be kept in
+/// a zipper ([`OrcaParams::zipper`]): five. Below three (two abreast but not three, as
+/// before), doors of 1.6–2.4 m let people who stepped out of a queue
+/// ([`OVERTAKE_ANGLE`]) through at up to 2.23 persons/(m·s) (seeds 1 to 16).
+const ZIPPER_PASSAGE: f32 = 5.0;
+
 /// How far ahead, seconds, an agent sees someone in its lane step out of it: a
 /// neighbour whose own velocity takes its centre out of the band within this time is
 /// no one to queue behind (someone turning off after a door, or stepping aside).
@@ -1458,6 +1524,61 @@ const CLEARING_TIME: f32 = 1.0;
 /// it, so that two never wait for each other.
 fn queues_behind(way: Vec2, other: Vec2, offset: Vec2) -> bool {
     other.dot(way) > SAME_WAY && (way + other).dot(offset) > 0.0
+}
+
+/// Below this speed, metres per second, two people face to face stand off
+/// ([`standoff_share`]).
+const STANDOFF_SPEED: f32 = 0.3;
+
+/// How near, in contact distances between their centres, two people stand off
+/// ([`standoff_share`]).
+const STANDOFF_REACH: f32 = 2.5;
+
+/// The least sine of the angle between the ways of two people standing off for one of
+/// them to yield by the rule of the right ([`standoff_share`]): ways turned from
+/// each other by between 90° and about 163°. Nearly head-on (in a lane of a
+/// counterflow, say), the head-on turn lets them pass side by side instead; the rule
+/// there locked a counterflow with places dealt out at random (3.8 times alone).
+const STANDOFF_CROSS: f32 = 0.3;
+
+/// The share of the avoidance `agent` (walking along the unit `heading`) takes from
+/// `neighbor` (wanting to walk along the unit or zero `other`, at `offset`) when the
+/// two stand off: both slower than [`STANDOFF_SPEED`], their centres less than
+/// [`STANDOFF_REACH`] contact distances apart, their ways turned from each other by more than 90° and crossing at
+/// more than [`STANDOFF_CROSS`]. The rule of the right decides: the agent yields
+/// entirely (1) to someone whose way crosses its own from its right, and takes none
+/// (0) from someone whose way crosses from its left, so that one of the two goes
+/// first. `None` when they do not stand off. Antisymmetric, as every share.
+///
+/// Two people pressed against the two posts of a door one person wide, each heading
+/// round its post across the door, met in its mouth at the same pace: each took half
+/// of the avoidance, neither could pass, and both stood for 7–13 s until turning
+/// aside freed them (`world::follow`). A 1 m door passed 1.38–1.43 persons/(m·s) on
+/// such seeds, against 1.5–1.7 on the others.
+fn standoff_share(
+    agent: &SteerAgent,
+    heading: Vec2,
+    neighbor: &Neighbor,
+    other: Vec2,
+    offset: Vec2,
+) -> Option<f32> {
+    let slow = STANDOFF_SPEED * STANDOFF_SPEED;
+    let near = STANDOFF_REACH * (agent.radius + neighbor.radius);
+    if agent.velocity.length_squared() >= slow
+        || neighbor.velocity.length_squared() >= slow
+        || heading.dot(other) >= 0.0
+        || offset.length_squared() >= near * near
+    {
+        return None;
+    }
+    let crossing = heading.perp_dot(other);
+    if crossing > STANDOFF_CROSS {
+        Some(1.0)
+    } else if crossing < -STANDOFF_CROSS {
+        Some(0.0)
+    } else {
+        None
+    }
 }
 
 #[path = "orca_lanes.rs"]

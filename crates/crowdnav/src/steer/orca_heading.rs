@@ -241,9 +241,14 @@ pub(super) fn look_for_a_way(
 /// How far, metres, the agent could walk along the unit `direction` before its disc
 /// touches one of the walls it sees, when that is less than [`WALL_REACH`].
 fn wall_ahead(ctx: &SteerContext<'_>, direction: Vec2) -> Option<f32> {
+    wall_within(ctx, direction, WALL_REACH)
+}
+
+/// How far the agent could walk along the unit `direction` before its disc touches
+/// one of the walls it sees, when that is less than `reach`.
+pub(super) fn wall_within(ctx: &SteerContext<'_>, direction: Vec2, reach: f32) -> Option<f32> {
     let (position, radius) = (ctx.agent.position.as_dvec2(), f64::from(ctx.agent.radius));
     let direction = direction.as_dvec2();
-    let reach = f64::from(WALL_REACH);
     ctx.walls
         .iter()
         .filter_map(|wall| {
@@ -253,7 +258,7 @@ fn wall_ahead(ctx: &SteerContext<'_>, direction: Vec2) -> Option<f32> {
                 wall.a.as_dvec2(),
                 wall.b.as_dvec2(),
                 radius,
-                reach,
+                f64::from(reach),
             )
         })
         .reduce(f64::min)

@@ -587,6 +587,8 @@ fn someone_stepping_out_of_the_lane_is_not_queued_behind() {
 
 /// An agent queued behind another walking the same way walks no faster than the free
 /// space ahead over the time gap; one that is not in its way does not slow it down.
+/// (The queue is in a passage one person wide: in the open, held back so, it steps out
+/// to pass, see `someone_held_behind_a_slow_walker_steps_out_into_a_free_lane`.)
 #[test]
 fn the_time_gap_slows_an_agent_to_the_free_space_ahead() {
     let me = SteerAgent {
@@ -605,19 +607,25 @@ fn the_time_gap_slows_an_agent_to_the_free_space_ahead() {
         kind: NeighborKind::Agent,
     };
     let orca = Orca::new(OrcaParams::people());
-    let steer = |neighbors: &[Neighbor]| {
+    let steer_among = |neighbors: &[Neighbor], walls: &[Segment]| {
         orca.steer(
             &SteerContext {
                 agent: me,
                 neighbors,
-                walls: &[],
+                walls,
                 dt: 0.05,
             },
             None,
         )
     };
-    // 0.2 m of free space ahead, a time gap of 0.3 s: at most 0.67 m/s.
-    let queued = steer(&[other(0.7, 0.0, v(1.0, 0.0))]);
+    let steer = |neighbors: &[Neighbor]| steer_among(neighbors, &[]);
+    // 0.2 m of free space ahead, a time gap of 0.3 s: at most 0.67 m/s. (In a passage a
+    // few abreast the time gap is kept at the zipper's 1.4 contact distances, 0.7 m.)
+    let passage = [
+        Segment::new(v(10.0, 0.6), v(-1.0, 0.6)),
+        Segment::new(v(-1.0, -0.6), v(10.0, -0.6)),
+    ];
+    let queued = steer_among(&[other(0.9, 0.0, v(1.0, 0.0))], &passage);
     assert!(queued.x <= 0.2 / 0.3 + 1e-4 && queued.x > 0.5, "{queued}");
     // Someone beside, or coming the other way, is not a queue.
     let free = steer(&[other(0.0, 1.0, v(1.0, 0.0))]);
@@ -626,11 +634,12 @@ fn the_time_gap_slows_an_agent_to_the_free_space_ahead() {
     assert!(oncoming.x > 1.0, "{oncoming}");
 }
 
-/// In a passage two can walk abreast but not three, an agent keeps its time gap also to
-/// someone ahead beside it, within the zipper's band (a zipper of staggered files);
-/// in a wider passage, in the open, or without a zipper, someone beside is no queue.
+/// In a passage a few abreast (narrower than five diameters), an agent keeps its time
+/// gap also to someone ahead beside it, within the zipper's band (a zipper of staggered
+/// files); in a wider passage, in the open, or without a zipper, someone beside is no
+/// queue.
 #[test]
-fn in_a_passage_two_wide_people_walk_in_a_zipper() {
+fn in_a_passage_a_few_wide_people_walk_in_a_zipper() {
     let me = SteerAgent {
         position: v(0.0, -0.3),
         velocity: v(1.3, 0.0),
@@ -639,7 +648,7 @@ fn in_a_passage_two_wide_people_walk_in_a_zipper() {
         preferred_velocity: v(1.3, 0.0),
         target: v(10.0, -0.3),
     };
-    // Ahead, 0.6 m aside: past contact (0.5 m), within the zipper's band (0.675 m);
+    // Ahead, 0.6 m aside: past contact (0.5 m), within the zipper's band (0.7 m);
     // walking as fast, so that the half-planes leave the agent free to slow down.
     let beside = Neighbor {
         position: v(0.5, 0.3),
@@ -669,15 +678,19 @@ fn in_a_passage_two_wide_people_walk_in_a_zipper() {
     };
     let people = OrcaParams::people();
     assert_eq!(people.zipper, PEOPLE_ZIPPER);
-    // 1.2 m wide: the free space ahead is 0.5 − √(0.675² − 0.6²) = 0.191 m, over the
-    // 0.3 s time gap at most 0.64 m/s.
+    // 1.2 m wide: the free space ahead is 0.5 − √(0.7² − 0.6²) = 0.139 m, over the
+    // 0.3 s time gap at most 0.46 m/s.
+    let limit = (0.5 - (0.7f32 * 0.7 - 0.36).sqrt()) / 0.3;
     let zipped = steer(people, &passage(0.6));
-    let limit = (0.5 - (0.675f32 * 0.675 - 0.36).sqrt()) / 0.3;
-    assert!(zipped.x <= limit + 1e-3 && zipped.x > 0.4, "{zipped}");
-    // 1.6 m wide fits three abreast; in the open there is no passage; a zipper of 1
-    // keeps the band at contact: walking on at 1.3 m/s in each case.
+    assert!(zipped.x <= limit + 1e-3 && zipped.x > 0.3, "{zipped}");
+    // 2.4 m wide: held back as much, but with a free lane on its other side it steps
+    // out into it (see `someone_held_behind_a_slow_walker_steps_out_into_a_free_lane`).
+    let stepped = steer(people, &passage(1.2));
+    assert!(stepped.x > limit && stepped.y < 0.0, "{stepped}");
+    // 2.6 m wide is more than five abreast; in the open there is no passage; a zipper
+    // of 1 keeps the band at contact: walking on at 1.3 m/s in each case.
     for (what, velocity) in [
-        ("three wide", steer(people, &passage(0.8))),
+        ("five wide", steer(people, &passage(1.3))),
         ("open", steer(people, &[])),
         (
             "no zipper",
@@ -1624,5 +1637,148 @@ fn walking_against_the_flow_gives_way() {
     assert!(
         change(yielding) > change(sharing) + 1e-3,
         "gives way more: {yielding} against {sharing}"
+    );
+}
+
+/// Someone held back 0.6 m behind a slow walker a little to its left, in the open.
+/// (Stepping 20° to the right, the walker leaves its lane within a second.)
+fn held_behind_a_slow_walker() -> (SteerAgent, Vec<Neighbor>) {
+    let me = SteerAgent {
+        position: Vec2::ZERO,
+        velocity: v(0.3, 0.0),
+        radius: 0.25,
+        max_speed: 1.34,
+        preferred_velocity: v(1.34, 0.0),
+        target: v(20.0, 0.0),
+    };
+    let ahead = Neighbor {
+        position: v(0.6, 0.3),
+        velocity: v(0.3, 0.0),
+        radius: 0.25,
+        preferred_velocity: v(1.34, 0.0),
+        kind: NeighborKind::Agent,
+    };
+    (me, vec![ahead])
+}
+
+/// The time gap's velocity for `me` among `neighbors` and `walls`, people's preset.
+fn time_gap_velocity(me: SteerAgent, neighbors: &[Neighbor], walls: &[Segment]) -> Vec2 {
+    let ctx = SteerContext {
+        agent: me,
+        neighbors,
+        walls,
+        dt: 0.05,
+    };
+    Orca::new(OrcaParams::people()).keep_time_gap(&ctx, neighbors.iter(), me.preferred_velocity)
+}
+
+/// The pace of `me` queued behind `neighbors` in the open: the free space ahead along
+/// its way over the time gap.
+fn queue_pace(me: SteerAgent, neighbors: &[Neighbor]) -> f32 {
+    let way = me.preferred_velocity.normalize();
+    free_distance(me, neighbors.iter(), (way, way), 5.0, 1.0) / OrcaParams::people().time_gap
+}
+
+/// Held back behind a slow walker with a free lane beside it, someone steps out into
+/// the lane, turned by 5–20° to the walker's free side, and walks there faster than
+/// the queue would let it. (People leaving a door for places on one side merged into
+/// one file behind it, and the file held the door.)
+#[test]
+fn someone_held_behind_a_slow_walker_steps_out_into_a_free_lane() {
+    let (me, ahead) = held_behind_a_slow_walker();
+    let queued = queue_pace(me, &ahead);
+    assert!(queued < 0.7, "held back: {queued}");
+    let stepped = time_gap_velocity(me, &ahead, &[]);
+    let turned = -stepped.y.atan2(stepped.x);
+    assert!(
+        (4.9f32.to_radians()..=20.1f32.to_radians()).contains(&turned),
+        "turned to the right by {turned} rad: {stepped}"
+    );
+    assert!(
+        stepped.length() > 2.0 * queued,
+        "faster than the queue's {queued}: {stepped}"
+    );
+}
+
+/// Someone held back does not step out into a wall, nor into a gap of a packed crowd
+/// (no lane free for 2 m): it keeps its place in the queue, along its way at the
+/// queue's pace.
+#[test]
+fn someone_held_beside_a_wall_or_in_a_crowd_keeps_its_place_in_the_queue() {
+    let (me, ahead) = held_behind_a_slow_walker();
+    let queued = queue_pace(me, &ahead);
+    let wall = [Segment::new(v(-1.0, -0.45), v(10.0, -0.45))];
+    assert_eq!(time_gap_velocity(me, &ahead, &wall), v(queued, 0.0));
+    let mut crowd = ahead.clone();
+    for x in [0.9, 1.5] {
+        for y in [-0.4, 0.2] {
+            crowd.push(Neighbor {
+                position: v(x, y),
+                ..ahead[0]
+            });
+        }
+    }
+    assert_eq!(time_gap_velocity(me, &crowd, &[]), v(queued, 0.0));
+}
+
+/// Two people held at the two posts of a door one person wide, each heading round its
+/// post across the door: one of them yields entirely and the other takes none, by the
+/// rule of the right, so that one goes first. Before, each took half and both stood
+/// until turning aside freed them (7–15 s on a 1 m door). Two meeting head-on, or
+/// walking, share as before.
+#[test]
+fn two_people_standing_off_at_a_narrow_door_let_one_go_first() {
+    let lower = SteerAgent {
+        position: v(29.75, 14.5),
+        velocity: Vec2::ZERO,
+        radius: 0.25,
+        max_speed: 1.34,
+        preferred_velocity: v(0.43, 1.27),
+        target: v(30.0, 15.0),
+    };
+    let upper = SteerAgent {
+        position: v(29.75, 15.51),
+        preferred_velocity: v(0.50, -1.24),
+        target: v(30.0, 15.0),
+        ..lower
+    };
+    let seen = |a: &SteerAgent| Neighbor {
+        position: a.position,
+        velocity: a.velocity,
+        radius: a.radius,
+        preferred_velocity: a.preferred_velocity,
+        kind: NeighborKind::Agent,
+    };
+    let share = |a: &SteerAgent, b: &SteerAgent| {
+        let heading = a.preferred_velocity.normalize_or_zero();
+        priority_share(a, heading, &seen(b), OrcaParams::people().priority)
+    };
+    let (lower_share, upper_share) = (share(&lower, &upper), share(&upper, &lower));
+    assert_eq!(lower_share + upper_share, 1.0);
+    assert!(
+        lower_share == 1.0 || upper_share == 1.0,
+        "{lower_share} {upper_share}"
+    );
+    // Head-on, in a lane: no one yields by the rule.
+    let facing = SteerAgent {
+        preferred_velocity: v(0.0, -1.34),
+        ..upper
+    };
+    let lower_straight = SteerAgent {
+        position: v(29.75, 14.5),
+        preferred_velocity: v(0.0, 1.34),
+        ..lower
+    };
+    assert_eq!(share(&lower_straight, &facing), 0.5);
+    // Walking, they share as before.
+    let walking = |a: &SteerAgent| SteerAgent {
+        velocity: a.preferred_velocity,
+        ..*a
+    };
+    let (a, b) = (walking(&lower), walking(&upper));
+    assert!(
+        share(&a, &b) > 0.0 && share(&a, &b) < 1.0,
+        "{}",
+        share(&a, &b)
     );
 }
