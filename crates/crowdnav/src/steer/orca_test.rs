@@ -374,14 +374,19 @@ fn a_preset_fills_the_fields_left_out_and_unknown_ones_are_refused() {
 }
 
 /// The velocity `orca` gives `me` with `other` (an agent) as its only neighbour.
-fn steer_pair(orca: &Orca, me: &SteerAgent, other: &SteerAgent) -> Vec2 {
-    let seen = Neighbor {
-        position: other.position,
-        velocity: other.velocity,
-        radius: other.radius,
-        preferred_velocity: other.preferred_velocity,
+/// How its neighbours see the agent `a`.
+fn seen_as_neighbor(a: &SteerAgent) -> Neighbor {
+    Neighbor {
+        position: a.position,
+        velocity: a.velocity,
+        radius: a.radius,
+        preferred_velocity: a.preferred_velocity,
         kind: NeighborKind::Agent,
-    };
+    }
+}
+
+fn steer_pair(orca: &Orca, me: &SteerAgent, other: &SteerAgent) -> Vec2 {
+    let seen = seen_as_neighbor(other);
     let ctx = SteerContext {
         agent: *me,
         neighbors: &[seen],
@@ -485,26 +490,19 @@ fn two_people_never_queue_behind_each_other() {
         target: v(36.5, 25.5),
         ..first
     };
-    let seen = |a: &SteerAgent| Neighbor {
-        position: a.position,
-        velocity: a.velocity,
-        radius: a.radius,
-        preferred_velocity: a.preferred_velocity,
-        kind: NeighborKind::Agent,
-    };
     let unit = |a: &SteerAgent| a.preferred_velocity.normalize();
     // The first's vision turned it nearly straight along x.
     let turned = v(1.32, 0.22).normalize();
     let free_first = free_distance(
         first,
-        [seen(&second)].iter(),
+        [seen_as_neighbor(&second)].iter(),
         (turned, unit(&first)),
         8.0,
         1.0,
     );
     let free_second = free_distance(
         second,
-        [seen(&first)].iter(),
+        [seen_as_neighbor(&first)].iter(),
         (unit(&second), unit(&second)),
         8.0,
         1.0,
@@ -518,7 +516,13 @@ fn two_people_never_queue_behind_each_other() {
         "so the first does not queue behind the second"
     );
     // Along the turned way alone, the first would have queued behind the second.
-    let along_turned = free_distance(first, [seen(&second)].iter(), (turned, turned), 8.0, 1.0);
+    let along_turned = free_distance(
+        first,
+        [seen_as_neighbor(&second)].iter(),
+        (turned, turned),
+        8.0,
+        1.0,
+    );
     assert!(along_turned < 0.5, "{along_turned}");
 }
 
@@ -1742,16 +1746,14 @@ fn two_people_standing_off_at_a_narrow_door_let_one_go_first() {
         target: v(30.0, 15.0),
         ..lower
     };
-    let seen = |a: &SteerAgent| Neighbor {
-        position: a.position,
-        velocity: a.velocity,
-        radius: a.radius,
-        preferred_velocity: a.preferred_velocity,
-        kind: NeighborKind::Agent,
-    };
     let share = |a: &SteerAgent, b: &SteerAgent| {
         let heading = a.preferred_velocity.normalize_or_zero();
-        priority_share(a, heading, &seen(b), OrcaParams::people().priority)
+        priority_share(
+            a,
+            heading,
+            &seen_as_neighbor(b),
+            OrcaParams::people().priority,
+        )
     };
     let (lower_share, upper_share) = (share(&lower, &upper), share(&upper, &lower));
     assert_eq!(lower_share + upper_share, 1.0);
