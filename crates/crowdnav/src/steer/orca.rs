@@ -1500,7 +1500,8 @@ const OVERTAKE_STEPS: usize = 4;
 
 /// How long, metres, a lane beside a queue must be free for someone to step into it
 /// ([`OVERTAKE_ANGLE`]). A gap between two people of a packed crowd is no lane: with
-/// any gap taken, the doors passed 2.3–2.6 persons/(m·s), above the experiments.
+/// any freer way taken (within 30°), the doors passed 2.2–2.7 persons/(m·s), far
+/// above the experiments.
 const OVERTAKE_LANE: f32 = 2.0;
 
 /// How much more, as a factor, a way beside a queue must gain than the queue's pace
@@ -1544,16 +1545,17 @@ const STANDOFF_CROSS: f32 = 0.3;
 /// The share of the avoidance `agent` (walking along the unit `heading`) takes from
 /// `neighbor` (wanting to walk along the unit or zero `other`, at `offset`) when the
 /// two stand off: both slower than [`STANDOFF_SPEED`], their centres less than
-/// [`STANDOFF_REACH`] contact distances apart, their ways turned from each other by more than 90° and crossing at
-/// more than [`STANDOFF_CROSS`]. The rule of the right decides: the agent yields
-/// entirely (1) to someone whose way crosses its own from its right, and takes none
-/// (0) from someone whose way crosses from its left, so that one of the two goes
-/// first. `None` when they do not stand off. Antisymmetric, as every share.
+/// [`STANDOFF_REACH`] contact distances apart, their ways turned from each other by
+/// more than 90° and crossing at more than [`STANDOFF_CROSS`]. The rule of the right
+/// decides: the agent yields entirely (1) to someone whose way crosses its own from
+/// its right, and takes none (0) from someone whose way crosses from its left, so that
+/// one of the two goes first. `None` when they do not stand off. Antisymmetric, as
+/// every share.
 ///
 /// Two people pressed against the two posts of a door one person wide, each heading
 /// round its post across the door, met in its mouth at the same pace: each took half
-/// of the avoidance, neither could pass, and both stood for 7–13 s until turning
-/// aside freed them (`world::follow`). A 1 m door passed 1.38–1.43 persons/(m·s) on
+/// of the avoidance, neither could pass, and both stood for 7–15 s until turning
+/// aside freed them (`world::follow`). A 1 m door passed 1.37–1.43 persons/(m·s) on
 /// such seeds, against 1.5–1.7 on the others.
 fn standoff_share(
     agent: &SteerAgent,
