@@ -304,18 +304,20 @@ fn two_streams_cross_within_twice_the_time_alone() {
         median <= 1.75,
         "median {median:.2} times alone: {ratios:.2?}"
     );
+    // The wider crossing, every seed within twice alone: people turned to pass those
+    // crossing their way keep that way rather than step out of a queue back into the
+    // other stream (seeds 8 and 12 took 2.08 and 2.05 times alone when they did).
     let mut wide = Vec::new();
     for seed in 1..=12 {
         let layout = crossing(50.0, 6.0, 80, seed).expect("wide crossing");
-        let out = assert_clears_within(&layout, 2.5, &format!("wide crossing, seed {seed}"));
+        let out = assert_clears_within(&layout, 2.0, &format!("wide crossing, seed {seed}"));
         wide.push(out.clear / time_alone(&layout));
     }
     wide.sort_by(f64::total_cmp);
-    let within = wide.iter().filter(|&&r| r <= 2.0).count();
     let median = (wide[5] + wide[6]) / 2.0;
     assert!(
-        within >= 10 && median <= 1.9,
-        "wide crossing: {within} of 12 within twice alone, median {median:.2}: {wide:.2?}"
+        median <= 1.9,
+        "wide crossing: median {median:.2}: {wide:.2?}"
     );
 }
 

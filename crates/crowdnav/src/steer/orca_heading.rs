@@ -119,13 +119,16 @@ enum Seen {
 /// `preferred` turned to the direction within the agent's field of view that leads
 /// nearest its way's end, as the module docs say; `preferred` itself, bit for bit, when
 /// nobody it looks out for is in range, when it stands, or when the vision is not a
-/// positive angle. Its length (the speed) never changes. `oncoming` is scratch.
+/// positive angle. Its length (the speed) never changes. `oncoming` is scratch. With
+/// it, whether the agent was turned to pass people crossing its way, nobody walking
+/// against it in view: then it keeps that way rather than step out of a queue
+/// (`OVERTAKE_ANGLE` in orca.rs), which would take it back into the crossing stream.
 pub(super) fn look_for_a_way(
     ctx: &SteerContext<'_>,
     preferred: Vec2,
     params: &OrcaParams,
     oncoming: &mut Vec<(Vec2, Vec2, f32)>,
-) -> Vec2 {
+) -> (Vec2, bool) {
     let vision = params.vision;
     // Moussaïd's horizon: the neighbour range, or the distance to where the agent is
     // heading when that is nearer (people beyond it are no concern of this leg).
@@ -142,10 +145,10 @@ pub(super) fn look_for_a_way(
         params.neighbor_dist
     };
     if !(vision > 0.0 && horizon > 0.0 && horizon.is_finite()) {
-        return preferred;
+        return (preferred, false);
     }
     let Some(way) = preferred.try_normalize() else {
-        return preferred;
+        return (preferred, false);
     };
     let agent = &ctx.agent;
     // People crossing its way count only on a straight leg: near a corner (a door's
@@ -192,7 +195,7 @@ pub(super) fn look_for_a_way(
     }
     // Nobody it looks out for within its horizon: straight on.
     if !in_view {
-        return preferred;
+        return (preferred, false);
     }
     // Slower than it wants to walk: look wider, up to 90° at a standstill; with only
     // people crossing its way in view, no wider than `CROSSING_VISION`.
@@ -233,9 +236,12 @@ pub(super) fn look_for_a_way(
         }
     }
     if best.1 == 0.0 || !best.0.is_finite() {
-        return preferred;
+        return (preferred, false);
     }
-    Vec2::from_angle(best.1).rotate(way) * speed
+    (
+        Vec2::from_angle(best.1).rotate(way) * speed,
+        !against_in_view,
+    )
 }
 
 /// How far, metres, the agent could walk along the unit `direction` before its disc
@@ -331,6 +337,7 @@ mod tests {
             &OrcaParams::people(),
             &mut Vec::new(),
         )
+        .0
     }
 
     #[test]
@@ -443,6 +450,31 @@ mod tests {
         assert!(turned <= CROSSING_VISION + 1e-5, "within the view: {v}");
     }
 
+    /// Turned to pass people crossing its way, the agent says so (it then keeps that
+    /// way rather than step out of a queue); turned around someone coming against it,
+    /// or not turned, it does not.
+    #[test]
+    fn a_turn_around_people_crossing_is_told_apart() {
+        let preferred = agent().preferred_velocity;
+        let params = OrcaParams::people();
+        let look_among = |neighbors: &[Neighbor]| {
+            let ctx = SteerContext {
+                agent: agent(),
+                neighbors,
+                walls: &[],
+                dt: 0.1,
+            };
+            look_for_a_way(&ctx, preferred, &params, &mut Vec::new())
+        };
+        let (turned, around_crossing) =
+            look_among(&[walker(Vec2::new(2.6, -2.6), Vec2::new(0.0, 1.3))]);
+        assert!(turned != preferred && around_crossing, "{turned}");
+        let (turned, around_crossing) =
+            look_among(&[walker(Vec2::new(3.0, 0.0), Vec2::new(-1.3, 0.0))]);
+        assert!(turned != preferred && !around_crossing, "{turned}");
+        assert_eq!(look_among(&[]), (preferred, false));
+    }
+
     #[test]
     fn people_crossing_when_standing_or_near_a_corner_change_nothing() {
         let preferred = agent().preferred_velocity;
@@ -492,7 +524,9 @@ mod tests {
                 ..OrcaParams::people()
             };
             assert_eq!(
-                look_for_a_way(&ctx, preferred, &params, &mut Vec::new()).to_array(),
+                look_for_a_way(&ctx, preferred, &params, &mut Vec::new())
+                    .0
+                    .to_array(),
                 preferred.to_array()
             );
         }
@@ -503,7 +537,9 @@ mod tests {
             ..ctx
         };
         assert_eq!(
-            look_for_a_way(&ctx, preferred, &params, &mut Vec::new()).to_array(),
+            look_for_a_way(&ctx, preferred, &params, &mut Vec::new())
+                .0
+                .to_array(),
             preferred.to_array()
         );
         let v = crate::steer::Orca::default().steer(&ctx, None);

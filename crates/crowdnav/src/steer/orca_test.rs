@@ -1667,13 +1667,24 @@ fn held_behind_a_slow_walker() -> (SteerAgent, Vec<Neighbor>) {
 
 /// The time gap's velocity for `me` among `neighbors` and `walls`, people's preset.
 fn time_gap_velocity(me: SteerAgent, neighbors: &[Neighbor], walls: &[Segment]) -> Vec2 {
+    time_gap_velocity_stepping_out(me, neighbors, walls, true)
+}
+
+/// [`time_gap_velocity`], stepping out of a queue allowed or not.
+fn time_gap_velocity_stepping_out(
+    me: SteerAgent,
+    neighbors: &[Neighbor],
+    walls: &[Segment],
+    step_out: bool,
+) -> Vec2 {
     let ctx = SteerContext {
         agent: me,
         neighbors,
         walls,
         dt: 0.05,
     };
-    Orca::new(OrcaParams::people()).keep_time_gap(&ctx, neighbors.iter(), me.preferred_velocity)
+    let people = Orca::new(OrcaParams::people());
+    people.keep_time_gap(&ctx, neighbors.iter(), me.preferred_velocity, step_out)
 }
 
 /// The pace of `me` queued behind `neighbors` in the open: the free space ahead along
@@ -1705,8 +1716,8 @@ fn someone_held_behind_a_slow_walker_steps_out_into_a_free_lane() {
 }
 
 /// Someone held back does not step out into a wall, nor into a gap of a packed crowd
-/// (no lane free for 2 m): it keeps its place in the queue, along its way at the
-/// queue's pace.
+/// (no lane free for 2 m), nor when turned to pass people crossing its way: it keeps
+/// its place in the queue, along its way at the queue's pace.
 #[test]
 fn someone_held_beside_a_wall_or_in_a_crowd_keeps_its_place_in_the_queue() {
     let (me, ahead) = held_behind_a_slow_walker();
@@ -1723,6 +1734,12 @@ fn someone_held_beside_a_wall_or_in_a_crowd_keeps_its_place_in_the_queue() {
         }
     }
     assert_eq!(time_gap_velocity(me, &crowd, &[]), v(queued, 0.0));
+    // Nor when its vision turned it to pass people crossing its way: stepping out would
+    // take it back into their stream.
+    assert_eq!(
+        time_gap_velocity_stepping_out(me, &ahead, &[], false),
+        v(queued, 0.0)
+    );
 }
 
 /// Two people held at the two posts of a door one person wide, each heading round its
