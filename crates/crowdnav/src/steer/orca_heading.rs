@@ -120,9 +120,10 @@ enum Seen {
 /// nearest its way's end, as the module docs say; `preferred` itself, bit for bit, when
 /// nobody it looks out for is in range, when it stands, or when the vision is not a
 /// positive angle. Its length (the speed) never changes. `oncoming` is scratch. With
-/// it, whether the agent was turned to pass people crossing its way, nobody walking
-/// against it in view: then it keeps that way rather than step out of a queue
-/// (`OVERTAKE_ANGLE` in orca.rs), which would take it back into the crossing stream.
+/// it, whether the agent was turned to pass a stream crossing its way (at least
+/// `CROSSING_STREAM` people crossing and closing in, nobody walking against it in
+/// view): then it keeps that way rather than step out of a queue (`OVERTAKE_ANGLE` in
+/// orca.rs), which would take it back into the stream.
 pub(super) fn look_for_a_way(
     ctx: &SteerContext<'_>,
     preferred: Vec2,
@@ -238,10 +239,7 @@ pub(super) fn look_for_a_way(
     if best.1 == 0.0 || !best.0.is_finite() {
         return (preferred, false);
     }
-    (
-        Vec2::from_angle(best.1).rotate(way) * speed,
-        !against_in_view,
-    )
+    (Vec2::from_angle(best.1).rotate(way) * speed, stream)
 }
 
 /// How far, metres, the agent could walk along the unit `direction` before its disc
@@ -450,11 +448,11 @@ mod tests {
         assert!(turned <= CROSSING_VISION + 1e-5, "within the view: {v}");
     }
 
-    /// Turned to pass people crossing its way, the agent says so (it then keeps that
-    /// way rather than step out of a queue); turned around someone coming against it,
-    /// or not turned, it does not.
+    /// Turned to pass a stream crossing its way, the agent says so (it then keeps that
+    /// way rather than step out of a queue); turned around one person crossing alone,
+    /// or around someone coming against it, or not turned, it does not.
     #[test]
-    fn a_turn_around_people_crossing_is_told_apart() {
+    fn a_turn_around_a_crossing_stream_is_told_apart() {
         let preferred = agent().preferred_velocity;
         let params = OrcaParams::people();
         let look_among = |neighbors: &[Neighbor]| {
@@ -466,12 +464,15 @@ mod tests {
             };
             look_for_a_way(&ctx, preferred, &params, &mut Vec::new())
         };
-        let (turned, around_crossing) =
-            look_among(&[walker(Vec2::new(2.6, -2.6), Vec2::new(0.0, 1.3))]);
-        assert!(turned != preferred && around_crossing, "{turned}");
-        let (turned, around_crossing) =
+        let crosser = walker(Vec2::new(2.6, -2.6), Vec2::new(0.0, 1.3));
+        let behind_it = walker(Vec2::new(2.6, -3.4), Vec2::new(0.0, 1.3));
+        let (turned, around_stream) = look_among(&[crosser, behind_it]);
+        assert!(turned != preferred && around_stream, "{turned}");
+        let (turned, around_stream) = look_among(&[crosser]);
+        assert!(turned != preferred && !around_stream, "{turned}");
+        let (turned, around_stream) =
             look_among(&[walker(Vec2::new(3.0, 0.0), Vec2::new(-1.3, 0.0))]);
-        assert!(turned != preferred && !around_crossing, "{turned}");
+        assert!(turned != preferred && !around_stream, "{turned}");
         assert_eq!(look_among(&[]), (preferred, false));
     }
 
