@@ -160,9 +160,10 @@ pub fn door_with(
         Places::InOrder => {}
         Places::Mirrored => order.reverse(),
         Places::Shuffled => order.shuffle(&mut dealer(seed)),
-        Places::Transposed => order.sort_by(|&a, &b| {
-            (starts[a].x.total_cmp(&starts[b].x)).then(starts[a].y.total_cmp(&starts[b].y))
-        }),
+        Places::Transposed => {
+            let along = along_then(Vec2::X, Vec2::Y);
+            order.sort_by(|&a, &b| along(&starts[a], &starts[b]));
+        }
     }
     let mut goal_of = vec![Vec2::ZERO; agents];
     for (k, &i) in order.iter().enumerate() {
@@ -342,6 +343,13 @@ fn two_streams(
     Ok((starts, goals))
 }
 
+/// Orders points along `first`, ties along `second`.
+fn along_then(first: Vec2, second: Vec2) -> impl Fn(&Vec2, &Vec2) -> std::cmp::Ordering {
+    move |a, b| {
+        (a.dot(first).total_cmp(&b.dot(first))).then(a.dot(second).total_cmp(&b.dot(second)))
+    }
+}
+
 /// The places of a group standing at `starts` in the box `(min, max)`, walking `step`
 /// (along an axis): each start moved by `step` ([`Places::InOrder`]); those places
 /// dealt out at random ([`Places::Shuffled`]); or each start first reflected across the
@@ -369,18 +377,11 @@ fn group_places(
         Places::Transposed => {
             let way = step.normalize_or_zero();
             let side = way.perp();
-            // Points in order along `first`, ties along `second`.
-            let by = |first: Vec2, second: Vec2| {
-                move |a: &Vec2, b: &Vec2| {
-                    (a.dot(first).total_cmp(&b.dot(first)))
-                        .then(a.dot(second).total_cmp(&b.dot(second)))
-                }
-            };
             let mut order: Vec<usize> = (0..starts.len()).collect();
-            let along = by(way, side);
+            let along = along_then(way, side);
             order.sort_by(|&a, &b| along(&starts[a], &starts[b]));
             let mut rows = goals.clone();
-            rows.sort_by(by(side, way));
+            rows.sort_by(along_then(side, way));
             for (&i, place) in order.iter().zip(rows) {
                 goals[i] = place;
             }

@@ -82,30 +82,23 @@ pub(crate) fn portals_of(path: &Path, walls: &[Segment], grid: &WallGrid, out: &
         grid.walls_near(center, MAX_SPAN, &mut near);
         let start = (from - center).to_angle();
         let samples = (sweep.abs() / 5f32.to_radians()).ceil().clamp(1.0, 72.0) as usize;
-        let mut best: Option<(f32, Vec2)> = None;
-        for k in 0..=samples {
-            let direction = Vec2::from_angle(start + sweep * k as f32 / samples as f32);
-            let Some(hit) = ray_distance(center, direction, walls, &near) else {
-                continue;
-            };
-            if hit <= MAX_SPAN && best.is_none_or(|(b, _)| hit < b) {
-                best = Some((hit, direction));
-            }
-        }
+        let swept =
+            (0..=samples).map(|k| Vec2::from_angle(start + sweep * k as f32 / samples as f32));
         // The way the arc turns at that direction: counter-clockwise arcs go along the
         // left perpendicular.
         let turn = if sweep > 0.0 { 1.0 } else { -1.0 };
-        let best = best
-            .map(|(span, across)| (span, across, across.perp() * turn))
-            .or_else(|| {
-                let lines = [index.checked_sub(1), Some(index + 1)].map(|k| {
-                    match k.and_then(|k| pieces.get(k)) {
-                        Some(&PathPiece::Line { from, to }) => Some((from, to)),
-                        _ => None,
-                    }
-                });
-                opening_passed(center, radius, lines, walls, &near)
+        let best = shortest_opening(center, swept, walls, &near, |_, across| {
+            Some(across.perp() * turn)
+        })
+        .or_else(|| {
+            let lines = [index.checked_sub(1), Some(index + 1)].map(|k| {
+                match k.and_then(|k| pieces.get(k)) {
+                    Some(&PathPiece::Line { from, to }) => Some((from, to)),
+                    _ => None,
+                }
             });
+            opening_passed(center, radius, lines, walls, &near)
+        });
         let Some((span, across, through)) = best else {
             continue;
         };
@@ -140,14 +133,10 @@ fn opening_passed(
     walls: &[Segment],
     near: &[u32],
 ) -> Option<(f32, Vec2, Vec2)> {
-    let mut best: Option<(f32, Vec2, Vec2)> = None;
-    for k in 0..72u8 {
-        let direction = Vec2::from_angle((5.0 * f32::from(k)).to_radians());
-        let Some(span) = ray_distance(corner, direction, walls, near) else {
-            continue;
-        };
-        if span > MAX_SPAN || span <= 2.0 * radius || best.is_some_and(|(b, ..)| span >= b) {
-            continue;
+    let all_round = (0..72u8).map(|k| Vec2::from_angle((5.0 * f32::from(k)).to_radians()));
+    shortest_opening(corner, all_round, walls, near, |span, direction| {
+        if span <= 2.0 * radius {
+            return None;
         }
         // From half a radius off the corner: a line ending on the arc touches the
         // corner's circle, not the corner.
@@ -155,20 +144,42 @@ fn opening_passed(
             corner + direction * (0.5 * radius),
             corner + direction * span,
         );
-        let crossing = lines.iter().flatten().find(|&&(from, to)| {
+        let &(from, to) = lines.iter().flatten().find(|&&(from, to)| {
             matches!(
                 segment_intersection(opening, Segment::new(from, to)),
                 SegmentIntersection::Point(_)
             )
-        });
-        if let Some(&(from, to)) = crossing {
-            let side = direction.perp();
-            let through = if side.dot(to - from) >= 0.0 {
-                side
-            } else {
-                -side
-            };
-            best = Some((span, direction, through));
+        })?;
+        let side = direction.perp();
+        Some(if side.dot(to - from) >= 0.0 {
+            side
+        } else {
+            -side
+        })
+    })
+}
+
+/// Of the rays from `corner` along the unit `directions`, the shortest that meets one of
+/// `walls` (indices `near`) within [`MAX_SPAN`] and that `through` gives a way through
+/// (from its length and direction): its length, its direction and that way. Of rays as
+/// short, the first.
+fn shortest_opening(
+    corner: Vec2,
+    directions: impl Iterator<Item = Vec2>,
+    walls: &[Segment],
+    near: &[u32],
+    mut through: impl FnMut(f32, Vec2) -> Option<Vec2>,
+) -> Option<(f32, Vec2, Vec2)> {
+    let mut best: Option<(f32, Vec2, Vec2)> = None;
+    for direction in directions {
+        let Some(span) = ray_distance(corner, direction, walls, near) else {
+            continue;
+        };
+        if span > MAX_SPAN || best.is_some_and(|(b, ..)| span >= b) {
+            continue;
+        }
+        if let Some(way) = through(span, direction) {
+            best = Some((span, direction, way));
         }
     }
     best
