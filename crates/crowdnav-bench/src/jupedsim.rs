@@ -17,8 +17,14 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// What pip installs, pinned so that figures can be compared between runs.
+/// What pip installs, pinned so that figures can be compared between runs. JuPedSim
+/// goes in without its own dependencies (see [`JUPEDSIM_NEEDS`]).
 pub const REQUIREMENTS: [&str; 2] = ["jupedsim==1.4.2", "pedpy==1.5.1"];
+
+/// What JuPedSim's simulation imports, installed beside it. Its package also names
+/// PySide6 and VTK, for its trajectory viewer: over 1 GB that the flow part never
+/// imports (and that filled the disk of a CI machine).
+pub const JUPEDSIM_NEEDS: [&str; 3] = ["deprecated", "numpy", "shapely"];
 
 /// JuPedSim's own step, seconds (its social force model needs steps this small).
 pub const JUPEDSIM_DT: f64 = 0.01;
@@ -140,7 +146,9 @@ impl Python {
             venv.join("bin").join("python")
         };
         let marker = venv.join("crowdnav-requirements.txt");
-        let wanted = REQUIREMENTS.join("\n");
+        let wanted = [REQUIREMENTS.as_slice(), JUPEDSIM_NEEDS.as_slice()]
+            .concat()
+            .join("\n");
         let ready = python.exists()
             && std::fs::read_to_string(&marker).is_ok_and(|m| m.trim() == wanted.trim());
         if !ready {
@@ -158,17 +166,25 @@ impl Python {
                 Command::new(base).arg("-m").arg("venv").arg(&venv),
                 "python3 -m venv",
             )?;
+            let pip = || {
+                let mut pip = Command::new(&python);
+                pip.args([
+                    "-m",
+                    "pip",
+                    "install",
+                    "--quiet",
+                    "--disable-pip-version-check",
+                ])
+                .args(["--timeout", "20", "--retries", "1"]);
+                pip
+            };
+            let (jupedsim, others) = REQUIREMENTS.split_at(1);
             run(
-                Command::new(&python)
-                    .args([
-                        "-m",
-                        "pip",
-                        "install",
-                        "--quiet",
-                        "--disable-pip-version-check",
-                    ])
-                    .args(["--timeout", "20", "--retries", "1"])
-                    .args(REQUIREMENTS),
+                pip().arg("--no-deps").args(jupedsim),
+                "pip install (is PyPI reachable?)",
+            )?;
+            run(
+                pip().args(others).args(JUPEDSIM_NEEDS),
                 "pip install (is PyPI reachable?)",
             )?;
             std::fs::write(&marker, &wanted).map_err(|e| format!("{}: {e}", marker.display()))?;
