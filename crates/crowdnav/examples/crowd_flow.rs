@@ -11,8 +11,8 @@
 //! another number of people),
 //! `counterflow=LENGTH,WIDTH,PEOPLE_A_SIDE` and `crossing=...` (other sizes), `counterflow`, `crossing`, `narrow-counterflow` (30 × 3 m,
 //! 20 a side), `wide-counterflow` (50 × 6 m, 80 a side) or `wide-crossing` (50 × 6 m,
-//! 80 a stream). Any layout may end in `@shuffled`, `@mirrored` or `@transposed`: the places dealt out
-//! at random, in reverse, or by columns of starts to rows of places ([`Places`]) instead of in order. Seeds are numbers or ranges (`1-24`); 1, 2 and 3 when none are given.
+//! 80 a stream). Any layout may end in `@shuffled`, `@mirrored`, `@transposed` or `@together`: the places dealt out
+//! at random, in reverse, by columns of starts to rows of places, or one point for everyone ([`Places`]) instead of in order. Seeds are numbers or ranges (`1-24`); 1, 2 and 3 when none are given.
 //! Seeds run in parallel, one world per thread. Two summary lines per layout give the
 //! median and worst times, and how many seeds make them within twice the time alone:
 //! *clear*, when everyone rests at its place at once (the run stops there), and

@@ -62,6 +62,10 @@ pub enum Places {
     /// places, those behind them to the next row, so that everyone at the door at once
     /// turns to the same side.
     Transposed,
+    /// Everyone to one point, the middle of the places (a rally point): the people
+    /// gather around it ([`Agent::spot`](crate::world::Agent::spot)) rather than
+    /// each at a place of its own.
+    Together,
 }
 
 impl std::str::FromStr for Places {
@@ -73,8 +77,9 @@ impl std::str::FromStr for Places {
             "shuffled" => Ok(Places::Shuffled),
             "mirrored" => Ok(Places::Mirrored),
             "transposed" => Ok(Places::Transposed),
+            "together" => Ok(Places::Together),
             other => Err(ScenarioError::Invalid(format!(
-                "places {other:?}: in-order, shuffled, mirrored or transposed"
+                "places {other:?}: in-order, shuffled, mirrored, transposed or together"
             ))),
         }
     }
@@ -164,6 +169,7 @@ pub fn door_with(
             let along = along_then(Vec2::X, Vec2::Y);
             order.sort_by(|&a, &b| along(&starts[a], &starts[b]));
         }
+        Places::Together => gather_at_middle(&mut goals),
     }
     let mut goal_of = vec![Vec2::ZERO; agents];
     for (k, &i) in order.iter().enumerate() {
@@ -355,7 +361,8 @@ fn along_then(first: Vec2, second: Vec2) -> impl Fn(&Vec2, &Vec2) -> std::cmp::O
 /// dealt out at random ([`Places::Shuffled`]); or each start first reflected across the
 /// box's middle along the way, so that the order along the way is reversed
 /// ([`Places::Mirrored`]); or the starts in order along the way given the places in
-/// order across it ([`Places::Transposed`]).
+/// order across it ([`Places::Transposed`]); or everyone to the middle of the places
+/// ([`Places::Together`]).
 fn group_places(
     starts: &[Vec2],
     (min, max): (Vec2, Vec2),
@@ -386,8 +393,18 @@ fn group_places(
                 goals[i] = place;
             }
         }
+        Places::Together => gather_at_middle(&mut goals),
     }
     goals
+}
+
+/// Sends everyone to the middle of `places` (of the box around them).
+fn gather_at_middle(places: &mut [Vec2]) {
+    let (min, max) = places.iter().fold(
+        (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
+        |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+    );
+    places.fill((min + max) / 2.0);
 }
 
 fn check_corridor(length: f32, width: f32) -> Result<(), ScenarioError> {

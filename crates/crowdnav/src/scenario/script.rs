@@ -265,12 +265,14 @@ pub struct SourceSpec {
     pub seed: u64,
 }
 
-/// A sink: an agent that has arrived at its goal while its centre lies in `area` is
-/// removed from the world (a steady stream through a level leaves by its exits).
+/// A sink: an exit. An agent whose point goal lies in `area` is removed from the world
+/// as soon as its centre enters `area`, and any agent that has arrived at its goal
+/// while its centre lies there (a chaser, say) likewise: a steady stream through a
+/// level leaves by its exits. Agents only passing through keep walking.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SinkSpec {
-    /// Where arrived agents leave.
+    /// Where agents leave.
     pub area: Area,
 }
 
@@ -510,7 +512,8 @@ impl Script {
         Ok(())
     }
 
-    /// Removes the agents that have arrived within a sink.
+    /// Removes the agents that leave by a sink ([`SinkSpec`]): inside one, heading
+    /// for a point in it or arrived.
     ///
     /// # Errors
     /// None in practice: only agents in the world are removed.
@@ -521,7 +524,12 @@ impl Script {
         let leaving: Vec<AgentId> = world
             .agents()
             .iter()
-            .filter(|a| a.is_arrived() && self.sinks.iter().any(|s| s.contains(a.position)))
+            .filter(|a| {
+                self.sinks.iter().any(|s| {
+                    s.contains(a.position)
+                        && (a.is_arrived() || matches!(a.goal, Goal::Point(g) if s.contains(g)))
+                })
+            })
             .map(|a| a.id)
             .collect();
         for id in leaving {

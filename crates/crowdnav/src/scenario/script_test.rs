@@ -65,6 +65,36 @@ fn a_source_and_a_sink_make_a_steady_stream_through_the_level() {
     assert!((10..=30).contains(&most), "at most {most} at once");
 }
 
+/// A sink is an exit: a stream all heading for one point in it leaves as it walks in,
+/// without first standing on the point one by one; someone only passing through it,
+/// to a goal beyond, walks on. Before, the sink took only those who had arrived at
+/// their goal: 60 people to one point left at about one every few seconds.
+#[test]
+fn a_sink_takes_everyone_heading_into_it_as_they_enter() {
+    let scenario = corridor(
+        r#",
+        "sources": [{"area": [[0.5, 0.5], [3, 5.5]], "rate": 4, "count": 60, "goal": [27, 3], "seed": 5}],
+        "sinks": [{"area": [[25, 1], [29, 5]]}],
+        "agents": [{"pos": [20, 3], "goal": [29.7, 5.7], "radius": 0.25, "max_speed": 1.34}]"#,
+    );
+    let mut world = scenario.build(None).expect("builds");
+    let mut script = Script::new(&scenario, &world);
+    let report = run_script(
+        "exit",
+        &mut world,
+        &mut script,
+        options(&scenario),
+        |_, _| {},
+    )
+    .expect("runs");
+    assert_eq!((report.spawned, report.removed), (60, 60));
+    assert_eq!(report.agents, 1, "the passer-by stays: {report:?}");
+    assert!(report.completed);
+    assert_eq!(report.overlapping_pairs, 0);
+    // 60 at 4 a second take 15 s to appear; walking 24 m takes 18 s.
+    assert!(report.sim_time < 45.0, "took {} s", report.sim_time);
+}
+
 /// The same file gives the same agents, and the same bits on any thread count.
 #[test]
 fn a_stream_is_the_same_on_any_thread_count() {

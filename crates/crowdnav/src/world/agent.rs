@@ -275,6 +275,9 @@ pub struct Agent {
     /// Where a point goal the agent cannot reach was moved to (the nearest point it
     /// can reach), if it was.
     pub(crate) reachable_goal: Option<Vec2>,
+    /// Where it rests instead of its point goal, which others already crowd (see
+    /// [`super::gather`]).
+    pub(crate) spot: Option<Vec2>,
     pub(crate) needs_plan: bool,
     /// A shorter path may have opened (an obstacle of the mesh was removed): it plans
     /// again when its turn comes ([`IMPROVE_PER_STEP`](super::IMPROVE_PER_STEP) a
@@ -403,6 +406,15 @@ impl Agent {
     /// arrives there. `None` when the goal itself is reachable.
     pub fn reachable_goal(&self) -> Option<Vec2> {
         self.reachable_goal
+    }
+
+    /// Where it rests instead of its point goal when others already crowd that place
+    /// (agents sent to one point): the free spot nearest the goal that it took once the
+    /// ones resting there held it up. The first to come rests on the goal itself, the
+    /// others around it, so that the crowd settles in a compact disc. `None` while it
+    /// heads for its goal.
+    pub fn spot(&self) -> Option<Vec2> {
+        self.spot
     }
 
     /// The waypoints it steers through: the start, tangent points and the goal.

@@ -2,6 +2,7 @@
 //! it must, advances along its waypoints and sets its preferred velocity.
 
 use super::agent::{Agent, AgentState, Goal, MovingObstacle};
+use super::gather;
 use super::handles::Slots;
 use super::index::{PointIndex, Walls};
 use super::params::WorldParams;
@@ -79,6 +80,8 @@ pub(super) const REPLANNED: Happened = 4;
 #[derive(Debug, Default)]
 pub(super) struct FollowScratch {
     goals: Vec<GoalNow>,
+    /// Every agent's place at the start of the step (see [`gather`]).
+    places: Vec<Option<gather::Place>>,
     /// Whether some agent may be waiting to improve its path ([`Agent::improve`]).
     pub improving: bool,
     /// Per agent, what happened to it in the phase.
@@ -122,6 +125,7 @@ pub(super) fn follow_paths(
     } else {
         scratch.goals.clear();
     }
+    let widest = gather::places(agents, &mut scratch.places);
     let goals = &scratch.goals;
     let mesh = env.mesh;
     let walls = params
@@ -129,6 +133,11 @@ pub(super) fn follow_paths(
         .then_some((&env.walls.segments[..], &env.walls.grid));
     let (grid, positions) = (&env.index.grid, &env.index.positions[..]);
     let now = env.now;
+    let crowd = gather::Crowd {
+        grid,
+        places: &scratch.places,
+        widest,
+    };
     agents
         .par_iter_mut()
         .enumerate()
@@ -141,6 +150,15 @@ pub(super) fn follow_paths(
                 a.state = AgentState::Moving;
                 a.carried_for = 0.0;
                 return 0;
+            }
+            // Held up by others resting at its place: a spot of their gathering.
+            if let (Goal::Point(point), false) = (a.goal, a.is_arrived()) {
+                if let Some(spot) = gather::new_spot(a, i, point, &crowd, mesh) {
+                    a.spot = Some(spot);
+                    a.needs_plan = true;
+                }
+            } else {
+                gather::settle_where_pushed(a, params.arrival_tolerance);
             }
             let goal = goal_now(a, goals.get(i), params.arrival_tolerance);
             let planned = plan_path(a, goal.position, mesh, params.replan_distance, walls, now);
@@ -248,7 +266,7 @@ fn goal_positions(agents: &[Agent], env: &Surroundings<'_>, goals: &mut Vec<Goal
     goals.clear();
     goals.par_extend(agents.par_iter().map(|a| {
         let (position, contact) = match a.goal {
-            Goal::Point(p) => (p, 0.0),
+            Goal::Point(p) => (a.spot.unwrap_or(p), 0.0),
             // (A chased agent is always in the world: removing it ends the chase.)
             Goal::Agent(b) => match env.slots.index_of(b).and_then(|k| agents.get(k)) {
                 Some(b) => (b.position, a.radius + b.radius),
@@ -273,7 +291,7 @@ fn goal_now(a: &Agent, chased: Option<&GoalNow>, tolerance: f32) -> GoalNow {
     match (chased, a.goal) {
         (Some(&g), _) => g,
         (None, Goal::Point(position)) => GoalNow {
-            position,
+            position: a.spot.unwrap_or(position),
             arrive: tolerance,
         },
         // (Not reached: goals are gathered whenever an agent chases a body.)

@@ -49,6 +49,12 @@
 //! the next step, the others keep their paths, and agents the edit caught are moved
 //! to the nearest place they fit (`edits.rs`).
 //!
+//! Agents sent to one point gather around it (`gather.rs`): the first to come rests on
+//! the point, and each one after it that those gathered there hold up takes the free
+//! spot near the point that costs least (nearest the point, and near itself), so that
+//! the crowd settles in a compact disc ([`Agent::spot`]) rather than queueing on in a
+//! column that never arrives.
+//!
 //! An agent resting at its goal yields to agents on their way: it sees them moving
 //! with their preferred velocity, so it steps aside for one that is blocked, and walks
 //! back once pushed off its goal. In a crowd steered by a reciprocal method (ORCA), an
@@ -65,6 +71,7 @@ mod contacts;
 mod control;
 mod edits;
 mod follow;
+mod gather;
 mod handles;
 mod index;
 mod integrate;
@@ -107,3 +114,7 @@ mod control_test;
 #[cfg(test)]
 #[path = "edits_test.rs"]
 mod edits_test;
+
+#[cfg(test)]
+#[path = "gather_test.rs"]
+mod gather_test;

@@ -190,6 +190,7 @@ impl World {
             portals: Vec::new(),
             planned_goal: p.position,
             reachable_goal: None,
+            spot: None,
             needs_plan: true,
             improve: false,
             arrived_at: None,
@@ -241,6 +242,7 @@ impl World {
         let chases = |g: Goal| usize::from(!matches!(g, Goal::Point(_)));
         self.crowd.chasers = self.crowd.chasers - chases(a.goal) + chases(goal);
         a.goal = goal;
+        a.spot = None;
         a.needs_plan = true;
         a.idle = false;
         a.arrived_at = None;
@@ -345,6 +347,7 @@ impl World {
             if a.goal == Goal::Agent(id) {
                 // The chase is over: it stays where it is.
                 a.goal = Goal::Point(a.position);
+                a.spot = None;
                 a.needs_plan = true;
                 a.idle = true;
                 self.crowd.chasers -= 1;
