@@ -81,7 +81,7 @@ impl Place {
 }
 
 /// Every agent's [`Place`] (`None` for those chasing a body). Returns the largest
-/// radius among them (0 when there are none).
+/// radius of those gathered (0 when nobody is).
 pub(super) fn places(agents: &[Agent], out: &mut Vec<Option<Place>>) -> f32 {
     out.clear();
     out.par_extend(agents.par_iter().map(|a| match a.goal {
@@ -92,7 +92,11 @@ pub(super) fn places(agents: &[Agent], out: &mut Vec<Option<Place>>) -> f32 {
         }),
         _ => None,
     }));
-    out.iter().flatten().map(|p| p.radius).fold(0.0, f32::max)
+    out.iter()
+        .flatten()
+        .filter(|p| p.gathered)
+        .map(|p| p.radius)
+        .fold(0.0, f32::max)
 }
 
 /// What an agent looking for a spot reads of the others.
@@ -101,7 +105,8 @@ pub(super) struct Crowd<'a> {
     pub grid: &'a PointGrid,
     /// Every agent's place ([`places`]), by the same numbering.
     pub places: &'a [Option<Place>],
-    /// The largest radius of those ([`places`]' answer).
+    /// The largest radius of those gathered ([`places`]' answer; 0 when nobody is,
+    /// and then nobody looks whether a gathering holds it up).
     pub widest: f32,
 }
 
@@ -109,6 +114,9 @@ impl Crowd<'_> {
     /// Whether agent `me` (at `position`, of `radius`, heading for `goal`) comes within
     /// [`GATHER_REACH`] of someone gathered at the same place.
     fn crowds(&self, me: usize, position: Vec2, radius: f32, goal: Vec2) -> bool {
+        if self.widest <= 0.0 {
+            return false;
+        }
         let reach = radius * (2.0 + GATHER_REACH) + self.widest;
         let mut crowded = false;
         self.grid.for_each_within(position, reach, |j, d2| {
