@@ -17,16 +17,6 @@ use crowdnav::world::{AgentParams, World, WorldParams};
 use crowdnav::Orca;
 use glam::Vec2;
 
-/// A person from `start` to `goal`.
-fn person(start: Vec2, goal: Vec2) -> AgentParams {
-    AgentParams {
-        radius: 0.25,
-        max_speed: 1.34,
-        pref_speed: 1.34,
-        ..AgentParams::new(start, goal)
-    }
-}
-
 /// Runs `starts` to `goal` on `level` for at most 300 s; prints one line.
 fn gather(
     name: &str,
@@ -42,7 +32,11 @@ fn gather(
     };
     let mut world = World::new(Some(mesh), Box::new(Orca::default()), params);
     for &start in starts {
-        world.add_agent(person(start, goal))?;
+        world.add_agent(
+            AgentParams::new(start, goal)
+                .with_radius(0.25)
+                .with_speeds(1.34, 1.34),
+        )?;
     }
     let mut since: Option<f64> = None;
     while world.time() < 300.0 {

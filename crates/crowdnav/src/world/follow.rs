@@ -137,6 +137,7 @@ pub(super) fn follow_paths(
         grid,
         places: &scratch.places,
         widest,
+        mesh,
     };
     agents
         .par_iter_mut()
@@ -153,7 +154,7 @@ pub(super) fn follow_paths(
             }
             // Held up by others resting at its place: a spot of their gathering.
             if let (Goal::Point(point), false) = (a.goal, a.is_arrived()) {
-                if let Some(spot) = gather::new_spot(a, i, point, &crowd, mesh) {
+                if let Some(spot) = crowd.new_spot(a, i, point) {
                     a.spot = Some(spot);
                     a.needs_plan = true;
                 }

@@ -108,6 +108,8 @@ pub(super) struct Crowd<'a> {
     /// The largest radius of those gathered ([`places`]' answer; 0 when nobody is,
     /// and then nobody looks whether a gathering holds it up).
     pub widest: f32,
+    /// The mesh that spots must be reached on (none: anywhere).
+    pub mesh: Option<&'a NavMesh>,
 }
 
 impl Crowd<'_> {
@@ -168,10 +170,55 @@ impl Crowd<'_> {
             });
         covered
     }
+
+    /// Agent `a`'s new spot this step (`me` its number; on its way to the point `goal`),
+    /// when it must look for one: someone gathered now covers its spot, or it has none and
+    /// the ones gathered at its place hold it up (or, before anyone has come, others heading
+    /// there with it at the point itself). `None` when it keeps what it has (its spot, or
+    /// its goal); with no free spot it keeps that too.
+    pub(super) fn new_spot(&self, a: &Agent, me: usize, goal: Vec2) -> Option<Vec2> {
+        // Someone walking on freely is not held up by a gathering.
+        if a.velocity.length_squared() >= (LOOKING_SPEED * a.pref_speed).powi(2) {
+            return None;
+        }
+        match a.spot {
+            Some(spot) if self.covers(me, spot, a.radius) => self.free_spot(a, me, goal),
+            Some(_) => None,
+            None if self.crowds(me, a.position, a.radius, goal) => self.free_spot(a, me, goal),
+            // Held up right at its goal by others heading there too, before anyone
+            // rests there (people converging on a point from all sides): it rests where
+            // it stands, and the others gather around it.
+            None if self.contested(me, a.position, a.radius, goal) => Some(a.position),
+            None => None,
+        }
+    }
+
+    /// The free spot of `goal`'s gathering for agent `a` (see the module's docs).
+    fn free_spot(&self, a: &Agent, me: usize, goal: Vec2) -> Option<Vec2> {
+        let spacing = 2.0 * a.radius * SPOT_SPACING;
+        let mut best: Option<(f32, Vec2)> = None;
+        for &unit in lattice() {
+            let from_goal = unit.length() * spacing;
+            if best.is_some_and(|(cost, _)| from_goal > cost) {
+                break;
+            }
+            let spot = goal + unit * spacing;
+            let cost = from_goal + NEAR_WEIGHT * spot.distance(a.position);
+            if best.is_some_and(|(c, _)| cost >= c) {
+                continue;
+            }
+            if self.covers(me, spot, a.radius) || !reachable(self.mesh, goal, spot, a.radius) {
+                continue;
+            }
+            best = Some((cost, spot));
+        }
+        best.map(|(_, spot)| spot)
+    }
 }
 
-/// The unit hexagonal lattice's points, nearest the origin first (the origin itself,
-/// the goal, first) ([`MOST_SPOTS`] of them; points equally near in order of angle).
+/// The unit hexagonal lattice's first [`MOST_SPOTS`] points, nearest the origin first:
+/// the origin (the goal itself), then ring by ring, points equally near in order of
+/// angle.
 fn lattice() -> &'static [Vec2] {
     static LATTICE: OnceLock<Vec<Vec2>> = OnceLock::new();
     LATTICE.get_or_init(|| {
@@ -191,62 +238,6 @@ fn lattice() -> &'static [Vec2] {
         points.truncate(MOST_SPOTS);
         points.into_iter().map(|(_, _, p)| p).collect()
     })
-}
-
-/// Agent `a`'s new spot this step (`me` its number; on its way to the point `goal`),
-/// when it must look for one: someone gathered now covers its spot, or it has none and
-/// the ones gathered at its place hold it up (or, before anyone has come, others heading
-/// there with it at the point itself). `None` when it keeps what it has (its spot, or
-/// its goal); with no free spot it keeps that too.
-pub(super) fn new_spot(
-    a: &Agent,
-    me: usize,
-    goal: Vec2,
-    crowd: &Crowd<'_>,
-    mesh: Option<&NavMesh>,
-) -> Option<Vec2> {
-    // Someone walking on freely is not held up by a gathering.
-    if a.velocity.length_squared() >= (LOOKING_SPEED * a.pref_speed).powi(2) {
-        return None;
-    }
-    match a.spot {
-        Some(spot) if crowd.covers(me, spot, a.radius) => free_spot(a, me, goal, crowd, mesh),
-        Some(_) => None,
-        None if crowd.crowds(me, a.position, a.radius, goal) => free_spot(a, me, goal, crowd, mesh),
-        // Held up right at its goal by others heading there too, before anyone
-        // rests there (people converging on a point from all sides): it rests where
-        // it stands, and the others gather around it.
-        None if crowd.contested(me, a.position, a.radius, goal) => Some(a.position),
-        None => None,
-    }
-}
-
-/// The free spot of `goal`'s gathering for agent `a` (see the module's docs).
-fn free_spot(
-    a: &Agent,
-    me: usize,
-    goal: Vec2,
-    crowd: &Crowd<'_>,
-    mesh: Option<&NavMesh>,
-) -> Option<Vec2> {
-    let spacing = 2.0 * a.radius * SPOT_SPACING;
-    let mut best: Option<(f32, Vec2)> = None;
-    for &unit in lattice() {
-        let from_goal = unit.length() * spacing;
-        if best.is_some_and(|(cost, _)| from_goal > cost) {
-            break;
-        }
-        let spot = goal + unit * spacing;
-        let cost = from_goal + NEAR_WEIGHT * spot.distance(a.position);
-        if best.is_some_and(|(c, _)| cost >= c) {
-            continue;
-        }
-        if crowd.covers(me, spot, a.radius) || !reachable(mesh, goal, spot, a.radius) {
-            continue;
-        }
-        best = Some((cost, spot));
-    }
-    best.map(|(_, spot)| spot)
 }
 
 /// Whether a disc of `radius` at `goal` moves in a straight line to `spot` on `mesh`

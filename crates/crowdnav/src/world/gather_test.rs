@@ -9,12 +9,9 @@ use glam::Vec2;
 
 /// A person (radius 0.25 m, walking at 1.34 m/s) from `position` to `goal`.
 fn person(position: Vec2, goal: Vec2) -> AgentParams {
-    AgentParams {
-        radius: 0.25,
-        max_speed: 1.34,
-        pref_speed: 1.34,
-        ..AgentParams::new(position, goal)
-    }
+    AgentParams::new(position, goal)
+        .with_radius(0.25)
+        .with_speeds(1.34, 1.34)
 }
 
 /// A world with the default crowd model on the level `json`, its contacts inelastic as
