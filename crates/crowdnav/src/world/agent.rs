@@ -409,10 +409,11 @@ impl Agent {
     }
 
     /// Where it rests instead of its point goal when others already crowd that place
-    /// (agents sent to one point): the free spot nearest the goal that it took once the
-    /// ones resting there held it up. The first to come rests on the goal itself, the
-    /// others around it, so that the crowd settles in a compact disc. `None` while it
-    /// heads for its goal.
+    /// (agents sent to one point): the free spot near the goal, and near itself, that
+    /// it took once the ones gathered there held it up (then moved to wherever it was
+    /// pushed while resting). The first to come rests on the goal itself, the others
+    /// around it, so that the crowd settles in a compact disc. `None` while it heads
+    /// for the goal itself.
     pub fn spot(&self) -> Option<Vec2> {
         self.spot
     }

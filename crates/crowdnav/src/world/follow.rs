@@ -152,7 +152,8 @@ pub(super) fn follow_paths(
                 a.carried_for = 0.0;
                 return 0;
             }
-            // Held up by others resting at its place: a spot of their gathering.
+            // Held up by others gathered at its place: a spot of their gathering (or,
+            // resting at one and pushed off it, the place it was pushed to).
             if let (Goal::Point(point), false) = (a.goal, a.is_arrived()) {
                 if let Some(spot) = crowd.new_spot(a, i, point) {
                     a.spot = Some(spot);
