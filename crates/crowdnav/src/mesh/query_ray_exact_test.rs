@@ -114,13 +114,18 @@ fn about(rng: &mut ChaCha8Rng, r: f32) -> f32 {
 }
 
 /// A random ray at radius `r` on a mesh with walls `walls`, of one of the kinds the
-/// module's notes list, from a box `lo..hi` holding the walls.
+/// module's notes list, from a box `lo..hi` holding the walls; half of them short (a
+/// few radii: misses and near misses), half up to 0.6 of the box.
 fn hard_ray(rng: &mut ChaCha8Rng, walls: &[Segment], r: f32, lo: Vec2, hi: Vec2) -> (Vec2, Vec2) {
     let anywhere =
         |rng: &mut ChaCha8Rng| Vec2::new(rng.gen_range(lo.x..hi.x), rng.gen_range(lo.y..hi.y));
     let direction = |rng: &mut ChaCha8Rng| Vec2::from_angle(rng.gen_range(0.0..6.3));
     let span = (hi - lo).max_element();
-    let length = |rng: &mut ChaCha8Rng| rng.gen_range(0.01..0.6) * span;
+    // Short (ending near the start's walls: near misses) or long.
+    let length = |rng: &mut ChaCha8Rng| match rng.gen_bool(0.5) {
+        true => rng.gen_range(0.01..4.0) * r.max(0.5),
+        false => rng.gen_range(0.01..0.6) * span,
+    };
     let Some(w) = (!walls.is_empty()).then(|| walls[rng.gen_range(0..walls.len())]) else {
         let from = anywhere(rng);
         return (from, from + direction(rng) * length(rng));
@@ -264,7 +269,7 @@ fn raycasts_are_the_first_touch_over_every_wall_to_the_bit() {
         hits += h;
     }
     assert!(
-        checked >= 6_000 && hits >= checked / 4 && hits < checked,
+        checked >= 6_000 && hits >= checked / 4 && checked - hits >= checked / 20,
         "{hits} hits of {checked}"
     );
 }
@@ -311,7 +316,7 @@ fn on_aurora_raycasts_are_the_first_touch_over_every_wall_to_the_bit() {
     let area = mesh_box(&mesh, 1.0);
     let (checked, hits) = check_rays(&mut rng, &mesh, &radii, 1_500, area, "aurora");
     assert!(
-        checked >= 3_000 && hits >= checked / 4 && hits < checked,
+        checked >= 3_000 && hits >= checked / 4 && checked - hits >= checked / 20,
         "{hits} hits of {checked}"
     );
     // After edits: boxes added, moved and removed, the rays cast round each edit's
