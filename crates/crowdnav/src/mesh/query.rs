@@ -2047,3 +2047,7 @@ pub(crate) mod reference {
 #[cfg(test)]
 #[path = "query_test.rs"]
 mod test;
+
+#[cfg(test)]
+#[path = "query_ray_exact_test.rs"]
+mod ray_exact_test;

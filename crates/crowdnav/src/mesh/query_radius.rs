@@ -1297,3 +1297,7 @@ pub(crate) fn walls_near(grid: &crate::grid::WallGrid, x: DVec2, range: f64, out
     out.sort_unstable();
     out.dedup();
 }
+
+#[cfg(test)]
+#[path = "query_radius_ray_test.rs"]
+mod ray_test;
