@@ -89,8 +89,8 @@ def run(
     """Runs a scenario (a file path, or a dict in the scenario-file format) until
     every agent has arrived or ``steps`` (the scenario's own by default) have run, as
     ``crowdnav run`` does: with its timed ``events``, its ``sources`` (agents spawned
-    at a rate) and ``sinks`` (exits: agents heading into one leave as they enter it); a run that stops on arrival
-    also waits for every event and source. The report counts the agents ``spawned``
+    at a rate) and ``sinks`` (exits: agents heading into one leave as they enter
+    it); a run that stops on arrival also waits for every event and source. The report counts the agents ``spawned``
     and ``removed``; the trajectories number agents by scenario number (see
     :data:`TRAJECTORY_COLUMNS`).
 
