@@ -14,7 +14,9 @@
 //!   [`SPOT_SPACING`] diameters apart (the goal itself first), the one of least cost
 //!   (its distance from the goal plus [`NEAR_WEIGHT`] times its distance from the
 //!   agent) that nobody gathered covers and that a disc of its radius reaches from the
-//!   goal in a straight line on the mesh (never a spot across a wall). It walks there
+//!   goal in a straight line on the mesh (never a spot across a wall). A goal where the
+//!   disc does not fit (inside an obstacle) gathers round the nearest place where it
+//!   does. It walks there
 //!   and rests there as at its place. Someone gathered on its spot first sends it to
 //!   look again.
 //! - Before anyone has arrived (people converging on the point from every side meet
@@ -195,6 +197,14 @@ impl Crowd<'_> {
 
     /// The free spot of `goal`'s gathering for agent `a` (see the module's docs).
     fn free_spot(&self, a: &Agent, me: usize, goal: Vec2) -> Option<Vec2> {
+        // A goal where the disc does not fit (inside an obstacle, off the mesh) gathers
+        // round the nearest place where it does, the same for everyone of its radius.
+        let goal = match self.mesh {
+            Some(mesh) if !matches!(mesh.clearance(goal), Some(c) if c >= a.radius) => {
+                mesh.nearest_point(goal, a.radius).ok().flatten()?.point
+            }
+            _ => goal,
+        };
         let spacing = 2.0 * a.radius * SPOT_SPACING;
         let mut best: Option<(f32, Vec2)> = None;
         for &unit in lattice() {
