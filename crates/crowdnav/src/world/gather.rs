@@ -57,7 +57,8 @@ pub const LOOKING_SPEED: f32 = 0.5;
 /// behind them waits: 300 people gathering behind a gap took 189 s to settle); at 2
 /// they take spots on their own side, and the gathering grows back towards where they
 /// come from (to twice the radius of a round one). 1.25: 126 s, a tenth wider than
-/// round (`gather_probe`, docs/crowd-behaviour.md).
+/// round (measured with a probe while it was built; the sweep is in
+/// docs/crowd-behaviour.md, "People sent to one point").
 pub const NEAR_WEIGHT: f32 = 1.25;
 
 /// How many spots an agent looks at, nearest first (about 36 rings of the lattice):
@@ -115,6 +116,18 @@ pub(super) struct Crowd<'a> {
 }
 
 impl Crowd<'_> {
+    /// Whether someone other than `me` within `range` of `p` has a place for which
+    /// `test(place, squared distance from p)` holds.
+    fn any_near(&self, me: usize, p: Vec2, range: f32, test: impl Fn(&Place, f32) -> bool) -> bool {
+        let mut found = false;
+        self.grid.for_each_within(p, range, |j, d2| {
+            let j = j as usize;
+            found = found
+                || (j != me && matches!(self.places.get(j), Some(Some(place)) if test(place, d2)));
+        });
+        found
+    }
+
     /// Whether agent `me` (at `position`, of `radius`, heading for `goal`) comes within
     /// [`GATHER_REACH`] of someone gathered at the same place.
     fn crowds(&self, me: usize, position: Vec2, radius: f32, goal: Vec2) -> bool {
@@ -122,18 +135,10 @@ impl Crowd<'_> {
             return false;
         }
         let reach = radius * (2.0 + GATHER_REACH) + self.widest;
-        let mut crowded = false;
-        self.grid.for_each_within(position, reach, |j, d2| {
-            let j = j as usize;
-            if crowded || j == me {
-                return;
-            }
-            if let Some(Some(other)) = self.places.get(j) {
-                let near = radius + other.radius + GATHER_REACH * radius;
-                crowded = other.gathered && d2 < near * near && other.same(goal, radius);
-            }
-        });
-        crowded
+        self.any_near(me, position, reach, |other, d2| {
+            let near = radius + other.radius + GATHER_REACH * radius;
+            other.gathered && d2 < near * near && other.same(goal, radius)
+        })
     }
 
     /// Whether agent `me` (at `position`, of `radius`) is within [`GATHER_REACH`] of
@@ -141,36 +146,16 @@ impl Crowd<'_> {
     /// place.
     fn contested(&self, me: usize, position: Vec2, radius: f32, goal: Vec2) -> bool {
         let reach = radius * (1.0 + GATHER_REACH);
-        if position.distance_squared(goal) >= reach * reach {
-            return false;
-        }
-        let mut contested = false;
-        self.grid.for_each_within(goal, reach, |j, _| {
-            let j = j as usize;
-            contested |= j != me
-                && self
-                    .places
-                    .get(j)
-                    .is_some_and(|p| p.is_some_and(|p| p.same(goal, radius)));
-        });
-        contested
+        position.distance_squared(goal) < reach * reach
+            && self.any_near(me, goal, reach, |other, _| other.same(goal, radius))
     }
 
-    /// Whether someone other than `me`, gathered there, covers `spot` for a body of `radius`.
+    /// Whether someone other than `me`, gathered there, covers `spot` for a body of
+    /// `radius`.
     fn covers(&self, me: usize, spot: Vec2, radius: f32) -> bool {
-        let mut covered = false;
-        self.grid
-            .for_each_within(spot, radius + self.widest, |j, d2| {
-                let j = j as usize;
-                if covered || j == me {
-                    return;
-                }
-                if let Some(Some(other)) = self.places.get(j) {
-                    let contact = radius + other.radius;
-                    covered = other.gathered && d2 < contact * contact;
-                }
-            });
-        covered
+        self.any_near(me, spot, radius + self.widest, |other, d2| {
+            other.gathered && d2 < (radius + other.radius).powi(2)
+        })
     }
 
     /// Agent `a`'s new spot this step (`me` its number; on its way to the point `goal`),
