@@ -11,13 +11,13 @@
 //! - An agent on its way to its point goal, slower than [`LOOKING_SPEED`] of its
 //!   cruising speed, that comes within [`GATHER_REACH`] of someone gathered at the same
 //!   place looks for a spot: of the points of a hexagonal lattice around its goal,
-//!   [`SPOT_SPACING`] diameters apart (the goal itself first), the one of least cost
-//!   (its distance from the goal plus [`NEAR_WEIGHT`] times its distance from the
-//!   agent) that nobody gathered covers and that a disc of its radius reaches from the
-//!   goal in a straight line on the mesh (never a spot across a wall). A goal where the
-//!   disc does not fit (inside an obstacle) gathers round the nearest place where it
-//!   does. It walks there
-//!   and rests there as at its place. Someone gathered on its spot first sends it to
+//!   [`SPOT_SPACING`] diameters apart (on a mesh not the goal itself, which only the
+//!   first to come takes), the one of least cost (its distance from the goal plus
+//!   [`NEAR_WEIGHT`] times its distance from the agent) that nobody gathered covers and
+//!   that a disc of its radius reaches from the goal in a straight line on the mesh
+//!   (never a spot across a wall). A goal where the disc does not fit (inside an
+//!   obstacle) gathers round the nearest place where it does. It walks there and rests
+//!   there as at its place. Someone gathered on its spot first sends it to
 //!   look again.
 //! - Before anyone has arrived (people converging on the point from every side meet
 //!   around it first), an agent held up within [`GATHER_REACH`] of contact with the
@@ -212,7 +212,7 @@ impl Crowd<'_> {
 }
 
 /// The unit hexagonal lattice's first [`MOST_SPOTS`] points, nearest the origin first:
-/// the origin (the goal itself), then ring by ring, points equally near in order of
+/// the origin (the goal itself; see [`reachable`]), then ring by ring, points equally near in order of
 /// angle.
 fn lattice() -> &'static [Vec2] {
     static LATTICE: OnceLock<Vec<Vec2>> = OnceLock::new();
@@ -237,6 +237,12 @@ fn lattice() -> &'static [Vec2] {
 
 /// Whether a disc of `radius` at `goal` moves in a straight line to `spot` on `mesh`
 /// without touching a wall (anything goes without a mesh).
+///
+/// On a mesh the goal itself is never a spot: the raycast refuses a ray of no length.
+/// Only the first to come rests on the goal (by arriving there). Letting the goal be a
+/// spot again once it is free was measured and not kept yet: the gathering example gave
+/// 58, 76 and 110 s to rest against 65, 50 and 98 s, nine in ten within 1.23, 1.08 and
+/// 1.04 round radii against 1.11, 1.08 and 1.20.
 fn reachable(mesh: Option<&NavMesh>, goal: Vec2, spot: Vec2, radius: f32) -> bool {
     let Some(mesh) = mesh else {
         return true;
