@@ -8,7 +8,9 @@
 //! `LAYOUT` is `all` (the default: every door, the counterflow and the crossing of the
 //! issue's set-up), `doors`, `doors=1.1,1.3` (doors of other widths),
 //! `room=SIZE,PEOPLE[,WIDTH...]` (the doors from a square room of another size, with
-//! another number of people),
+//! another number of people), `door-shape=WALL,OFFSET[,WIDTH...]` (the doors in a wall
+//! `WALL` metres thick, their middle `OFFSET` metres off the wall's middle:
+//! [`DoorShape`]),
 //! `counterflow=LENGTH,WIDTH,PEOPLE_A_SIDE` and `crossing=...` (other sizes), `counterflow`, `crossing`, `narrow-counterflow` (30 × 3 m,
 //! 20 a side), `wide-counterflow` (50 × 6 m, 80 a side) or `wide-crossing` (50 × 6 m,
 //! 80 a stream). Any layout may end in `@shuffled`, `@mirrored`, `@transposed` or `@together`: the places dealt out
@@ -19,7 +21,8 @@
 //! *through*, when the last came to its place for the first time.
 
 use crowdnav::scenario::layouts::{
-    counterflow_with, crossing_with, door_with, Layout, Places, PERSON_SPEED,
+    counterflow_with, crossing_with, door_shaped, door_with, DoorShape, Layout, Places,
+    PERSON_SPEED,
 };
 use crowdnav::scenario::{LaneMeter, LineCounter};
 use crowdnav::world::Goal;
@@ -213,6 +216,24 @@ fn main() -> Result<(), String> {
         other if other.starts_with("doors=") => {
             doors(&numbers("door width", &other["doors=".len()..])?)
         }
+        other if other.starts_with("door-shape=") => {
+            let dims = numbers("door shape", &other["door-shape=".len()..])?;
+            let [wall, offset, widths @ ..] = &dims[..] else {
+                return Err(format!("door-shape=WALL,OFFSET,WIDTH,..., not {other}"));
+            };
+            let shape = DoorShape {
+                wall: *wall,
+                offset: *offset,
+            };
+            let widths = if widths.is_empty() { &DOOR_WIDTHS[..] } else { widths };
+            for &width in widths {
+                let label = format!("door {width} m, wall {wall} m, {offset:+} m{dealt}");
+                report(&label, &seeds, |s| {
+                    door_shaped(30.0, width, 120, s, places, shape).map_err(text)
+                })?;
+            }
+            Ok(())
+        }
         other if other.starts_with("room=") => {
             let dims = numbers("room", &other["room=".len()..])?;
             let [size, people, widths @ ..] = &dims[..] else {
@@ -227,7 +248,7 @@ fn main() -> Result<(), String> {
         "crossing" => cross("crossing", 40.0, 4.0, 40),
         "wide-crossing" => cross("wide crossing", 50.0, 6.0, 80),
         other => Err(format!(
-            "unknown layout {other}: all, doors, doors=W,W,..., room=SIZE,PEOPLE,W,..., counterflow, narrow-counterflow, wide-counterflow, crossing or wide-crossing"
+            "unknown layout {other}: all, doors, doors=W,W,..., room=SIZE,PEOPLE,W,..., door-shape=WALL,OFFSET,W,..., counterflow, narrow-counterflow, wide-counterflow, crossing or wide-crossing"
         )),
     }
 }

@@ -117,6 +117,51 @@ pub fn door_with(
     seed: u64,
     places: Places,
 ) -> Result<Layout, ScenarioError> {
+    door_shaped(size, door_width, agents, seed, places, DoorShape::default())
+}
+
+/// The wall and the door's place in it, for [`door_shaped`]: [`door`]'s are a wall
+/// 1 m thick with the door in its middle.
+///
+/// Bottleneck experiments differ in both: a door in a thin wall (Kretz et al. 2006), a
+/// passage a few metres long (Seyfried et al. 2009 used 4 m; Liddle et al. 2011 varied
+/// it), a door near the room's corner. A model's flow is measured on them too (see
+/// docs/crowd-behaviour.md, "Door shapes").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DoorShape {
+    /// The wall's thickness, metres: the length of the passage through the door.
+    /// \[Limit: > 0\]
+    pub wall: f32,
+    /// How far the door's middle lies from the wall's middle, metres (positive: up).
+    /// \[Limit: the door within the wall\]
+    pub offset: f32,
+}
+
+impl Default for DoorShape {
+    fn default() -> DoorShape {
+        DoorShape {
+            wall: 1.0,
+            offset: 0.0,
+        }
+    }
+}
+
+/// [`door_with`] through a door of another `shape`: a wall `shape.wall` thick, the door
+/// centred at `y = size / 2 + shape.offset`. The hall spans `x` in
+/// `[size + wall, 2 size + wall]`, and the line is the door's exit, at
+/// `x = size + wall`.
+///
+/// # Errors
+/// As [`door`], and when the wall's thickness is not positive (at most the room's
+/// side) or the door does not lie within the wall.
+pub fn door_shaped(
+    size: f32,
+    door_width: f32,
+    agents: usize,
+    seed: u64,
+    places: Places,
+    shape: DoorShape,
+) -> Result<Layout, ScenarioError> {
     let r = PERSON_RADIUS;
     if !(size.is_finite() && (4.0..=1000.0).contains(&size)) {
         return Err(ScenarioError::Invalid(format!(
@@ -128,8 +173,29 @@ pub fn door_with(
             "door layout: door width {door_width} m must be wider than a person (0.5 m) and narrower than the room"
         )));
     }
-    let (wall, hall_end) = (size, 2.0 * size + 1.0);
-    let (low, high) = (size / 2.0 - door_width / 2.0, size / 2.0 + door_width / 2.0);
+    let DoorShape {
+        wall: thickness,
+        offset,
+    } = shape;
+    if !(thickness.is_finite() && thickness > 0.0 && thickness <= size) {
+        return Err(ScenarioError::Invalid(format!(
+            "door layout: wall thickness {thickness} m must be positive and at most the room's side"
+        )));
+    }
+    // A door flush with the room's corner is one whose side comes within a millimetre
+    // of it (the offset's rounding aside).
+    let flush = |y: f32, corner: f32| if (y - corner).abs() < 1e-3 { corner } else { y };
+    let (low, high) = (
+        flush(size / 2.0 + offset - door_width / 2.0, 0.0),
+        flush(size / 2.0 + offset + door_width / 2.0, size),
+    );
+    if !(low >= 0.0 && high <= size) {
+        return Err(ScenarioError::Invalid(format!(
+            "door layout: a door {door_width} m wide {offset} m off the middle does not lie within the wall"
+        )));
+    }
+    let (wall, exit) = (size, size + thickness);
+    let hall_end = 2.0 * size + thickness;
     let margin = r + 0.25;
     let starts = scatter(
         (Vec2::splat(margin), Vec2::new(wall - margin, size - margin)),
@@ -142,7 +208,7 @@ pub fn door_with(
     let spacing = 1.5;
     let rows = ((size - 2.0 * margin) / spacing).floor().max(1.0) as usize;
     let columns = agents.div_ceil(rows);
-    let first_column = wall + 1.0 + 4.0;
+    let first_column = exit + 4.0;
     if first_column + spacing * columns as f32 > hall_end - margin {
         return Err(ScenarioError::Invalid(format!(
             "door layout: {agents} places do not fit in a hall of {size} m"
@@ -175,7 +241,14 @@ pub fn door_with(
     for (k, &i) in order.iter().enumerate() {
         goal_of[i] = goals[k];
     }
-    let line = (Vec2::new(wall + 1.0, low), Vec2::new(wall + 1.0, high));
+    let line = (Vec2::new(exit, low), Vec2::new(exit, high));
+    // The wall's two pieces, below and above the door (none where the door meets the
+    // room's corner).
+    let obstacles: Vec<serde_json::Value> = [(0.0, low), (high, size)]
+        .into_iter()
+        .filter(|(from, to)| to > from)
+        .map(|(from, to)| json!([[wall, from], [exit, from], [exit, to], [wall, to]]))
+        .collect();
     let scenario = build(
         &format!("door-{door_width}"),
         &format!(
@@ -183,10 +256,7 @@ pub fn door_with(
         ),
         json!({
             "boundary": [[0.0, 0.0], [hall_end, 0.0], [hall_end, size], [0.0, size]],
-            "obstacles": [
-                [[wall, 0.0], [wall + 1.0, 0.0], [wall + 1.0, low], [wall, low]],
-                [[wall, high], [wall + 1.0, high], [wall + 1.0, size], [wall, size]],
-            ],
+            "obstacles": obstacles,
         }),
         (&starts, &goal_of),
         ("door", line),
@@ -491,6 +561,9 @@ mod tests {
             counterflow_with(40.0, 4.0, 40, 3, Places::Mirrored).expect("counterflow"),
             crossing_with(40.0, 4.0, 40, 4, Places::Mirrored).expect("crossing"),
             crossing_with(40.0, 4.0, 40, 5, Places::Shuffled).expect("crossing"),
+            door_shaped(30.0, 1.6, 120, 1, Places::InOrder, shape(0.2, 0.0)).expect("thin"),
+            door_shaped(30.0, 1.0, 120, 1, Places::Shuffled, shape(4.0, 0.0)).expect("long"),
+            door_shaped(30.0, 2.4, 120, 1, Places::InOrder, shape(1.0, -13.8)).expect("corner"),
         ];
         for layout in &layouts {
             let world = layout.scenario.build(None).expect("builds");
@@ -510,6 +583,56 @@ mod tests {
                     layout.scenario.name
                 );
             }
+        }
+    }
+
+    fn shape(wall: f32, offset: f32) -> DoorShape {
+        DoorShape { wall, offset }
+    }
+
+    #[test]
+    fn a_door_of_the_default_shape_is_door_with() {
+        for places in [Places::InOrder, Places::Mirrored] {
+            let plain = door_with(30.0, 1.2, 120, 7, places).expect("door");
+            let shaped =
+                door_shaped(30.0, 1.2, 120, 7, places, DoorShape::default()).expect("shaped");
+            assert_eq!(plain.line, shaped.line);
+            assert_eq!(
+                serde_json::to_string(&plain.scenario).expect("json"),
+                serde_json::to_string(&shaped.scenario).expect("json")
+            );
+        }
+    }
+
+    #[test]
+    fn door_shapes_place_the_wall_and_the_line() {
+        let long = door_shaped(30.0, 1.0, 120, 1, Places::InOrder, shape(4.0, 2.0)).expect("long");
+        assert_eq!(long.line, (Vec2::new(34.0, 16.5), Vec2::new(34.0, 17.5)));
+        // A door at the room's corner leaves one piece of wall.
+        let corner =
+            door_shaped(30.0, 2.0, 120, 1, Places::InOrder, shape(1.0, -14.0)).expect("corner");
+        let world = corner.scenario.build(None).expect("builds");
+        let mesh = world.mesh().expect("a level");
+        assert!(mesh.clearance(Vec2::new(30.5, 1.0)).unwrap_or(0.0) > 0.9);
+        assert!(mesh.clearance(Vec2::new(30.5, 3.0)).is_none());
+    }
+
+    #[test]
+    fn door_shapes_out_of_bounds_are_refused() {
+        for (wall, offset) in [
+            (0.0, 0.0),
+            (-1.0, 0.0),
+            (f32::NAN, 0.0),
+            (31.0, 0.0),
+            (1.0, 14.6),
+            (1.0, -14.6),
+            (1.0, f32::NAN),
+        ] {
+            let refused = door_shaped(30.0, 1.0, 120, 1, Places::InOrder, shape(wall, offset));
+            assert!(
+                matches!(refused, Err(ScenarioError::Invalid(_))),
+                "wall {wall}, offset {offset}"
+            );
         }
     }
 
