@@ -591,17 +591,30 @@ mod tests {
     }
 
     #[test]
-    fn a_door_of_the_default_shape_is_door_with() {
-        for places in [Places::InOrder, Places::Mirrored] {
-            let plain = door_with(30.0, 1.2, 120, 7, places).expect("door");
-            let shaped =
-                door_shaped(30.0, 1.2, 120, 7, places, DoorShape::default()).expect("shaped");
-            assert_eq!(plain.line, shaped.line);
-            assert_eq!(
-                serde_json::to_string(&plain.scenario).expect("json"),
-                serde_json::to_string(&shaped.scenario).expect("json")
-            );
-        }
+    fn the_issues_door_is_a_wall_1_m_thick_with_the_door_in_its_middle() {
+        let layout = door_with(30.0, 1.2, 120, 7, Places::Mirrored).expect("door");
+        let value = serde_json::to_value(&layout.scenario).expect("json");
+        let obstacles = &value["world"]["obstacles"];
+        // The door's sides, 15 m ∓ 0.6 m in single precision.
+        let (low, high) = (f64::from(14.4f32), f64::from(15.6f32));
+        let expected = serde_json::json!([
+            [[30.0, 0.0], [31.0, 0.0], [31.0, low], [30.0, low]],
+            [[30.0, high], [31.0, high], [31.0, 30.0], [30.0, 30.0]],
+        ]);
+        assert_eq!(obstacles, &expected);
+        assert_eq!(
+            value["world"]["boundary"],
+            serde_json::json!([[0.0, 0.0], [61.0, 0.0], [61.0, 30.0], [0.0, 30.0]])
+        );
+        assert_eq!(layout.line, (Vec2::new(31.0, 14.4), Vec2::new(31.0, 15.6)));
+        // The places begin 4 m past the wall.
+        let world = layout.scenario.build(None).expect("builds");
+        let nearest = world
+            .agents()
+            .iter()
+            .map(|a| world_goal(a).x)
+            .fold(f32::INFINITY, f32::min);
+        assert_eq!(nearest, 35.0);
     }
 
     #[test]
