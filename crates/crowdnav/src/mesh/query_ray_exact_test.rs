@@ -347,3 +347,56 @@ fn on_aurora_raycasts_are_the_first_touch_over_every_wall_to_the_bit() {
     }
     assert!(after >= 400, "{after} rays after edits");
 }
+
+#[test]
+fn raycasts_after_edits_and_refreshes_of_the_kept_walk_are_the_first_touch_to_the_bit() {
+    // The kept-boundary walk (`mesh/query_ray_kept.rs`) with its cells near each edit
+    // stale, and made again when a nearest point brings the kept boundary up to date
+    // (after every other edit here); and the share of rays it answers itself.
+    let mut rng = ChaCha8Rng::seed_from_u64(0x21_4ef);
+    let (mut checked, mut asked, mut settled) = (0, 0, 0);
+    let radii = [0.5f32, 1.0, 2.5];
+    for world in 0..4 {
+        let (_, mut mesh) = random_room(&mut rng, 8, world % 2 == 1);
+        let area = mesh_box(&mesh, 1.0);
+        check_rays(&mut rng, &mesh, &radii, 20, area, &format!("world {world}"));
+        let mut live: Vec<MeshObstacleId> = Vec::new();
+        for step in 0..20 {
+            let op = rng.gen_range(0..4);
+            let size = rng.gen_range(0.5..5.0);
+            match random_edit(&mut mesh, &mut live, &mut rng, op, |r| quad(r, size)) {
+                Ok(()) => {}
+                Err(EditError::Degenerate { .. } | EditError::OutsideMesh { .. }) => continue,
+                Err(e) => panic!("world {world} step {step}: {e}"),
+            }
+            if step % 2 == 0 {
+                for &r in &radii {
+                    let _ = mesh.nearest_point((area.0 + area.1) * 0.5, r);
+                }
+            }
+            let what = format!("world {world} step {step}");
+            checked += check_rays(&mut rng, &mesh, &radii, 40, area, &what).0;
+            for &r in &radii {
+                let Some(kept) = mesh.ray_grid(f64::from(r)).and_then(|g| g.kept()) else {
+                    continue;
+                };
+                for _ in 0..40 {
+                    let at = |rng: &mut ChaCha8Rng| {
+                        DVec2::new(
+                            f64::from(rng.gen_range(area.0.x..area.1.x)),
+                            f64::from(rng.gen_range(area.0.y..area.1.y)),
+                        )
+                    };
+                    let (s, e) = (at(&mut rng), at(&mut rng));
+                    asked += 1;
+                    settled += usize::from(kept.first_touch(s, e - s).is_some());
+                }
+            }
+        }
+    }
+    eprintln!("{checked} rays checked; the kept walk settled {settled} of {asked} random rays");
+    assert!(
+        checked >= 4_000 && settled * 5 >= asked,
+        "{checked} rays, {settled} of {asked} settled"
+    );
+}
