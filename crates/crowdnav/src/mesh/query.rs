@@ -56,8 +56,6 @@ use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-#[path = "query_ray_kept.rs"]
-mod kept;
 #[path = "query_radius.rs"]
 mod radius;
 #[path = "query_ray.rs"]
@@ -714,17 +712,7 @@ impl NavMesh {
         index.radii.get(
             r,
             || radius::RadiusIndex::new(self, r, &walls, index.lo, index.hi, index.frame.walls),
-            |(kept, edits)| {
-                let fresh = kept.update(self, &walls, edits);
-                // The kept-boundary walk's stale cells, made again from it.
-                if let Some(grid) = index.ray_grids.built(r) {
-                    if let Some(stale) = grid.kept.as_ref().filter(|k| k.is_stale()) {
-                        grid.refreshed
-                            .get_or_init(|| stale.refreshed(self, &fresh, &index.walls));
-                    }
-                }
-                fresh
-            },
+            |(kept, edits)| kept.update(self, &walls, edits),
         )
     }
 
@@ -742,14 +730,7 @@ impl NavMesh {
                 index.frame.walls.max(1),
                 ray::WALLS_PER_CELL,
             );
-            let mut grid =
-                ray::RayGrid::for_mesh(self, r, &index.walls, index.lo, index.hi, f64::from(cell));
-            if r > 0.0 {
-                grid.kept = self
-                    .radius_index(r)
-                    .and_then(|kept| kept::Kept::new(self, kept, &index.walls, grid.cells()));
-            }
-            grid
+            ray::RayGrid::for_mesh(self, r, &index.walls, index.lo, index.hi, f64::from(cell))
         })
     }
 
@@ -1515,11 +1496,7 @@ impl NavMesh {
     /// and takes [`NavMesh::raycast_from`] (the same answer).
     #[inline]
     fn raycast_from_walkable(&self, s: DVec2, to: DVec2, r: f64) -> Option<Option<RayHit>> {
-        let grid = self.ray_grid(r)?;
-        if let Some(found) = grid.kept().and_then(|k| k.first_touch(s, to - s)) {
-            return Some(found.map(|(t, wall)| ray_hit(s, to - s, t, wall, r)));
-        }
-        let found = grid.first_touch_from_walkable(s, to - s)?;
+        let found = self.ray_grid(r)?.first_touch_from_walkable(s, to - s)?;
         Some(found.map(|(t, _, wall)| ray_hit(s, to - s, t, wall, r)))
     }
 

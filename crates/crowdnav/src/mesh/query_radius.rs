@@ -88,15 +88,6 @@ impl<T: PerRadius> RadiusSlots<T> {
     }
 }
 
-impl<T: PerRadius> RadiusSlots<T> {
-    /// The data for radius `r` if built (none is built here).
-    pub(crate) fn built(&self, r: f64) -> Option<&T> {
-        (self.0.iter())
-            .filter_map(OnceLock::get)
-            .find(|data| data.radius().to_bits() == r.to_bits())
-    }
-}
-
 impl<T> RadiusSlots<T> {
     /// The data of the radii built so far.
     pub(crate) fn built_mut(&mut self) -> impl Iterator<Item = &mut T> {
@@ -261,7 +252,7 @@ impl Binned {
 
 /// A piece of the boundary of the free space.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Piece {
+enum Piece {
     /// A segment (part of an offset line, or a wall for `r = 0`).
     Segment(DVec2, DVec2),
     /// Part of the circle of radius `r` round `center`, counter-clockwise from `from`
@@ -355,7 +346,7 @@ impl Piece {
     }
 
     /// The piece's box (an arc's whole circle).
-    pub(crate) fn bounds(&self, r: f64) -> (DVec2, DVec2) {
+    fn bounds(&self, r: f64) -> (DVec2, DVec2) {
         match *self {
             Piece::Segment(a, b) => (a.min(b), a.max(b)),
             Piece::Point(q) => (q, q),
@@ -743,36 +734,6 @@ impl RadiusIndex {
         self.rebin(&remap, &added);
         self.free.remark(mesh, walls, &edits.boxes);
         self
-    }
-
-    /// The scale of the coordinates (1 + r + the frame's largest coordinate), which
-    /// sizes the tolerances: a kept piece is kept when its midpoint is free to
-    /// `1e-6` of it.
-    pub(crate) fn scale(&self) -> f64 {
-        self.scale
-    }
-
-    /// Calls `f` with each kept piece and what it bounds: `Ok(k)` for a piece of wall
-    /// `k`'s offset line, `Err(c)` for a piece round the wall end `c`.
-    pub(crate) fn for_each_piece(&self, mut f: impl FnMut(&Piece, Result<u32, DVec2>)) {
-        for (k, run) in self.wall_starts.windows(2).enumerate() {
-            for piece in self
-                .pieces
-                .get(run[0] as usize..run[1] as usize)
-                .unwrap_or(&[])
-            {
-                f(piece, Ok(k as u32));
-            }
-        }
-        for (&c, run) in self.ends.iter().zip(self.end_starts.windows(2)) {
-            for piece in self
-                .pieces
-                .get(run[0] as usize..run[1] as usize)
-                .unwrap_or(&[])
-            {
-                f(piece, Err(c));
-            }
-        }
     }
 
     /// What is sure at `p` by the cells alone: that a disc of the radius fits there

@@ -76,11 +76,6 @@ pub(crate) struct RayGrid {
     marks: Option<f64>,
     /// The lists before the last patch, as buffers for the next.
     spare: Spare,
-    /// The kept-boundary walk on these cells (`mesh/query_ray_kept.rs`), when built:
-    /// as built or as the last edit left it (its cells near the edits stale), and
-    /// with those made again once the kept boundary was brought up to date.
-    pub(crate) kept: Option<super::kept::Kept>,
-    pub(crate) refreshed: std::sync::OnceLock<super::kept::Kept>,
 }
 
 /// A ray grid's lists before its last patch, as buffers for the next (so that it
@@ -139,8 +134,6 @@ impl RayGrid {
             reach: r,
             marks: None,
             spare: Spare::default(),
-            kept: None,
-            refreshed: std::sync::OnceLock::new(),
         })
     }
 
@@ -168,33 +161,6 @@ impl RayGrid {
         grid.marks = Some(1e-6 * scale);
         grid.mark(mesh, walls.iter(), [0, 0, cols, rows]);
         grid
-    }
-
-    /// The kept-boundary walk, the freshest there is.
-    #[inline]
-    pub(crate) fn kept(&self) -> Option<&super::kept::Kept> {
-        self.refreshed.get().or(self.kept.as_ref())
-    }
-
-    /// Notes an edit of the triangles in `boxes` for the kept-boundary walk: its cells
-    /// near them are marked stale.
-    pub(crate) fn kept_edited(&mut self, boxes: &[(DVec2, DVec2)]) {
-        if let Some(fresh) = self.refreshed.take() {
-            self.kept = Some(fresh);
-        }
-        if let Some(kept) = &mut self.kept {
-            kept.edited(boxes);
-        }
-    }
-
-    /// The cells: origin, side, columns and rows.
-    pub(crate) fn cells(&self) -> super::kept::Cells {
-        (
-            self.origin,
-            self.cell,
-            self.cols as usize,
-            self.rows as usize,
-        )
     }
 
     /// The lattice of the sub-cells, when their marks are kept.
@@ -312,8 +278,6 @@ impl RayGrid {
             reach,
             marks: None,
             spare: Spare::default(),
-            kept: None,
-            refreshed: std::sync::OnceLock::new(),
         };
         let mut starts = vec![0u32; (cols * rows) as usize + 1];
         let mut total = 0usize;
@@ -615,7 +579,7 @@ impl RayGrid {
 /// box tests, so the sums are rarely wasted. (Not inlined: the walk is faster with
 /// it a call, 1.13–1.15 × Detour against 1.18–1.21 ×.)
 #[inline(never)]
-pub(super) fn capsule_entry_by_selects(
+fn capsule_entry_by_selects(
     s: DVec2,
     d: DVec2,
     a: DVec2,

@@ -344,7 +344,6 @@ impl QueryIndex {
         for grid in self.ray_grids.built_mut() {
             grid.patch(&self.walls, &tables.walls, &tables.remap, &tables.added);
             grid.remark(mesh, &tables.walls, &self.grid, &tables.boxes);
-            grid.kept_edited(&tables.boxes);
         }
         self.radii.edited(&tables.remap, &tables.boxes);
         self.walls64.clear();
