@@ -124,8 +124,8 @@ pub fn door_with(
 /// 1 m thick with the door in its middle.
 ///
 /// Bottleneck experiments differ in both: a door in a thin wall (Kretz et al. 2006), a
-/// passage a few metres long (Seyfried et al. 2009 used 4 m; Liddle et al. 2011 varied
-/// it), a door near the room's corner. A model's flow is measured on them too (see
+/// passage a few metres long (Seyfried et al. 2009; Liddle et al. 2011 varied its
+/// length), a door near the room's corner. A model's flow is measured on them too (see
 /// docs/crowd-behaviour.md, "Door shapes").
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DoorShape {
