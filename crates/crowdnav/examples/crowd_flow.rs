@@ -21,8 +21,7 @@
 //! *through*, when the last came to its place for the first time.
 
 use crowdnav::scenario::layouts::{
-    counterflow_with, crossing_with, door_shaped, door_with, DoorShape, Layout, Places,
-    PERSON_SPEED,
+    counterflow_with, crossing_with, door_shaped, DoorShape, Layout, Places, PERSON_SPEED,
 };
 use crowdnav::scenario::{LaneMeter, LineCounter};
 use crowdnav::world::Goal;
@@ -164,20 +163,22 @@ fn main() -> Result<(), String> {
         ),
         None => (layout, Places::InOrder, String::new()),
     };
-    let doors_in = |size: f32, people: usize, widths: &[f32]| -> Result<(), String> {
+    let doors_in = |size: f32, people: usize, shape: DoorShape, widths: &[f32]| {
         for &width in widths {
-            let label = if (size, people) == (30.0, 120) {
-                format!("door {width} m{dealt}")
-            } else {
-                format!("door {width} m, {size} m, {people}{dealt}")
-            };
-            report(&label, &seeds, |s| {
-                door_with(size, width, people, s, places).map_err(text)
+            let mut label = format!("door {width} m");
+            if (size, people) != (30.0, 120) {
+                label += &format!(", {size} m, {people}");
+            }
+            if shape != DoorShape::default() {
+                label += &format!(", wall {} m, {:+} m", shape.wall, shape.offset);
+            }
+            report(&format!("{label}{dealt}"), &seeds, |s| {
+                door_shaped(size, width, people, s, places, shape).map_err(text)
             })?;
         }
-        Ok(())
+        Ok::<(), String>(())
     };
-    let doors = |widths: &[f32]| doors_in(30.0, 120, widths);
+    let doors = |widths: &[f32]| doors_in(30.0, 120, DoorShape::default(), widths);
     let numbers = |what: &str, list: &str| {
         list.split(',')
             .map(|d| d.parse::<f32>().map_err(|e| format!("{what} {d}: {e}")))
@@ -226,13 +227,7 @@ fn main() -> Result<(), String> {
                 offset: *offset,
             };
             let widths = if widths.is_empty() { &DOOR_WIDTHS[..] } else { widths };
-            for &width in widths {
-                let label = format!("door {width} m, wall {wall} m, {offset:+} m{dealt}");
-                report(&label, &seeds, |s| {
-                    door_shaped(30.0, width, 120, s, places, shape).map_err(text)
-                })?;
-            }
-            Ok(())
+            doors_in(30.0, 120, shape, widths)
         }
         other if other.starts_with("room=") => {
             let dims = numbers("room", &other["room=".len()..])?;
@@ -240,7 +235,7 @@ fn main() -> Result<(), String> {
                 return Err(format!("room=SIZE,PEOPLE,WIDTH,..., not {other}"));
             };
             let widths = if widths.is_empty() { &DOOR_WIDTHS[..] } else { widths };
-            doors_in(*size, *people as usize, widths)
+            doors_in(*size, *people as usize, DoorShape::default(), widths)
         }
         "counterflow" => corridor("counterflow", 40.0, 4.0, 40),
         "narrow-counterflow" => corridor("narrow counterflow", 30.0, 3.0, 20),

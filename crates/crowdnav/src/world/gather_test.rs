@@ -14,6 +14,23 @@ fn person(position: Vec2, goal: Vec2) -> AgentParams {
         .with_speeds(1.34, 1.34)
 }
 
+/// `n` people sent to `goal` from a block of starts 1 m apart, `columns` wide, row by
+/// row from `corner`; their ids in that order.
+fn send_block(
+    world: &mut World,
+    n: usize,
+    columns: usize,
+    corner: Vec2,
+    goal: Vec2,
+) -> Vec<AgentId> {
+    (0..n)
+        .map(|k| {
+            let start = corner + Vec2::new((k % columns) as f32, (k / columns) as f32);
+            world.add_agent(person(start, goal)).expect("agent")
+        })
+        .collect()
+}
+
 /// A world with the default crowd model on the level `json`, its contacts inelastic as
 /// a scenario makes them for ORCA (people do not bounce).
 fn world_on(json: &str) -> World {
@@ -152,14 +169,7 @@ fn own_places_take_no_spots_and_a_new_goal_drops_the_spot() {
             world.add_agent(person(start, goal)).expect("agent")
         })
         .collect();
-    let crowd: Vec<AgentId> = (0..12)
-        .map(|k| {
-            let start = Vec2::new(4.0 + (k % 4) as f32, 2.0 + (k / 4) as f32);
-            world
-                .add_agent(person(start, Vec2::new(10.0, 3.0)))
-                .expect("agent")
-        })
-        .collect();
+    let crowd = send_block(&mut world, 12, 4, Vec2::new(4.0, 2.0), Vec2::new(10.0, 3.0));
     settle(&mut world, 120.0).expect("everyone comes to rest");
     for id in &ids {
         assert_eq!(world.agent(*id).and_then(Agent::spot), None);
@@ -186,10 +196,7 @@ fn a_point_inside_an_obstacle_gathers_the_crowd_beside_it() {
             "obstacles": [[[19,5],[21,5],[21,7],[19,7]]]}"#,
     );
     let goal = Vec2::new(20.0, 6.0);
-    for k in 0..30 {
-        let start = Vec2::new(2.0 + (k % 6) as f32, 4.0 + (k / 6) as f32);
-        world.add_agent(person(start, goal)).expect("agent");
-    }
+    send_block(&mut world, 30, 6, Vec2::new(2.0, 4.0), goal);
     settle(&mut world, 150.0).expect("everyone comes to rest");
     for a in world.agents() {
         let outside = (a.position.x - 20.0).abs().max((a.position.y - 6.0).abs());
