@@ -635,6 +635,7 @@ pub fn orca_velocity(
         neighbors: &neighbors,
         walls: &[],
         dt,
+        opening: None,
     };
     Ok(pair(orca.steer(&ctx, None)))
 }

@@ -347,6 +347,7 @@ impl Simulator {
             neighbors: &s.neighbors,
             walls: &s.wall_segments,
             dt: self.time_step,
+            opening: None,
         };
         match seen {
             None => orca.steer_with(&ctx, &mut s.orca, None),

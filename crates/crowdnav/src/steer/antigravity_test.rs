@@ -147,6 +147,7 @@ fn steer_one(
         neighbors: &neighbors,
         walls,
         dt: DT,
+        opening: None,
     };
     steering.steer(&ctx, debug)
 }
@@ -534,6 +535,7 @@ fn degenerate_input_gives_finite_capped_velocities() {
             neighbors: &neighbors,
             walls: &[point_wall],
             dt,
+            opening: None,
         };
         let mut debug = SteerDebug::default();
         let v = steering.steer(&ctx, Some(&mut debug));

@@ -9,8 +9,9 @@
 //! - `Swarm` — the swarm seed: the target pulls, near obstacles push with weight
 //!   1/gap; in 2D and in 3D.
 //!
-//! A steering method sees one agent ([`SteerAgent`]), a slice of [`Neighbor`]s and a
-//! slice of wall [`Segment`]s, and returns a velocity. It knows nothing of the world
+//! A steering method sees one agent ([`SteerAgent`]), a slice of [`Neighbor`]s, a
+//! slice of wall [`Segment`]s and the door its path passes next, if any
+//! ([`Opening`]), and returns a velocity. It knows nothing of the world
 //! that gathered them, so each method can be tested and benchmarked alone, and every
 //! agent's velocity can be computed in parallel from the same old state.
 
@@ -86,6 +87,37 @@ pub struct SteerContext<'a> {
     pub walls: &'a [Segment],
     /// The step the velocity will be held for, seconds. \[Limit: > 0\]
     pub dt: f32,
+    /// The door the agent's path passes next, when it is walking up to one or through
+    /// one (`None` in the open, or when the caller does not know). ORCA's people
+    /// preset keeps its zipper in front of a short door ([`OrcaParams::zipper`]).
+    pub opening: Option<Opening>,
+}
+
+/// A door (any narrow opening between walls) that an agent's path passes, as a
+/// steering method sees it: where the passage through it begins, its width across,
+/// and its length along the way through (a door's wall thickness).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Opening {
+    /// One end of the passage's entry: the post on one side, where the passage begins.
+    pub entry: Vec2,
+    /// Unit vector across the entry, from `entry` to the post on the other side.
+    pub across: Vec2,
+    /// The width across, metres: the other post lies at `entry + across * width`.
+    pub width: f32,
+    /// Unit vector along the way through (at right angles to `across`).
+    pub through: Vec2,
+    /// How long the passage is along `through`, metres: about 0 for a door in a thin
+    /// wall, the wall's thickness in general. Measured up to about a metre either side
+    /// of where the path wraps the post (longer passages read as that long).
+    pub length: f32,
+}
+
+impl Opening {
+    /// How far `point` lies before the passage's entry along the way through, metres
+    /// (negative once past the entry; `-length` at its exit).
+    pub fn before_entry(&self, point: Vec2) -> f32 {
+        (self.entry - point).dot(self.through)
+    }
 }
 
 /// What a debug vector shows. Each method records some of them.

@@ -2,7 +2,8 @@
 
 use super::linear_program::{solve_velocity, HalfPlane};
 use super::{
-    clamp_speed, DebugKind, Neighbor, NeighborKind, SteerAgent, SteerContext, SteerDebug, Steering,
+    clamp_speed, DebugKind, Neighbor, NeighborKind, Opening, SteerAgent, SteerContext, SteerDebug,
+    Steering,
 };
 use crate::geom::{closest_point_on_segment, Segment};
 use glam::Vec2;
@@ -99,8 +100,10 @@ pub struct OrcaParams {
     /// radii counts as the one it queues behind. People pass a door a few shoulder
     /// widths wide in the staggered lanes of a zipper, not shoulder to shoulder
     /// (Hoogendoorn and Daamen 2005; Seyfried et al. 2009), so a door just wide enough
-    /// for two lets through fewer than twice a file. 1 keeps the band at contact, as
-    /// in the open. Only with a time gap. \[Limit: >= 1\]
+    /// for two lets through fewer than twice a file. In front of a short door (a thin
+    /// wall, [`SteerContext::opening`]) it holds too, from 0.6 m before the door's
+    /// exit. 1 keeps the band at contact, as in the open. Only with a time gap.
+    /// \[Limit: >= 1\]
     pub zipper: f32,
     /// How readily an agent walking against the flow of its neighbours gives way to
     /// those it meets head-on: it takes `0.5 + 0.5 · yield_to_flow · against` of the
@@ -323,7 +326,7 @@ impl<'de> Deserialize<'de> for OrcaParams {
 ///     preferred_velocity: -Vec2::X,
 ///     kind: NeighborKind::Agent,
 /// };
-/// let ctx = SteerContext { agent, neighbors: &[other], walls: &[], dt: 0.1 };
+/// let ctx = SteerContext { agent, neighbors: &[other], walls: &[], dt: 0.1, opening: None };
 /// let v = Orca::default().steer(&ctx, None);
 /// assert!(v.y < 0.0, "dodges to its right");
 /// assert!(v.length() <= 1.5);
@@ -649,7 +652,8 @@ impl Orca {
         // `ZIPPER_PASSAGE` diameters.
         let passage = ZIPPER_PASSAGE * 2.0 * agent.radius;
         let band = if self.params.zipper > 1.0
-            && width_across(ctx.walls, agent.position, way, passage) < passage
+            && (width_across(ctx.walls, agent.position, way, passage) < passage
+                || before_short_door(ctx.opening, agent.position, passage))
         {
             self.params.zipper
         } else {
@@ -1451,6 +1455,20 @@ fn free_distance<'n>(
     free.max(0.0)
 }
 
+/// Whether someone at `position` is in front of a short door, or in it, where the zipper
+/// holds ([`SHORT_DOOR`]): `opening` is shorter than that and narrower than `passage`,
+/// and `position` lies between [`SHORT_DOOR`] before its exit and its exit.
+fn before_short_door(opening: Option<Opening>, position: Vec2, passage: f32) -> bool {
+    let Some(door) = opening else {
+        return false;
+    };
+    if !(door.length < SHORT_DOOR && door.width < passage) {
+        return false;
+    }
+    let before = door.before_entry(position);
+    before <= SHORT_DOOR - door.length && before >= -door.length
+}
+
 /// The free width across the unit `way` at `position`: the distance between the
 /// nearest of `walls` met on either side along the line through `position` at right
 /// angles to `way`, each side counted to at most `limit`.
@@ -1526,6 +1544,31 @@ const OVERTAKE_GAIN: f32 = 1.1;
 /// before), doors of 1.6–2.4 m let people who stepped out of a queue
 /// ([`OVERTAKE_ANGLE`]) through at up to 2.23 persons/(m·s) (seeds 1 to 16).
 const ZIPPER_PASSAGE: f32 = 5.0;
+
+/// How long, metres, the zipper ([`OrcaParams::zipper`]) holds at least before a door's
+/// exit. Inside a passage it holds where walls close in on both sides across one's
+/// way; a door in a thin wall has almost no inside, so there it holds from this far
+/// before the door's exit (over the door's length and, in front of it, as much as the
+/// door is shorter than this). Doors this long or longer behave as before, to the bit.
+///
+/// Measured with `crowd_flow door-shape=WALL,OFFSET` (the 30 m room, 120 people,
+/// persons/(m·s); docs/crowd-behaviour.md, "Door shapes"):
+/// - Without it, two files passed a thin door abreast. With doors of 1–2.4 m, walls
+///   0.2 and 0.5 m thick, seeds 1–4 and the four ways of dealing places, 59 of 160
+///   runs were above the band; with it, 7 of 160 are out.
+/// - Seeds 1–16, walls 0.2 / 0.3 / 0.5 m: 1 / 7 / 24 of 320 out. At 0.5 m the 1.2 m
+///   door sits above the band in 16 of 64 runs, up to 2.28.
+/// - 0.7 m instead: the 2.4 m door in a wall 0.5 m thick fell below the band in 7 of
+///   32 runs. 0.8 m: the 2.4 m door in a wall 0.2 m thick fell below in 5 of 32.
+/// - From 1 m before the entry, whatever the door's length: the 2.4 m door in a thin
+///   wall fell to 1.35–1.62.
+/// - Only for people in line with the door's width: 10 of 160 out, and near the
+///   corner (below) 20 of 48 below the band instead of 23.
+/// - What it costs: a thin door 8 or 12 m off the wall's middle (3 or 7 m from the
+///   corner, doors of 1 / 1.6 / 2.4 m, seeds 1–8, places in order) has 23 of 48 runs
+///   below the band, against 10 below and 2 above without it. The 2.4 m door 3 m
+///   from the corner falls from 1.22–1.32 to 1.07–1.18.
+const SHORT_DOOR: f32 = 0.6;
 
 /// How far ahead, seconds, an agent sees someone in its lane step out of it: a
 /// neighbour whose own velocity takes its centre out of the band within this time is

@@ -328,6 +328,7 @@ mod tests {
             neighbors,
             walls,
             dt: 0.1,
+            opening: None,
         };
         look_for_a_way(
             &ctx,
@@ -461,6 +462,7 @@ mod tests {
                 neighbors,
                 walls: &[],
                 dt: 0.1,
+                opening: None,
             };
             look_for_a_way(&ctx, preferred, &params, &mut Vec::new())
         };
@@ -517,6 +519,7 @@ mod tests {
             neighbors: &oncoming,
             walls: &[],
             dt: 0.1,
+            opening: None,
         };
         let preferred = ctx.agent.preferred_velocity;
         for vision in [0.0, f32::NAN, -1.0] {

@@ -108,6 +108,7 @@ fn simulate(
                 neighbors: &neighbors,
                 walls,
                 dt,
+                opening: None,
             };
             velocities[i] = orca.steer_with(&ctx, &mut scratch, None);
         }
@@ -254,6 +255,7 @@ fn wall_seen_from_behind_is_ignored() {
         neighbors: &[],
         walls: &[wall],
         dt: 0.1,
+        opening: None,
     };
     assert_eq!(Orca::new(OrcaParams::rvo2()).steer(&ctx, None), v(0.0, 1.0));
 }
@@ -280,6 +282,7 @@ fn only_the_nearest_neighbours_within_range_count() {
         neighbors: &neighbors,
         walls: &[],
         dt: 0.1,
+        opening: None,
     };
     let mut debug = SteerDebug::default();
     Orca::new(params).steer(&ctx, Some(&mut debug));
@@ -307,6 +310,7 @@ fn walls_out_of_reach_are_skipped_and_debug_records_lines_preferred_and_final() 
         neighbors: &[],
         walls: &walls,
         dt: 0.1,
+        opening: None,
     };
     let mut debug = SteerDebug::default();
     let velocity = Orca::new(OrcaParams::rvo2()).steer(&ctx, Some(&mut debug));
@@ -392,6 +396,7 @@ fn steer_pair(orca: &Orca, me: &SteerAgent, other: &SteerAgent) -> Vec2 {
         neighbors: &[seen],
         walls: &[],
         dt: 0.05,
+        opening: None,
     };
     orca.steer(&ctx, None)
 }
@@ -618,6 +623,7 @@ fn the_time_gap_slows_an_agent_to_the_free_space_ahead() {
                 neighbors,
                 walls,
                 dt: 0.05,
+                opening: None,
             },
             None,
         )
@@ -636,6 +642,70 @@ fn the_time_gap_slows_an_agent_to_the_free_space_ahead() {
     assert_eq!(free, me.preferred_velocity);
     let oncoming = steer(&[other(3.0, 0.0, v(-1.0, 0.0))]);
     assert!(oncoming.x > 1.0, "{oncoming}");
+}
+
+/// In front of a door in a thin wall (shorter than `SHORT_DOOR`), the zipper holds
+/// from `SHORT_DOOR` before the door's exit, where walls do not yet close in across the
+/// way: someone ahead beside the agent, within the zipper's band, is someone it queues
+/// behind. Further from the door, past it, at a door as long as a metre (where the
+/// zipper holds inside, as in any passage), or with no door known, it walks on.
+#[test]
+fn in_front_of_a_short_door_people_walk_in_its_zipper() {
+    let agent_at = |x: f32| SteerAgent {
+        position: v(x, -0.3),
+        velocity: v(1.3, 0.0),
+        radius: 0.25,
+        max_speed: 1.5,
+        preferred_velocity: v(1.3, 0.0),
+        target: v(10.0, -0.3),
+    };
+    // A door 1.2 m wide whose entry lies at x = 1 (posts at y = ±0.6), passed along +x.
+    let door = |length: f32| Opening {
+        entry: v(1.0, -0.6),
+        across: v(0.0, 1.0),
+        width: 1.2,
+        through: v(1.0, 0.0),
+        length,
+    };
+    // Ahead of the agent by 0.5 m, 0.6 m aside: past contact, within the band.
+    let steer = |x: f32, opening: Option<Opening>| {
+        let beside = Neighbor {
+            position: v(x + 0.5, 0.3),
+            velocity: v(1.3, 0.0),
+            radius: 0.25,
+            preferred_velocity: v(1.3, 0.0),
+            kind: NeighborKind::Agent,
+        };
+        Orca::default().steer(
+            &SteerContext {
+                agent: agent_at(x),
+                neighbors: &[beside],
+                walls: &[],
+                dt: 0.05,
+                opening,
+            },
+            None,
+        )
+    };
+    // Held back, it steps out into the free lane on its other side (nothing walls it
+    // in here), as in a wide passage: it no longer walks straight on at 1.3 m/s.
+    let preferred = v(1.3, 0.0);
+    for (what, velocity) in [
+        // 0.3 m before a door 0.2 m long: within 0.6 m of its exit.
+        ("0.3 m before the door", steer(0.7, Some(door(0.2)))),
+        ("in the door", steer(1.1, Some(door(0.2)))),
+    ] {
+        assert!(velocity.distance(preferred) > 0.05, "{what}: {velocity}");
+        assert!(velocity.y < -0.05, "{what}: steps out, {velocity}");
+    }
+    for (what, velocity) in [
+        ("no door known", steer(0.7, None)),
+        ("1 m before the door", steer(0.0, Some(door(0.2)))),
+        ("past the door", steer(1.3, Some(door(0.2)))),
+        ("before a door 1 m long", steer(0.7, Some(door(1.0)))),
+    ] {
+        assert!(velocity.distance(preferred) < 1e-3, "{what}: {velocity}");
+    }
 }
 
 /// In a passage a few abreast (narrower than five diameters), an agent keeps its time
@@ -676,6 +746,7 @@ fn in_a_passage_a_few_wide_people_walk_in_a_zipper() {
                 neighbors: &[beside],
                 walls,
                 dt: 0.05,
+                opening: None,
             },
             None,
         )
@@ -824,6 +895,7 @@ fn agent_avoids_a_moving_obstacle_that_does_not_react() {
             neighbors: &[obstacle],
             walls: &[],
             dt,
+            opening: None,
         };
         agent.velocity = orca.steer(&ctx, None);
         agent.position += agent.velocity * dt;
@@ -875,6 +947,7 @@ fn steering_is_deterministic_and_independent_of_scratch_contents() {
             neighbors: &neighbors,
             walls: &walls,
             dt: 0.1,
+            opening: None,
         };
         let first = orca.steer_with(&ctx, &mut OrcaScratch::new(), None);
         let again = orca.steer_with(&ctx, &mut dirty, None);
@@ -905,6 +978,7 @@ fn crowded_random_scenes_keep_every_facing_wall() {
             neighbors: &neighbors,
             walls: &walls,
             dt: 0.1,
+            opening: None,
         };
         let velocity = orca.steer_with(&ctx, &mut scratch, None);
         let planes: Vec<HalfPlane> = walls
@@ -987,6 +1061,7 @@ fn degenerate_inputs_give_finite_bounded_velocities() {
             neighbors,
             walls,
             dt: *dt,
+            opening: None,
         };
         let velocity = orca.steer(&ctx, None);
         assert!(
@@ -1016,6 +1091,7 @@ fn coincident_agents_split_apart() {
             neighbors: &[as_neighbor(other)],
             walls: &[],
             dt: 0.1,
+            opening: None,
         };
         orca.steer(&ctx, None)
     };
@@ -1109,6 +1185,7 @@ fn early_answer_matches_the_full_program_bit_for_bit() {
             neighbors: &neighbors,
             walls: &walls,
             dt: 0.1,
+            opening: None,
         };
         let fast = orca.steer_with(&ctx, &mut scratch, None);
         let mut hard = Vec::new();
@@ -1221,6 +1298,7 @@ fn a_changed_bias_is_used_though_orca_was_built_with_another() {
         neighbors: &[neighbor],
         walls: &[],
         dt: 0.1,
+        opening: None,
     };
     for bias in [0.05, 0.3] {
         let built = Orca::new(OrcaParams {
@@ -1538,6 +1616,7 @@ fn neighbour_half_planes_are_the_scalar_ones_of_the_nearest_in_range() {
             neighbors: &neighbors,
             walls: &[],
             dt: 0.1,
+            opening: None,
         };
         orca.steer_with(&ctx, &mut scratch, None);
 
@@ -1623,6 +1702,7 @@ fn walking_against_the_flow_gives_way() {
                 neighbors,
                 walls: &[],
                 dt: 0.05,
+                opening: None,
             },
             None,
         )
@@ -1682,6 +1762,7 @@ fn time_gap_velocity_stepping_out(
         neighbors,
         walls,
         dt: 0.05,
+        opening: None,
     };
     let people = Orca::new(OrcaParams::people());
     people.keep_time_gap(&ctx, neighbors.iter(), me.preferred_velocity, step_out)

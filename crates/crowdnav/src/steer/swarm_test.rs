@@ -57,6 +57,7 @@ fn steer_2d(
         neighbors: &neighbors,
         walls,
         dt: DT,
+        opening: None,
     };
     swarm.steer(&ctx, None)
 }
@@ -474,6 +475,7 @@ fn mirrored_crossing(swarm: &Swarm, seconds: f32) -> (bool, f32) {
                 neighbors: &[other],
                 walls: &[],
                 dt: DT,
+                opening: None,
             };
             swarm.steer(&ctx, None)
         };

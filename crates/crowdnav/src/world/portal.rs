@@ -23,6 +23,7 @@
 use crate::geom::{closest_point_on_segment, segment_intersection, Segment, SegmentIntersection};
 use crate::grid::{PointGrid, WallGrid};
 use crate::path::{Path, PathPiece};
+use crate::steer::Opening;
 use glam::Vec2;
 
 /// The widest opening treated as a portal, metres: wider ones are open ground, where
@@ -44,6 +45,11 @@ pub(crate) struct Portal {
     through: Vec2,
     /// Distance from the corner to the wall across, metres.
     span: f32,
+    /// How far the passage through the opening runs back from the corner's line
+    /// (against `through`) and on from it (along `through`), metres, each measured up
+    /// to [`EXTENT_LIMIT`]: for a door in a wall, the wall's thickness in all.
+    back: f32,
+    ahead: f32,
 }
 
 impl Portal {
@@ -52,6 +58,47 @@ impl Portal {
     pub(super) fn opening(&self) -> (Vec2, Vec2) {
         (self.corner, self.corner + self.across * self.span)
     }
+
+    /// The opening as a steering method sees it: the passage from its entry, its width
+    /// and its length.
+    pub(crate) fn steer_opening(&self) -> Opening {
+        Opening {
+            entry: self.corner - self.through * self.back,
+            across: self.across,
+            width: self.span,
+            through: self.through,
+            length: self.back + self.ahead,
+        }
+    }
+}
+
+/// How far either way from a portal's line its passage is measured, metres: enough
+/// to tell a door in a thin wall from one in a wall a metre thick (see
+/// `SHORT_DOOR` in `steer/orca.rs`).
+const EXTENT_LIMIT: f32 = 1.0;
+
+/// How far from the line across an opening at `corner` (`span` along the unit
+/// `across`) the passage through it runs along the unit `way`, up to [`EXTENT_LIMIT`]
+/// (in steps of 5 cm): while the free width across, measured from the middle of the
+/// passage between `walls` (indices `near`), stays within one and a half spans.
+fn passage_extent(
+    (corner, across, span): (Vec2, Vec2, f32),
+    way: Vec2,
+    walls: &[Segment],
+    near: &[u32],
+) -> f32 {
+    const STEP: f32 = 0.05;
+    let middle = corner + across * (0.5 * span);
+    let mut extent = 0.0;
+    while extent < EXTENT_LIMIT {
+        let at = middle + way * (extent + STEP);
+        let side = |d: Vec2| ray_distance(at, d, walls, near).unwrap_or(f32::INFINITY);
+        if side(across) + side(-across) > 1.5 * span {
+            break;
+        }
+        extent += STEP;
+    }
+    extent
 }
 
 /// The portals of `path` (at most one per arc), in path order, into `out`.
@@ -105,11 +152,15 @@ pub(crate) fn portals_of(path: &Path, walls: &[Segment], grid: &WallGrid, out: &
         if span <= 2.0 * radius {
             continue;
         }
+        grid.walls_near(center, span + EXTENT_LIMIT + 1.0, &mut near);
+        let line = (center, across, span);
         out.push(Portal {
             corner: center,
             across,
             through,
             span,
+            back: passage_extent(line, -through, walls, &near),
+            ahead: passage_extent(line, through, walls, &near),
         });
     }
 }
@@ -405,6 +456,37 @@ mod tests {
         assert!(six.iter().all(|p| (p.span - 6.0).abs() < 1e-3), "{six:?}");
         let wide = door_in(24.0, MAX_SPAN + 1.0);
         assert!(portals_on(wide, Vec2::new(2.0, 3.0), Vec2::new(19.0, 3.0)).is_empty());
+    }
+
+    /// A door's portals tell steering where its passage begins and how long it is:
+    /// the wall's thickness, from either post the path wraps (to 5 cm, the steps it
+    /// is measured in).
+    #[test]
+    fn a_door_s_opening_runs_from_its_entry_through_the_wall() {
+        for thickness in [1.0f32, 0.2] {
+            let json = format!(
+                r#"{{"boundary": [[0,0],[21,0],[21,10],[0,10]],
+                    "obstacles": [[[10,0],[{x},0],[{x},4],[10,4]],
+                                  [[10,6],[{x},6],[{x},10],[10,10]]]}}"#,
+                x = 10.0 + thickness
+            );
+            let found = portals_on(
+                mesh_and_walls(&json),
+                Vec2::new(2.0, 1.0),
+                Vec2::new(19.0, 1.0),
+            );
+            assert!(!found.is_empty(), "{found:?}");
+            for p in &found {
+                let door = p.steer_opening();
+                assert!(door.entry.distance(Vec2::new(10.0, 4.0)) < 0.06, "{door:?}");
+                assert!((door.length - thickness).abs() < 0.06, "{door:?}");
+                assert!((door.width - 2.0).abs() < 1e-3, "{door:?}");
+                assert!(door.through.distance(Vec2::X) < 1e-3, "{door:?}");
+                // The far post, across the entry.
+                let far = door.entry + door.across * door.width;
+                assert!(far.distance(Vec2::new(10.0, 6.0)) < 0.06, "{door:?}");
+            }
+        }
     }
 
     #[test]

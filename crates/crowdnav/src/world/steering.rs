@@ -7,6 +7,7 @@ use super::neighbors::{
     gather_neighbors, neighbor_hint, Memory, NeighborMemory, NeighborScratch, Seen, SeenCrowd,
 };
 use super::params::WorldParams;
+use super::portal;
 use crate::geom::Segment;
 use crate::steer::{
     clamp_speed, Neighbor, NeighborKind, SteerAgent, SteerContext, SteerDebug, Steering,
@@ -194,6 +195,12 @@ impl SteerPhase {
                     neighbors: &s.neighbors.sorted,
                     walls: &s.walls,
                     dt,
+                    // The door the agent walks up to or through, if its next waypoint
+                    // lies on a portal's corner.
+                    opening: a
+                        .next_waypoint()
+                        .and_then(|w| portal::portal_at(&a.portals, w, a.radius))
+                        .map(portal::Portal::steer_opening),
                 };
                 clamp_speed(steering.steer(&ctx, debug), a.max_speed)
             };
