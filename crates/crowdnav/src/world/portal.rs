@@ -405,11 +405,17 @@ mod tests {
 
     /// [`door`] in a room `height` metres high, the door centred at `height / 2`.
     fn door_in(height: f32, width: f32) -> (NavMesh, Vec<Segment>, WallGrid) {
+        door_through(height, width, 1.0)
+    }
+
+    /// [`door_in`] through a wall `thickness` metres thick (from `x = 10`).
+    fn door_through(height: f32, width: f32, thickness: f32) -> (NavMesh, Vec<Segment>, WallGrid) {
         let (low, high) = (height / 2.0 - width / 2.0, height / 2.0 + width / 2.0);
+        let x = 10.0 + thickness;
         let json = format!(
             r#"{{"boundary": [[0,0],[21,0],[21,{height}],[0,{height}]],
-                "obstacles": [[[10,0],[11,0],[11,{low}],[10,{low}]],
-                              [[10,{high}],[11,{high}],[11,{height}],[10,{height}]]]}}"#
+                "obstacles": [[[10,0],[{x},0],[{x},{low}],[10,{low}]],
+                              [[10,{high}],[{x},{high}],[{x},{height}],[10,{height}]]]}}"#
         );
         mesh_and_walls(&json)
     }
@@ -464,14 +470,8 @@ mod tests {
     #[test]
     fn a_door_s_opening_runs_from_its_entry_through_the_wall() {
         for thickness in [1.0f32, 0.2] {
-            let json = format!(
-                r#"{{"boundary": [[0,0],[21,0],[21,10],[0,10]],
-                    "obstacles": [[[10,0],[{x},0],[{x},4],[10,4]],
-                                  [[10,6],[{x},6],[{x},10],[10,10]]]}}"#,
-                x = 10.0 + thickness
-            );
             let found = portals_on(
-                mesh_and_walls(&json),
+                door_through(10.0, 2.0, thickness),
                 Vec2::new(2.0, 1.0),
                 Vec2::new(19.0, 1.0),
             );
