@@ -503,14 +503,14 @@ fn two_people_never_queue_behind_each_other() {
         [seen_as_neighbor(&second)].iter(),
         (turned, unit(&first)),
         8.0,
-        1.0,
+        (1.0, 0.0),
     );
     let free_second = free_distance(
         second,
         [seen_as_neighbor(&first)].iter(),
         (unit(&second), unit(&second)),
         8.0,
-        1.0,
+        (1.0, 0.0),
     );
     assert!(
         free_second < 0.5,
@@ -526,7 +526,7 @@ fn two_people_never_queue_behind_each_other() {
         [seen_as_neighbor(&second)].iter(),
         (turned, turned),
         8.0,
-        1.0,
+        (1.0, 0.0),
     );
     assert!(along_turned < 0.5, "{along_turned}");
 }
@@ -550,7 +550,7 @@ fn someone_crossing_steeply_is_passing_not_leading_a_queue() {
         preferred_velocity: Vec2::from_angle(degrees.to_radians()) * 1.34,
         kind: NeighborKind::Agent,
     };
-    let free = |n: Neighbor| free_distance(me, [n].iter(), (Vec2::X, Vec2::X), 8.0, 1.0);
+    let free = |n: Neighbor| free_distance(me, [n].iter(), (Vec2::X, Vec2::X), 8.0, (1.0, 0.0));
     assert!(
         (free(ahead(30.0)) - 0.2).abs() < 1e-5,
         "{}",
@@ -584,7 +584,7 @@ fn someone_stepping_out_of_the_lane_is_not_queued_behind() {
         preferred_velocity: v(1.34, 0.0),
         kind: NeighborKind::Agent,
     };
-    let free = |n: Neighbor| free_distance(me, [n].iter(), (Vec2::X, Vec2::X), 8.0, 1.0);
+    let free = |n: Neighbor| free_distance(me, [n].iter(), (Vec2::X, Vec2::X), 8.0, (1.0, 0.0));
     let queued = 0.7 - (0.5f32 * 0.5 - 0.2 * 0.2).sqrt();
     assert!((free(ahead(v(1.0, 0.0))) - queued).abs() < 1e-5);
     // Out by 0.31 m in the second: still in the band (0.5 m).
@@ -631,9 +631,12 @@ fn the_time_gap_slows_an_agent_to_the_free_space_ahead() {
     let steer = |neighbors: &[Neighbor]| steer_among(neighbors, &[]);
     // 0.2 m of free space ahead, a time gap of 0.3 s: at most 0.67 m/s. (In a passage a
     // few abreast the time gap is kept at the zipper's 1.4 contact distances, 0.7 m.)
+    // The passage ends 0.6 m ahead, as the door of a wall a metre thick does: in one
+    // that goes on, the one ahead walking on counts too (see
+    // `in_a_passage_that_goes_on_a_follower_counts_its_leader_walking_on`).
     let passage = [
-        Segment::new(v(10.0, 0.6), v(-1.0, 0.6)),
-        Segment::new(v(-1.0, -0.6), v(10.0, -0.6)),
+        Segment::new(v(0.6, 0.6), v(-1.0, 0.6)),
+        Segment::new(v(-1.0, -0.6), v(0.6, -0.6)),
     ];
     let queued = steer_among(&[other(0.9, 0.0, v(1.0, 0.0))], &passage);
     assert!(queued.x <= 0.2 / 0.3 + 1e-4 && queued.x > 0.5, "{queued}");
@@ -708,6 +711,65 @@ fn in_front_of_a_short_door_people_walk_in_its_zipper() {
     }
 }
 
+/// In a passage a few abreast that goes on at least `ANTICIPATION_REACH` ahead, someone
+/// queued behind a neighbour counts that neighbour walking on over `ANTICIPATION`: it
+/// keeps its time gap to where the other will be, not to where it is, and so does not
+/// fall back to the time gap's pace behind someone walking at full speed. Behind
+/// someone standing, where the passage ends within a metre (the door of a wall up to a
+/// metre thick), or in the open, the time gap holds as before.
+#[test]
+fn in_a_passage_that_goes_on_a_follower_counts_its_leader_walking_on() {
+    let me = SteerAgent {
+        position: v(0.0, 0.0),
+        velocity: v(1.3, 0.0),
+        radius: 0.25,
+        max_speed: 1.5,
+        preferred_velocity: v(1.3, 0.0),
+        target: v(10.0, 0.0),
+    };
+    // 0.9 m ahead in line, walking along at `speed`.
+    let ahead = |speed: f32| Neighbor {
+        position: v(0.9, 0.0),
+        velocity: v(speed, 0.0),
+        radius: 0.25,
+        preferred_velocity: v(1.0, 0.0),
+        kind: NeighborKind::Agent,
+    };
+    // A passage 1.2 m wide from x = -1 to x = `end`.
+    let passage = |end: f32| {
+        [
+            Segment::new(v(end, 0.6), v(-1.0, 0.6)),
+            Segment::new(v(-1.0, -0.6), v(end, -0.6)),
+        ]
+    };
+    let steer = |neighbor: Neighbor, walls: &[Segment]| {
+        Orca::new(OrcaParams::people()).steer(
+            &SteerContext {
+                agent: me,
+                neighbors: &[neighbor],
+                walls,
+                dt: 0.05,
+                opening: None,
+            },
+            None,
+        )
+    };
+    // The zipper's contact is 0.7 m: 0.2 m free, at most 0.67 m/s over the 0.3 s gap.
+    let limit = 0.2 / 0.3;
+    // The passage goes on 9 m: 0.2 m and the other's 1 m/s over `ANTICIPATION`.
+    let following = steer(ahead(1.0), &passage(10.0));
+    assert!(following.x > limit + 0.3, "{following}");
+    for (what, velocity) in [
+        ("behind someone standing", steer(ahead(0.0), &passage(10.0))),
+        (
+            "the passage ends 0.6 m ahead",
+            steer(ahead(1.0), &passage(0.6)),
+        ),
+    ] {
+        assert!(velocity.x <= limit + 1e-4, "{what}: {velocity}");
+    }
+}
+
 /// In a passage a few abreast (narrower than five diameters), an agent keeps its time
 /// gap also to someone ahead beside it, within the zipper's band (a zipper of staggered
 /// files); in a wider passage, in the open, or without a zipper, someone beside is no
@@ -732,11 +794,13 @@ fn in_a_passage_a_few_wide_people_walk_in_a_zipper() {
         kind: NeighborKind::Agent,
     };
     // Walls along the way `half_width` either side of the passage's middle line y = 0
-    // (walkable side on each wall's left).
+    // (walkable side on each wall's left), ending 0.6 m ahead of the agent: the door of
+    // a wall a metre thick (in a passage that goes on, the one ahead walking on counts
+    // too: see `in_a_passage_that_goes_on_a_follower_counts_its_leader_walking_on`).
     let passage = |half_width: f32| {
         [
-            Segment::new(v(-5.0, -half_width), v(5.0, -half_width)),
-            Segment::new(v(5.0, half_width), v(-5.0, half_width)),
+            Segment::new(v(-5.0, -half_width), v(0.6, -half_width)),
+            Segment::new(v(0.6, half_width), v(-5.0, half_width)),
         ]
     };
     let steer = |params: OrcaParams, walls: &[Segment]| {
@@ -1772,7 +1836,7 @@ fn time_gap_velocity_stepping_out(
 /// its way over the time gap.
 fn queue_pace(me: SteerAgent, neighbors: &[Neighbor]) -> f32 {
     let way = me.preferred_velocity.normalize();
-    free_distance(me, neighbors.iter(), (way, way), 5.0, 1.0) / OrcaParams::people().time_gap
+    free_distance(me, neighbors.iter(), (way, way), 5.0, (1.0, 0.0)) / OrcaParams::people().time_gap
 }
 
 /// Held back behind a slow walker with a free lane beside it, someone steps out into

@@ -74,8 +74,8 @@ impl Portal {
 
 /// How far either way from a portal's line its passage is measured, metres: enough
 /// to tell a door in a thin wall from one in a wall a metre thick (see
-/// `SHORT_DOOR` in `steer/orca.rs`).
-const EXTENT_LIMIT: f32 = 1.0;
+/// `SHORT_DOOR` in `steer/orca.rs`), and a passage of [`LANE_PASSAGE`] from a door.
+const EXTENT_LIMIT: f32 = 2.0;
 
 /// How far from the line across an opening at `corner` (`span` along the unit
 /// `across`) the passage through it runs along the unit `way`, up to [`EXTENT_LIMIT`]
@@ -297,6 +297,18 @@ pub(crate) const CHOICE_RANGE: f32 = 6.0;
 /// too many in the files at the posts of narrow doors.)
 pub(crate) const QUEUE_COST: f32 = 1.0;
 
+/// The shortest passage, metres along the way through (both sides of the portal's
+/// line), in which people keep their lane: entering it, a point of the span costs
+/// [`LANE_COST`] more per metre it lies aside of the agent.
+const LANE_PASSAGE: f32 = 1.5;
+
+/// The cost, metres of walk, of each metre a point of a long passage's span
+/// ([`LANE_PASSAGE`]) lies aside of the agent choosing it. Without it people entering
+/// a passage 2–4 m long headed for the points that shortened their walk to their
+/// places beyond, crossing the lanes of those inside; at a door in a thinner wall
+/// crossing over in the door is how people spread out beyond it, and there it stays 0.
+const LANE_COST: f32 = 4.0;
+
 /// The others an agent sees on its way to a portal: where they are.
 pub(crate) struct Others<'a> {
     /// The point grid over every agent (their positions at the start of the step).
@@ -376,8 +388,16 @@ impl Portal {
                 }
             }
         });
+        let lane = if self.back + self.ahead >= LANE_PASSAGE {
+            LANE_COST
+        } else {
+            0.0
+        };
         let cost = |&(target, crowd): &(Vec2, u32)| {
-            position.distance(target) + target.distance(beyond) + QUEUE_COST * crowd as f32
+            position.distance(target)
+                + target.distance(beyond)
+                + QUEUE_COST * crowd as f32
+                + lane * (target - position).dot(self.across).abs()
         };
         let mut best = lanes[0];
         let mut best_cost = cost(&best);
@@ -469,7 +489,7 @@ mod tests {
     /// is measured in).
     #[test]
     fn a_door_s_opening_runs_from_its_entry_through_the_wall() {
-        for thickness in [1.0f32, 0.2] {
+        for thickness in [1.0f32, 0.2, 1.6] {
             let found = portals_on(
                 door_through(10.0, 2.0, thickness),
                 Vec2::new(2.0, 1.0),
@@ -549,6 +569,41 @@ mod tests {
         let mut grid = PointGrid::default();
         grid.rebuild(points, 0.6);
         grid
+    }
+
+    /// Entering a passage of `LANE_PASSAGE` or longer, someone keeps its lane: it heads
+    /// for the point of the span in line with it, not for the one that shortens its
+    /// walk to a place up the hall beyond. Through the door of a wall a metre thick it
+    /// still crosses over to that side in the door.
+    #[test]
+    fn entering_a_long_passage_people_keep_their_lane() {
+        // A room and a hall 30 m high, the door 2.4 m wide in the middle (y in
+        // [13.8, 16.2]); from its lower part to a place up the hall.
+        let (start, goal) = (Vec2::new(8.0, 14.3), Vec2::new(15.4, 19.5));
+        let head = |thickness: f32| {
+            let found = portals_on(door_through(30.0, 2.4, thickness), start, goal);
+            // The path wraps the upper post's exit corner; its portal measures the
+            // passage back through the wall.
+            let [post] = found[..] else {
+                panic!("one portal: {found:?}");
+            };
+            assert!(
+                post.corner.distance(Vec2::new(10.0 + thickness, 16.2)) < 1e-3,
+                "{post:?}"
+            );
+            let positions = [start];
+            let grid = crowd(&positions);
+            let AtPortal::Head(target) =
+                post.choose(start, 0.25, goal, &first_of(&grid, &positions))
+            else {
+                panic!("heads through the door");
+            };
+            target
+        };
+        let long = head(2.0);
+        assert!((long.y - start.y).abs() < 0.3, "in its lane: {long}");
+        let door = head(1.0);
+        assert!(door.y > 15.5, "crosses over in a door: {door}");
     }
 
     #[test]
