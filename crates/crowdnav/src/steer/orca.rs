@@ -1607,17 +1607,20 @@ const CLEARING_TIME: f32 = 1.0;
 /// at full speed, so each lane carried speed / (zipper contact + speed × time gap),
 /// about 1.2 persons/s, along the passage's whole length; at a door in a wall a
 /// metre thick the one ahead turns off past the door and is passed over
-/// ([`CLEARING_TIME`]), so that headway binds for a second only. A 1.6 m door in a
-/// wall 4 m thick passed 1.2–1.4 persons/(m·s) for it, against 1.6–1.9 at 1 m.
-/// Counting the leader's walk over 0.3 s or 0.6 s left more runs below the band in
-/// 2 m and 4 m walls; 1.5 s put the 4 m wall above it (docs/crowd-behaviour.md,
-/// "Door shapes").
+/// ([`CLEARING_TIME`]), so that headway binds for a second only: doors of 1–2.4 m in
+/// a wall 4 m thick passed 1.15–1.46 persons/(m·s), against 1.66–2.07 at 1 m (places
+/// in order, seeds 1–8). With 1 s, 13 of 64 runs through 2 m walls and 8 of 64
+/// through 4 m walls stay below the band of 1.5–2.1 (four ways of dealing places,
+/// seeds 1–4; 50 and 64 without); 0.5 s left 15 and 18 below, 1.5 s 10 below in 2 m
+/// walls and 4 below and 6 above in 4 m walls (docs/crowd-behaviour.md, "Door
+/// shapes").
 const ANTICIPATION: f32 = 1.0;
 
 /// How far ahead, metres, the passage must go on ([`width_across`] there below the
 /// zipper's passage) for [`ANTICIPATION`] to hold: beyond the door of a wall a metre
-/// thick, so that its flow is as calibrated; 1.5 m left the 4 m wall below the band
-/// in most runs.
+/// thick, so that its flow is as calibrated. With 1.5 m only those deeper inside
+/// gained: 46 and 43 of 64 runs through 2 m and 4 m walls stayed below the band (13
+/// and 8 with 1 m; the runs of [`ANTICIPATION`]).
 const ANTICIPATION_REACH: f32 = 1.0;
 
 /// Whether an agent that would walk along the unit `way` queues behind a neighbour at
