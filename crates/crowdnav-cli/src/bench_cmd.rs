@@ -162,7 +162,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     };
     if args.json {
         let text = serde_json::to_string(&report).map_err(|e| Failure::Other(e.into()))?;
-        println!("{text}");
+        say!("{text}");
     } else {
         print_table(&report);
     }
@@ -176,13 +176,20 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
 }
 
 fn print_table(r: &BenchReport) {
-    println!(
+    say!(
         "{} ({}, {} agents, dt {} s): build {:.1} ms, {} warm-up + {} timed steps x {} reps",
-        r.scenario, r.method, r.agents, r.dt, r.build_ms, r.warmup, r.steps, r.reps
+        r.scenario,
+        r.method,
+        r.agents,
+        r.dt,
+        r.build_ms,
+        r.warmup,
+        r.steps,
+        r.reps
     );
-    println!("threads  median ms/step  p95 ms/step  max ms/step  agent-steps/s");
+    say!("threads  median ms/step  p95 ms/step  max ms/step  agent-steps/s");
     for f in &r.results {
-        println!(
+        say!(
             "{:>7}  {:>14.3}  {:>11.3}  {:>11.3}  {:>13.0}",
             f.threads,
             f.median_ms_per_step,
@@ -191,7 +198,7 @@ fn print_table(r: &BenchReport) {
             f.agent_steps_per_s
         );
     }
-    println!(
+    say!(
         "same final state on every thread count and repetition: {}",
         if r.deterministic { "yes" } else { "NO" }
     );

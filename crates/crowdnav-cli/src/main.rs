@@ -4,6 +4,13 @@
 //! Exit codes: 0 success, 2 bad input (with a one-line message on stderr), 1 any other
 //! failure (an output file that cannot be written, a path query that found no path).
 
+/// `println!` for the command's results: see [`output::say`].
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::output::say(format_args!($($arg)*))
+    };
+}
+
 mod bench_cmd;
 mod output;
 mod path_cmd;
@@ -249,26 +256,26 @@ fn mesh(args: &MeshArgs) -> Result<(), Failure> {
     };
     if args.json {
         let text = serde_json::to_string(&report).map_err(|e| Failure::Other(e.into()))?;
-        println!("{text}");
+        say!("{text}");
     } else {
-        println!("world:          {}", report.world);
-        println!("vertices:       {}", report.vertices);
-        println!(
+        say!("world:          {}", report.world);
+        say!("vertices:       {}", report.vertices);
+        say!(
             "triangles:      {} ({} walkable, {} blocked)",
             report.triangles,
             report.walkable_triangles,
             report.triangles - report.walkable_triangles
         );
-        println!("walls:          {}", report.walls);
-        println!("walkable area:  {:.3} m²", report.walkable_area);
+        say!("walls:          {}", report.walls);
+        say!("walkable area:  {:.3} m²", report.walkable_area);
         if matches!(made, Made::Built(_)) {
-            println!("build time:     {:.2} ms", report.build_ms);
+            say!("build time:     {:.2} ms", report.build_ms);
         }
         if let (Some(path), Some(size)) = (&report.saved, report.saved_bytes) {
-            println!("saved:          {path} ({size} bytes)");
+            say!("saved:          {path} ({size} bytes)");
         }
         if let Some(ms) = report.load_ms {
-            println!("load time:      {ms:.2} ms");
+            say!("load time:      {ms:.2} ms");
         }
     }
     if let Some(path) = &args.svg {

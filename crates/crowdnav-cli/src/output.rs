@@ -2,7 +2,28 @@
 
 use anyhow::Context;
 use std::fs::File;
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Whether standard output failed for another reason than a closed reader (said once).
+static STDOUT_FAILED: AtomicBool = AtomicBool::new(false);
+
+/// Writes `line` and a newline to standard output (the `say!` macro). When the reader
+/// has gone (`crowdnav path … | head -1`), the rest of the output is dropped quietly
+/// and the command goes on, so that the files it was asked to write are still written
+/// whole; `println!` panicked there. Any other failure is said once on stderr.
+pub fn say(line: std::fmt::Arguments<'_>) {
+    let mut out = std::io::stdout().lock();
+    let written = out.write_fmt(line).and_then(|()| out.write_all(b"\n"));
+    if let Err(e) = written {
+        if e.kind() != std::io::ErrorKind::BrokenPipe
+            && !STDOUT_FAILED.swap(true, Ordering::Relaxed)
+        {
+            eprintln!("crowdnav: cannot write to standard output: {e}");
+        }
+    }
+}
 
 /// A file written under a temporary name in the target's folder and renamed onto the
 /// target by [`PendingFile::commit`]; dropped uncommitted (an error, a panic), the

@@ -105,10 +105,10 @@ pub fn run(args: &PathArgs) -> Result<(), Failure> {
         if args.json {
             let line =
                 serde_json::to_string(&Answer::of(result)).map_err(|e| Failure::Other(e.into()))?;
-            println!("{line}");
+            say!("{line}");
         } else {
             match result {
-                Ok(path) => println!("{}", found_line(query, path)),
+                Ok(path) => say!("{}", found_line(query, path)),
                 Err(e) => eprintln!("crowdnav: {}: {e}", query_head(query)),
             }
         }

@@ -238,7 +238,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
     if let Some(e) = gif_error {
         return Err(other(e));
     }
-    println!("{}", report.table());
+    say!("{}", report.table());
     if let Some(t) = trajectories {
         let path = t.file.target().to_owned();
         t.finish()?;
@@ -261,7 +261,7 @@ pub fn run(args: &RunArgs) -> Result<(), Failure> {
 
 /// Says on stdout that `path` was written: every file a command writes gets a line.
 pub fn wrote(path: &Path) {
-    println!("wrote {}", path.display());
+    say!("wrote {}", path.display());
 }
 
 /// Warns on stderr about every agent whose start is not on the walkable part of the
@@ -364,7 +364,7 @@ pub fn demo(args: &DemoArgs) -> Result<(), Failure> {
         return Err(other(e));
     }
     for r in &reports {
-        println!("{}", r.table());
+        say!("{}", r.table());
     }
     if !args.no_gif {
         wrote(&gif_path);

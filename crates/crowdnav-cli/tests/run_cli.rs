@@ -448,3 +448,30 @@ fn bad_lines_every_and_trajectory_paths_exit_2_and_write_nothing() {
     );
     assert_eq!(std::fs::read_dir(&dir).expect("folder").count(), 1);
 }
+
+/// Output piped into a reader that has gone (`crowdnav run … | head -1`): the command
+/// neither panics nor leaves its files unwritten; it drops the rest of its output
+/// quietly and exits 0, as command-line tools do.
+#[test]
+fn a_closed_stdout_is_no_panic_and_the_files_are_still_written() {
+    use std::process::{Command, Stdio};
+    let dir = temp_dir("closed-stdout");
+    let report = dir.join("report.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crowdnav"))
+        .args(["run", "scenarios/swap.json", "--report"])
+        .arg(&report)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .env("RUST_BACKTRACE", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // Close the reading end before the command writes anything.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("it exits");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let written = std::fs::read_to_string(&report).expect("the report is written");
+    assert!(written.contains("\"arrived\""), "{written}");
+}
