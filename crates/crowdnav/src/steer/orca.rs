@@ -1566,7 +1566,7 @@ const OVERTAKE_GAIN: f32 = 1.1;
 /// a zipper ([`OrcaParams::zipper`]): five. Below three (two abreast but not three, as
 /// before), doors of 1.6–2.4 m let people who stepped out of a queue
 /// ([`OVERTAKE_ANGLE`]) through at up to 2.23 persons/(m·s) (seeds 1 to 16).
-const ZIPPER_PASSAGE: f32 = 5.0;
+pub(crate) const ZIPPER_PASSAGE: f32 = 5.0;
 
 /// How long, metres, the zipper ([`OrcaParams::zipper`]) holds at least before a door's
 /// exit. Inside a passage it holds where walls close in on both sides across one's
