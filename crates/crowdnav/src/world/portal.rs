@@ -11,7 +11,8 @@
 //! portal's corner and it is within [`CHOICE_RANGE`] of it, an agent heads for the
 //! point of the opening's free span (a radius clear of both sides) that it can walk to
 //! in a straight line clear of both sides and that costs it least: the walk there and
-//! on, plus [`QUEUE_COST`] for everyone already on that way ([`Portal::choose`]). This
+//! on, plus [`QUEUE_COST`] for everyone already on that way, plus, entering a long
+//! passage a few abreast, [`LANE_COST`] for each metre aside ([`Portal::choose`]). This
 //! is "exit choice within the door's width": a crowd spreads over a wide door in files
 //! instead of queueing at its posts. When no point of the span is in straight sight
 //! (beside the door, wrapping the post), the agent follows its path. Once past the
@@ -326,8 +327,9 @@ impl Portal {
     /// Where an agent at `position`, of `radius`, heads at this portal: of the points
     /// of the opening's free span that it can walk to in a straight line clear of both
     /// sides, the one for which the walk there, on to `beyond` (the path's next
-    /// waypoint past the portal), and [`QUEUE_COST`] for each of `others` already in
-    /// the way costs least (candidates every half radius across the span). The choice
+    /// waypoint past the portal), [`QUEUE_COST`] for each of `others` already in
+    /// the way, and in a long passage a few abreast [`LANE_COST`] a metre aside costs
+    /// least (candidates every half radius across the span). The choice
     /// is made afresh every step: no memory, so it follows the crowd as it shifts.
     pub(crate) fn choose(
         &self,
