@@ -594,20 +594,26 @@ fn someone_stepping_out_of_the_lane_is_not_queued_behind() {
     assert!((free(ahead(v(1.0, -0.6))) - queued).abs() < 1e-5);
 }
 
+/// Someone at `(x, y)` walking east at 1.3 m/s (its preferred velocity too) to
+/// `(10, y)`: radius 0.25 m, at most 1.5 m/s.
+fn walking_east(x: f32, y: f32) -> SteerAgent {
+    SteerAgent {
+        position: v(x, y),
+        velocity: v(1.3, 0.0),
+        radius: 0.25,
+        max_speed: 1.5,
+        preferred_velocity: v(1.3, 0.0),
+        target: v(10.0, y),
+    }
+}
+
 /// An agent queued behind another walking the same way walks no faster than the free
 /// space ahead over the time gap; one that is not in its way does not slow it down.
 /// (The queue is in a passage one person wide: in the open, held back so, it steps out
 /// to pass, see `someone_held_behind_a_slow_walker_steps_out_into_a_free_lane`.)
 #[test]
 fn the_time_gap_slows_an_agent_to_the_free_space_ahead() {
-    let me = SteerAgent {
-        position: v(0.0, 0.0),
-        velocity: v(1.3, 0.0),
-        radius: 0.25,
-        max_speed: 1.5,
-        preferred_velocity: v(1.3, 0.0),
-        target: v(10.0, 0.0),
-    };
+    let me = walking_east(0.0, 0.0);
     let other = |x: f32, y: f32, preferred: Vec2| Neighbor {
         position: v(x, y),
         velocity: preferred,
@@ -654,14 +660,7 @@ fn the_time_gap_slows_an_agent_to_the_free_space_ahead() {
 /// zipper holds inside, as in any passage), or with no door known, it walks on.
 #[test]
 fn in_front_of_a_short_door_people_walk_in_its_zipper() {
-    let agent_at = |x: f32| SteerAgent {
-        position: v(x, -0.3),
-        velocity: v(1.3, 0.0),
-        radius: 0.25,
-        max_speed: 1.5,
-        preferred_velocity: v(1.3, 0.0),
-        target: v(10.0, -0.3),
-    };
+    let agent_at = |x: f32| walking_east(x, -0.3);
     // A door 1.2 m wide whose entry lies at x = 1 (posts at y = ±0.6), passed along +x.
     let door = |length: f32| Opening {
         entry: v(1.0, -0.6),
@@ -719,14 +718,7 @@ fn in_front_of_a_short_door_people_walk_in_its_zipper() {
 /// metre thick), or in the open, the time gap holds as before.
 #[test]
 fn in_a_passage_that_goes_on_a_follower_counts_its_leader_walking_on() {
-    let me = SteerAgent {
-        position: v(0.0, 0.0),
-        velocity: v(1.3, 0.0),
-        radius: 0.25,
-        max_speed: 1.5,
-        preferred_velocity: v(1.3, 0.0),
-        target: v(10.0, 0.0),
-    };
+    let me = walking_east(0.0, 0.0);
     // 0.9 m ahead in line, walking along at `speed`.
     let ahead = |speed: f32| Neighbor {
         position: v(0.9, 0.0),
@@ -776,14 +768,7 @@ fn in_a_passage_that_goes_on_a_follower_counts_its_leader_walking_on() {
 /// queue.
 #[test]
 fn in_a_passage_a_few_wide_people_walk_in_a_zipper() {
-    let me = SteerAgent {
-        position: v(0.0, -0.3),
-        velocity: v(1.3, 0.0),
-        radius: 0.25,
-        max_speed: 1.5,
-        preferred_velocity: v(1.3, 0.0),
-        target: v(10.0, -0.3),
-    };
+    let me = walking_east(0.0, -0.3);
     // Ahead, 0.6 m aside: past contact (0.5 m), within the zipper's band (0.7 m);
     // walking as fast, so that the half-planes leave the agent free to slow down.
     let beside = Neighbor {
