@@ -31,19 +31,27 @@ use super::{capsule_entry, Wall64};
 use crate::geom::{closest_point_f64, segments_distance_squared_f64, Segment};
 use crate::grid::WallGrid;
 use crate::mesh::navmesh::NavMesh;
-use glam::{DVec2, Vec2};
+use glam::{DVec2, Vec4, Vec4Swizzles};
 
 /// Walls per cell of the ray grid, as the query grid counts them (each in the cells it
 /// crosses): on aurora at r = 1, from half to four of them cost about the same
 /// (instructions per ray within 10 %); one is the least.
 pub(crate) const WALLS_PER_CELL: f32 = 1.0;
 
-/// A wall of the ray grid: its ends.
+/// A wall of the ray grid: its ends `a` and `b`, as `(a.x, a.y, b.x, b.y)` in one
+/// vector, which the walk's cull reads in one load.
 #[derive(Clone, Copy, Debug, Default)]
-#[repr(C)]
-struct RayWall {
-    a: Vec2,
-    b: Vec2,
+struct RayWall(Vec4);
+
+impl RayWall {
+    fn new(w: &Segment) -> RayWall {
+        RayWall(Vec4::new(w.a.x, w.a.y, w.b.x, w.b.y))
+    }
+
+    /// The ends in `f64`.
+    fn ends(self) -> Wall64 {
+        (self.0.xy().as_dvec2(), self.0.zw().as_dvec2())
+    }
 }
 
 /// The per-radius grid of walls within reach: see the [module](self)'s notes.
@@ -70,6 +78,9 @@ pub(crate) struct RayGrid {
     items: Vec<u32>,
     /// The walls' ends, by index: each stored once, however many cells list it.
     walls: Vec<RayWall>,
+    /// The largest magnitude of a coordinate of the walls' ends (for the bound on the
+    /// rounding of the walk's cull in `f32`).
+    extent: f64,
     /// How far from a wall a cell may lie and list it: the radius and a rounding pad.
     reach: f64,
     /// The pad of the sub-cells' marks (see [`RayGrid::for_mesh`]), when they are kept.
@@ -91,7 +102,17 @@ impl Clone for Spare {
 
 /// The ray grid's copy of `walls`.
 fn wall_ends(walls: &[Segment]) -> Vec<RayWall> {
-    walls.iter().map(|w| RayWall { a: w.a, b: w.b }).collect()
+    walls.iter().map(RayWall::new).collect()
+}
+
+/// The largest magnitude of a coordinate of `walls`' ends (0 for none; infinite or NaN
+/// never, as the walls' ends are finite).
+fn largest_coordinate(walls: &[RayWall]) -> f64 {
+    let most = walls
+        .iter()
+        .fold(Vec4::ZERO, |m, w| m.max(w.0.abs()))
+        .max_element();
+    f64::from(most)
 }
 
 /// Sub-cells of a ray grid's cell along each side (see `RayGrid::walkable`).
@@ -131,6 +152,7 @@ impl RayGrid {
             walkable: Vec::new(),
             items: Vec::new(),
             walls: Vec::new(),
+            extent: 0.0,
             reach: r,
             marks: None,
             spare: Spare::default(),
@@ -275,6 +297,7 @@ impl RayGrid {
             walkable: Vec::new(),
             items: Vec::new(),
             walls: Vec::new(),
+            extent: 0.0,
             reach,
             marks: None,
             spare: Spare::default(),
@@ -305,6 +328,7 @@ impl RayGrid {
         grid.starts = starts;
         grid.items = items;
         grid.walls = wall_ends(walls);
+        grid.extent = largest_coordinate(&grid.walls);
         Some(grid)
     }
 
@@ -405,15 +429,15 @@ impl RayGrid {
         let items = std::mem::replace(&mut self.items, items);
         self.spare = Spare(starts, items);
         self.walls.clear();
-        self.walls
-            .extend(walls.iter().map(|w| RayWall { a: w.a, b: w.b }));
+        self.walls.extend(walls.iter().map(RayWall::new));
+        self.extent = largest_coordinate(&self.walls);
     }
 
     /// Whether `self` and `other` lie on the same cells, list the same walls in each,
     /// in the same order, and mark the same sub-cells walkable.
     #[cfg(test)]
     pub(crate) fn same_as(&self, other: &RayGrid) -> bool {
-        let item = |w: &RayWall| [w.a.x, w.a.y, w.b.x, w.b.y].map(f32::to_bits);
+        let item = |w: &RayWall| w.0.to_array().map(f32::to_bits);
         self.radius.to_bits() == other.radius.to_bits()
             && self.origin.to_array().map(f64::to_bits) == other.origin.to_array().map(f64::to_bits)
             && self.cell.to_bits() == other.cell.to_bits()
@@ -456,14 +480,15 @@ impl RayGrid {
         if !(p.x >= 0.0 && p.y >= 0.0 && p.x < self.cols as f64 && p.y < self.rows as f64) {
             return None;
         }
-        let (x, y) = (p.x as u32 as usize, p.y as u32 as usize);
-        let walkable = *self.walkable.get(y * self.cols as usize + x)?;
-        // The sub-cell: `8 p` is exact, so it lies in `8 x .. 8 x + 8`.
-        let (i, j) = (
-            (p.x * SUB as f64) as u32 as usize - x * SUB,
-            (p.y * SUB as f64) as u32 as usize - y * SUB,
+        // The sub-cell's column and row (`8 p` is exact, and its floor over 8 is `p`'s):
+        // the cell's in the high bits, the sub-cell's in it in the low three.
+        let (u, v) = (
+            (p.x * SUB as f64) as u32 as usize,
+            (p.y * SUB as f64) as u32 as usize,
         );
-        if walkable >> (j * SUB + i) & 1 == 0 {
+        let (x, y) = (u / SUB, v / SUB);
+        let walkable = *self.walkable.get(y * self.cols as usize + x)?;
+        if walkable >> (v % SUB * SUB + u % SUB) & 1 == 0 {
             return None;
         }
         Some(self.walk(s, d, x, y))
@@ -478,11 +503,10 @@ impl RayGrid {
         let to = s + d;
         // (Every number here is finite: comparisons stand for `min` and `max`, which
         // would also handle NaN, at several instructions each.)
-        let scale = 1.0 + r + larger(larger(s.x.abs(), s.y.abs()), larger(to.x.abs(), to.y.abs()));
+        let at = larger(s.x.abs(), s.y.abs());
+        let scale = 1.0 + r + larger(at, larger(to.x.abs(), to.y.abs()));
         let slack = 1e-9 * scale;
-        // A wall with both ends farther than this from the ray's line, on one side,
-        // is not touched (the sides are times |d|).
-        let beyond = (r + slack) * d.length();
+        let mut cull = Cull::new(s, d, r + slack, at + self.extent);
         // Per axis: the step of the cell index, the time a step of one cell takes, and
         // the time the segment leaves the first cell through the side it heads to.
         let axis = |d: f64, s: f64, origin: f64, at: usize| {
@@ -504,30 +528,19 @@ impl RayGrid {
         // The steps of the cell's index.
         let (next_x, next_y) = (step_x, step_y.wrapping_mul(cols));
         let mut c = y * cols + x;
-        let grow = r + slack;
-        let side0 = d.perp_dot(s);
         // The best touch: its time and item.
         let mut best: (f64, Option<u32>) = (1.0, None);
-        // The box of the ray up to the best touch, grown by r.
-        let (mut blo, mut bhi) = grown_box(s, to, grow);
         let (starts, items, walls) = (&self.starts[..], &self.items[..], &self.walls[..]);
         while let (Some(&start), Some(&end)) = (starts.get(c), starts.get(c.wrapping_add(1))) {
             let (start, end) = (start as usize, end as usize);
             for &k in items.get(start..end).unwrap_or(&[]) {
-                let Some(w) = walls.get(k as usize) else {
+                let Some(&w) = walls.get(k as usize) else {
                     continue;
                 };
-                let (a, b) = (w.a.as_dvec2(), w.b.as_dvec2());
-                let (oa, ob) = (d.perp_dot(a) - side0, d.perp_dot(b) - side0);
-                // (Bitwise, not short-circuit: one branch a wall.)
-                let aside = ((oa > beyond) & (ob > beyond)) | ((oa < -beyond) & (ob < -beyond));
-                let outside = ((a.x < blo.x) & (b.x < blo.x))
-                    | ((a.y < blo.y) & (b.y < blo.y))
-                    | ((a.x > bhi.x) & (b.x > bhi.x))
-                    | ((a.y > bhi.y) & (b.y > bhi.y));
-                if aside | outside {
+                if cull.out(w) {
                     continue;
                 }
+                let (a, b) = w.ends();
                 // (At r = 0 there are no end discs, and the branches cost less.)
                 let touch = match r > 0.0 {
                     true => capsule_entry_by_selects(s, d, a, b, r, best.0),
@@ -537,7 +550,7 @@ impl RayGrid {
                     // At most `best.0`: the earlier, or the lower wall at a tie.
                     if t < best.0 || best.1.is_none_or(|j| k < j) {
                         best = (t, Some(k));
-                        (blo, bhi) = grown_box(s, s + d * t, grow);
+                        cull.up_to(t);
                     }
                 }
             }
@@ -567,8 +580,87 @@ impl RayGrid {
         let (t, found) = best;
         let k = found?;
         let w = walls.get(k as usize)?;
-        Some((t, k, (w.a.as_dvec2(), w.b.as_dvec2())))
+        Some((t, k, w.ends()))
     }
+}
+
+/// The walk's cull of a listed wall before its exact test, in `f32` lanes: a wall
+/// whose ends both lie behind the start, or past the disc at the best touch, or on one
+/// side of the ray's line, farther than the radius (and a slack) in the ray's frame, is
+/// not touched up to the best touch. One multiply-add per axis puts both ends in the
+/// frame (`(u_a, u_b, o_a, o_b)`: along the ray and across it), two comparisons with
+/// the bounds and one branch decide.
+///
+/// Rounding: the frame's axes are unit vectors rounded to `f32`, and a coordinate
+/// costs two products and a sum in `f32`: within `4.3 u W` of the exact value, `u` the
+/// unit roundoff of `f32` and `W` the largest magnitude of a coordinate of the walls'
+/// ends (and a few `f32::MIN_POSITIVE` for products that underflow). The bounds are
+/// widened by `1e-6 W` (about `17 u W`) and rounded outward to `f32`, so that a wall
+/// culled lies beyond them in exact arithmetic: the cull never drops a wall that the
+/// exact test would find, and the answers are those of the test of every listed wall.
+struct Cull {
+    /// The axes' `x` and `y` components per lane: `(d, d, n, n)`, `d` the ray's unit
+    /// direction and `n` its left normal.
+    x: Vec4,
+    y: Vec4,
+    /// The lower bounds, and the upper bound across the ray (lanes 2 and 3).
+    lo: Vec4,
+    hi: Vec4,
+    /// `d · s` plus the reach, and the ray's length: the upper bound along the ray
+    /// up to time `t` is `far + t len` (rounded up).
+    far: f64,
+    len: f64,
+}
+
+impl Cull {
+    /// The cull of a disc reaching `reach` (its radius and slack) moving from `s`
+    /// along `d` (not zero) up to time 1, over walls whose coordinates and `s`'s have
+    /// magnitudes summing to at most `extent`.
+    #[inline]
+    fn new(s: DVec2, d: DVec2, reach: f64, extent: f64) -> Cull {
+        let len = d.length();
+        let inv = 1.0 / len;
+        let (u, n) = (d * inv, d.perp() * inv);
+        let reach = reach + 1e-6 * extent + 1e-30;
+        let at = DVec2::new(u.dot(s), n.dot(s));
+        let (lo, hi) = (outward(at - reach, -1.0), outward(at + reach, 1.0));
+        let far = at.x + reach;
+        let u_hi = outward(DVec2::splat(far + len), 1.0).x;
+        Cull {
+            x: Vec4::new(u.x as f32, u.x as f32, n.x as f32, n.x as f32),
+            y: Vec4::new(u.y as f32, u.y as f32, n.y as f32, n.y as f32),
+            lo: Vec4::new(lo.x, lo.x, lo.y, lo.y),
+            hi: Vec4::new(u_hi, u_hi, hi.y, hi.y),
+            far,
+            len,
+        }
+    }
+
+    /// Brings the upper bound along the ray to time `t`.
+    #[inline]
+    fn up_to(&mut self, t: f64) {
+        let u_hi = outward(DVec2::splat(self.far + t * self.len), 1.0).x;
+        self.hi = Vec4::new(u_hi, u_hi, self.hi.z, self.hi.w);
+    }
+
+    /// Whether wall `w` cannot be touched within the bounds.
+    #[inline]
+    fn out(&self, w: RayWall) -> bool {
+        let v = w.0;
+        // (u_a, u_b, o_a, o_b)
+        let frame = v.xzxz() * self.x + v.ywyw() * self.y;
+        let m = frame.cmplt(self.lo).bitmask() | frame.cmpgt(self.hi).bitmask() << 4;
+        // Both ends below (or above) one bound: lanes 0 and 1, or 2 and 3.
+        m & (m >> 1) & 0x55 != 0
+    }
+}
+
+/// `v` rounded to `f32` away from it towards `sign` (-1 or 1): at most `v` for -1, at
+/// least for 1, by a relative `2^-22` (twice `f32`'s rounding) and `1e-37` (more than
+/// a subnormal `f32`'s); infinite beyond `f32`'s range, which culls nothing.
+#[inline]
+fn outward(v: DVec2, sign: f64) -> glam::Vec2 {
+    (v + (v.abs() * (1.0 / 4_194_304.0) + 1e-37) * sign).as_vec2()
 }
 
 /// [`capsule_entry`](crate::geom::capsule_entry), the same to the bit, with its three
@@ -629,17 +721,6 @@ fn larger(a: f64, b: f64) -> f64 {
     } else {
         b
     }
-}
-
-/// The box of `u` and `v` (not NaN) grown by `grow`.
-#[inline]
-fn grown_box(u: DVec2, v: DVec2, grow: f64) -> (DVec2, DVec2) {
-    let lo = DVec2::new(
-        if u.x < v.x { u.x } else { v.x },
-        if u.y < v.y { u.y } else { v.y },
-    );
-    let hi = DVec2::new(larger(u.x, v.x), larger(u.y, v.y));
-    (lo - grow, hi + grow)
 }
 
 #[cfg(test)]
