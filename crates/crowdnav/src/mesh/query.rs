@@ -323,8 +323,23 @@ fn finite(argument: &'static str, p: Vec2) -> Result<(), MeshQueryError> {
 }
 
 /// A ray's checked arguments: finite ends apart from each other and a valid radius
-/// (returned in `f64`).
+/// (returned in `f64`). Valid arguments are told by a few bit tests together
+/// (`0 x` is zero for a finite `x`, NaN otherwise); the checks one by one,
+/// [`ray_error`], say what is wrong.
+#[inline]
 fn ray_ok(from: Vec2, to: Vec2, radius: f32) -> Result<f64, MeshQueryError> {
+    let ends = glam::Vec4::new(from.x, from.y, to.x, to.y);
+    let finite = (ends * 0.0).cmpeq(glam::Vec4::ZERO).all();
+    if finite & (0.0..f32::INFINITY).contains(&radius) & (from != to) {
+        return Ok(f64::from(radius));
+    }
+    ray_error(from, to, radius)
+}
+
+/// [`ray_ok`]'s checks one by one, in order.
+#[cold]
+#[inline(never)]
+fn ray_error(from: Vec2, to: Vec2, radius: f32) -> Result<f64, MeshQueryError> {
     finite("from", from)?;
     finite("to", to)?;
     let r = radius_ok("radius", radius)?;

@@ -73,7 +73,20 @@ impl<T> Default for RadiusSlots<T> {
 impl<T: PerRadius> RadiusSlots<T> {
     /// The data for radius `r`, built by `build` in the first free slot if no slot holds
     /// it yet; `None` when every slot holds another radius.
+    #[inline]
     pub(crate) fn get(&self, r: f64, build: impl Fn() -> T) -> Option<&T> {
+        // The first slot, built for `r`: the common case, without the loop's calls.
+        if let Some(data) = self.0.first().and_then(OnceLock::get) {
+            if data.radius().to_bits() == r.to_bits() {
+                return Some(data);
+            }
+        }
+        self.find(r, build)
+    }
+
+    /// [`RadiusSlots::get`] over every slot.
+    #[inline(never)]
+    fn find(&self, r: f64, build: impl Fn() -> T) -> Option<&T> {
         for slot in &self.0 {
             // A slot another thread fills with another radius is passed over.
             let data = match slot.get() {
