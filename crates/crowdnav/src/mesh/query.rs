@@ -1509,7 +1509,7 @@ impl NavMesh {
     /// The raycast from `s` when the radius has a ray grid whose walkable sub-cells
     /// vouch for `s`: no start triangle needed. `None`: the caller locates `s`
     /// and takes [`NavMesh::raycast_from`] (the same answer).
-    #[inline]
+    #[inline(always)]
     fn raycast_from_walkable(&self, s: DVec2, to: DVec2, r: f64) -> Option<Option<RayHit>> {
         let found = self.ray_grid(r)?.first_touch_from_walkable(s, to - s)?;
         Some(found.map(|(t, _, wall)| ray_hit(s, to - s, t, wall, r)))

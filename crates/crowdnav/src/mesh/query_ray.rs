@@ -531,7 +531,7 @@ impl RayGrid {
         // The best touch: its time and item.
         let mut best: (f64, Option<u32>) = (1.0, None);
         let (starts, items, walls) = (&self.starts[..], &self.items[..], &self.walls[..]);
-        while let (Some(&start), Some(&end)) = (starts.get(c), starts.get(c.wrapping_add(1))) {
+        while let Some(&[start, end]) = starts.get(c..c.wrapping_add(2)) {
             let (start, end) = (start as usize, end as usize);
             for &k in items.get(start..end).unwrap_or(&[]) {
                 let Some(&w) = walls.get(k as usize) else {
