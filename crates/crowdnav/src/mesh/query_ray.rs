@@ -673,8 +673,8 @@ fn outward(v: DVec2, sign: f64) -> glam::Vec2 {
 /// candidates (entering the strip along the wall, or the disc round either end)
 /// computed whole and picked by selects rather than branches: which of them holds is
 /// what a branch predictor cannot foresee over many rays (a raycast at r = 1 on aurora
-/// tests about one wall this way). The walls a raycast passes to it pass the side and
-/// box tests, so the sums are rarely wasted. (Not inlined: the walk is faster with
+/// tests about one wall this way). The walls a raycast passes to it pass the walk's
+/// cull, so the sums are rarely wasted. (Not inlined: the walk is faster with
 /// it a call, 1.13–1.15 × Detour against 1.18–1.21 ×.)
 #[inline(never)]
 fn capsule_entry_by_selects(
