@@ -28,7 +28,6 @@ pub use swarm::{Neighbor3, SteerAgent3, Swarm, SwarmParams};
 mod linear_program;
 pub use linear_program::HalfPlane;
 mod orca;
-pub(crate) use orca::ZIPPER_PASSAGE;
 
 pub use orca::{
     orca_half_plane_disc, orca_half_plane_segment, Orca, OrcaParams, OrcaPreset, OrcaScratch,

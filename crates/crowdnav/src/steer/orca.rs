@@ -1566,7 +1566,7 @@ const OVERTAKE_GAIN: f32 = 1.1;
 /// a zipper ([`OrcaParams::zipper`]): five. Below three (two abreast but not three, as
 /// before), doors of 1.6–2.4 m let people who stepped out of a queue
 /// ([`OVERTAKE_ANGLE`]) through at up to 2.23 persons/(m·s) (seeds 1 to 16).
-pub(crate) const ZIPPER_PASSAGE: f32 = 5.0;
+const ZIPPER_PASSAGE: f32 = 5.0;
 
 /// How long, metres, the zipper ([`OrcaParams::zipper`]) holds at least before a door's
 /// exit. Inside a passage it holds where walls close in on both sides across one's
@@ -1609,18 +1609,18 @@ const CLEARING_TIME: f32 = 1.0;
 /// metre thick the one ahead turns off past the door and is passed over
 /// ([`CLEARING_TIME`]), so that headway binds for a second only: doors of 1–2.4 m in
 /// a wall 4 m thick passed 1.15–1.46 persons/(m·s), against 1.66–2.07 at 1 m (places
-/// in order, seeds 1–8). With 1 s, 13 of 64 runs through 2 m walls and 8 of 64
+/// in order, seeds 1–8). With 1 s, 15 of 64 runs through 2 m walls and 13 of 64
 /// through 4 m walls stay below the band of 1.5–2.1 (four ways of dealing places,
-/// seeds 1–4; 50 and 64 without); 0.5 s left 15 and 18 below, 1.5 s 10 below in 2 m
-/// walls and 4 below and 6 above in 4 m walls (docs/crowd-behaviour.md, "Door
+/// seeds 1–4; 50 and 64 without); 0.5 s left 19 and 23 below, 1.5 s 13 below in 2 m
+/// walls and 6 below and 6 above in 4 m walls (docs/crowd-behaviour.md, "Door
 /// shapes").
 const ANTICIPATION: f32 = 1.0;
 
 /// How far ahead, metres, the passage must go on ([`width_across`] there below the
 /// zipper's passage) for [`ANTICIPATION`] to hold: beyond the door of a wall a metre
 /// thick, so that its flow is as calibrated. With 1.5 m only those deeper inside
-/// gained: 46 and 43 of 64 runs through 2 m and 4 m walls stayed below the band (13
-/// and 8 with 1 m; the runs of [`ANTICIPATION`]).
+/// gained: 45 and 50 of 64 runs through 2 m and 4 m walls stayed below the band (15
+/// and 13 with 1 m; the runs of [`ANTICIPATION`]).
 const ANTICIPATION_REACH: f32 = 1.0;
 
 /// Whether an agent that would walk along the unit `way` queues behind a neighbour at

@@ -11,8 +11,7 @@
 //! portal's corner and it is within [`CHOICE_RANGE`] of it, an agent heads for the
 //! point of the opening's free span (a radius clear of both sides) that it can walk to
 //! in a straight line clear of both sides and that costs it least: the walk there and
-//! on, plus [`QUEUE_COST`] for everyone already on that way, plus, entering a long
-//! passage a few abreast, [`LANE_COST`] for each metre aside ([`Portal::choose`]). This
+//! on, plus [`QUEUE_COST`] for everyone already on that way ([`Portal::choose`]). This
 //! is "exit choice within the door's width": a crowd spreads over a wide door in files
 //! instead of queueing at its posts. When no point of the span is in straight sight
 //! (beside the door, wrapping the post), the agent follows its path. Once past the
@@ -24,7 +23,7 @@
 use crate::geom::{closest_point_on_segment, segment_intersection, Segment, SegmentIntersection};
 use crate::grid::{PointGrid, WallGrid};
 use crate::path::{Path, PathPiece};
-use crate::steer::{Opening, ZIPPER_PASSAGE};
+use crate::steer::Opening;
 use glam::Vec2;
 
 /// The widest opening treated as a portal, metres: wider ones are open ground, where
@@ -75,8 +74,8 @@ impl Portal {
 
 /// How far either way from a portal's line its passage is measured, metres: enough
 /// to tell a door in a thin wall from one in a wall a metre thick (see
-/// `SHORT_DOOR` in `steer/orca.rs`), and a passage of [`LANE_PASSAGE`] from a door.
-const EXTENT_LIMIT: f32 = 2.0;
+/// `SHORT_DOOR` in `steer/orca.rs`).
+const EXTENT_LIMIT: f32 = 1.0;
 
 /// How far from the line across an opening at `corner` (`span` along the unit
 /// `across`) the passage through it runs along the unit `way`, up to [`EXTENT_LIMIT`]
@@ -298,21 +297,6 @@ pub(crate) const CHOICE_RANGE: f32 = 6.0;
 /// too many in the files at the posts of narrow doors.)
 pub(crate) const QUEUE_COST: f32 = 1.0;
 
-/// The shortest passage, metres along the way through (both sides of the portal's
-/// line), in which people keep their lane: entering one a few abreast (narrower than
-/// the zipper's passage, `ZIPPER_PASSAGE` diameters), a point of the span costs
-/// [`LANE_COST`] more per metre it lies aside of the agent. In wider ones (the
-/// corridors of a crossing) it would keep people from spreading out: the crossing's
-/// worst of seeds 1–60 took 1.97 times alone with it there, 1.63 without.
-const LANE_PASSAGE: f32 = 1.5;
-
-/// The cost, metres of walk, of each metre a point of a long passage's span
-/// ([`LANE_PASSAGE`]) lies aside of the agent choosing it. Without it people entering
-/// a passage 2–4 m long headed for the points that shortened their walk to their
-/// places beyond, crossing the lanes of those inside; at a door in a thinner wall
-/// crossing over in the door is how people spread out beyond it, and there it stays 0.
-const LANE_COST: f32 = 4.0;
-
 /// The others an agent sees on its way to a portal: where they are.
 pub(crate) struct Others<'a> {
     /// The point grid over every agent (their positions at the start of the step).
@@ -327,9 +311,8 @@ impl Portal {
     /// Where an agent at `position`, of `radius`, heads at this portal: of the points
     /// of the opening's free span that it can walk to in a straight line clear of both
     /// sides, the one for which the walk there, on to `beyond` (the path's next
-    /// waypoint past the portal), [`QUEUE_COST`] for each of `others` already in
-    /// the way, and in a long passage a few abreast [`LANE_COST`] a metre aside costs
-    /// least (candidates every half radius across the span). The choice
+    /// waypoint past the portal), and [`QUEUE_COST`] for each of `others` already in
+    /// the way costs least (candidates every half radius across the span). The choice
     /// is made afresh every step: no memory, so it follows the crowd as it shifts.
     pub(crate) fn choose(
         &self,
@@ -393,18 +376,8 @@ impl Portal {
                 }
             }
         });
-        let lane = if self.back + self.ahead >= LANE_PASSAGE
-            && self.span < ZIPPER_PASSAGE * 2.0 * radius
-        {
-            LANE_COST
-        } else {
-            0.0
-        };
         let cost = |&(target, crowd): &(Vec2, u32)| {
-            position.distance(target)
-                + target.distance(beyond)
-                + QUEUE_COST * crowd as f32
-                + lane * (target - position).dot(self.across).abs()
+            position.distance(target) + target.distance(beyond) + QUEUE_COST * crowd as f32
         };
         let mut best = lanes[0];
         let mut best_cost = cost(&best);
@@ -496,7 +469,7 @@ mod tests {
     /// is measured in).
     #[test]
     fn a_door_s_opening_runs_from_its_entry_through_the_wall() {
-        for thickness in [1.0f32, 0.2, 1.6] {
+        for thickness in [1.0f32, 0.2] {
             let found = portals_on(
                 door_through(10.0, 2.0, thickness),
                 Vec2::new(2.0, 1.0),
@@ -576,46 +549,6 @@ mod tests {
         let mut grid = PointGrid::default();
         grid.rebuild(points, 0.6);
         grid
-    }
-
-    /// Entering a passage of `LANE_PASSAGE` or longer, someone keeps its lane: it heads
-    /// for the point of the span in line with it, not for the one that shortens its
-    /// walk to a place up the hall beyond. Through the door of a wall a metre thick, or
-    /// a passage wider than a few abreast, it still crosses over to that side.
-    #[test]
-    fn entering_a_long_passage_people_keep_their_lane() {
-        // A room and a hall 30 m high, the door `width` wide in the middle (2.4 m: y in
-        // [13.8, 16.2]); from its lower part to a place up the hall.
-        let (start, goal) = (Vec2::new(8.0, 14.3), Vec2::new(15.4, 19.5));
-        let head = |thickness: f32, width: f32| {
-            let found = portals_on(door_through(30.0, width, thickness), start, goal);
-            // The path wraps the upper post's exit corner; its portal measures the
-            // passage back through the wall.
-            let [post] = found[..] else {
-                panic!("one portal: {found:?}");
-            };
-            assert!(
-                post.corner
-                    .distance(Vec2::new(10.0 + thickness, 15.0 + width / 2.0))
-                    < 1e-3,
-                "{post:?}"
-            );
-            let positions = [start];
-            let grid = crowd(&positions);
-            let AtPortal::Head(target) =
-                post.choose(start, 0.25, goal, &first_of(&grid, &positions))
-            else {
-                panic!("heads through the door");
-            };
-            target
-        };
-        let long = head(2.0, 2.4);
-        assert!((long.y - start.y).abs() < 0.3, "in its lane: {long}");
-        let door = head(1.0, 2.4);
-        assert!(door.y > 15.5, "crosses over in a door: {door}");
-        // 3 m is more than five diameters of 0.5 m.
-        let wide = head(2.0, 3.0);
-        assert!(wide.y > 15.5, "crosses over in a wide passage: {wide}");
     }
 
     #[test]
