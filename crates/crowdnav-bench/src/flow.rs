@@ -393,6 +393,24 @@ impl FlowRun {
     }
 }
 
+/// The agents of `layout` meant to cross its line forward: those whose goal lies across
+/// it from their start, from its left to its right (everyone through a door; one
+/// direction in a corridor). The agents that [`LineCrossings::flow`] counts.
+pub fn forward_agents(layout: &Layout) -> Vec<usize> {
+    let (a, b) = layout.line;
+    let side = |p: Vec2| (b - a).perp_dot(p - a);
+    layout
+        .scenario
+        .agents
+        .iter()
+        .enumerate()
+        .filter(
+            |(_, ag)| matches!(ag.goal, GoalSpec::Point(g) if side(ag.pos) > 0.0 && side(g) <= 0.0),
+        )
+        .map(|(i, _)| i)
+        .collect()
+}
+
 /// Runs `layout` with crowdnav as the scenario says (its method and parameters, its
 /// `dt`), on one thread (JuPedSim steps on one), until every agent has reached its goal
 /// once or the scenario's steps ran out, recording every step.

@@ -194,17 +194,7 @@ fn measure(
     let line = flow::measure_line(&run.tracks, layout.line);
     let heading = headings(layout);
     // The agents whose goal lies across the line forward (from its left to its right).
-    let (a, b) = layout.line;
-    let side = |p: Vec2| (b - a).perp_dot(p - a);
-    let meant: Vec<usize> = s
-        .agents
-        .iter()
-        .enumerate()
-        .filter(
-            |(_, ag)| matches!(ag.goal, GoalSpec::Point(g) if side(ag.pos) > 0.0 && side(g) <= 0.0),
-        )
-        .map(|(i, _)| i)
-        .collect();
+    let meant = flow::forward_agents(layout);
     let through = line.forward_times(&meant).len();
     let all_forward = line.forward.iter().flatten().count();
     let lane_order = lanes
