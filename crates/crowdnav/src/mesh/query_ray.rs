@@ -501,11 +501,27 @@ impl RayGrid {
     }
 
     /// The walk of [`RayGrid::first_touch`] from cell `(x, y)`, which holds `s`.
+    ///
+    /// Up to the first cell that lists a wall, the walk only steps (about a third of
+    /// the rays at r = 1 on aurora meet none): the cull is set up there.
     #[inline]
     fn walk(&self, s: DVec2, d: DVec2, x: usize, y: usize) -> Option<(f64, u32, Wall64)> {
         let r = self.radius;
-        let (cols, rows) = (self.cols as usize, self.rows as usize);
-        let (mut x, mut y) = (x, y);
+        let mut dda = Dda::new(self, s, d, x, y);
+        let (starts, items, walls) = (&self.starts[..], &self.items[..], &self.walls[..]);
+        // The cells with no walls before the first with some: no touch there (`best`
+        // stays 1).
+        let (mut start, mut end) = loop {
+            let &[start, end] = starts.get(dda.c as usize..dda.c as usize + 2)? else {
+                return None;
+            };
+            if start != end {
+                break (start as usize, end as usize);
+            }
+            if !dda.step(1.0) {
+                return None;
+            }
+        };
         let to = s + d;
         // (Every number here is finite: comparisons stand for `min` and `max`, which
         // would also handle NaN, at several instructions each.)
@@ -513,32 +529,9 @@ impl RayGrid {
         let scale = 1.0 + r + larger(at, larger(to.x.abs(), to.y.abs()));
         let slack = 1e-9 * scale;
         let mut cull = Cull::new(s, d, r + slack, at + self.extent);
-        // Per axis: the step of the cell index, the time a step of one cell takes, and
-        // the time the segment leaves the first cell through the side it heads to.
-        let axis = |d: f64, s: f64, origin: f64, at: usize| {
-            if d == 0.0 {
-                return (0usize, f64::INFINITY, f64::INFINITY);
-            }
-            let inv = 1.0 / d;
-            // (`at` is below the grid's columns or rows, far within `i64`.)
-            let side = (at as i64 + i64::from(d > 0.0)) as f64;
-            let step = if d > 0.0 { 1 } else { usize::MAX };
-            (
-                step,
-                self.cell * inv.abs(),
-                (origin + side * self.cell - s) * inv,
-            )
-        };
-        let (step_x, delta_x, mut tx) = axis(d.x, s.x, self.origin.x, x);
-        let (step_y, delta_y, mut ty) = axis(d.y, s.y, self.origin.y, y);
-        // The steps of the cell's index.
-        let (next_x, next_y) = (step_x, step_y.wrapping_mul(cols));
-        let mut c = y * cols + x;
         // The best touch: its time and item.
         let mut best: (f64, Option<u32>) = (1.0, None);
-        let (starts, items, walls) = (&self.starts[..], &self.items[..], &self.walls[..]);
-        while let Some(&[start, end]) = starts.get(c..c.wrapping_add(2)) {
-            let (start, end) = (start as usize, end as usize);
+        loop {
             for &k in items.get(start..end).unwrap_or(&[]) {
                 let Some(&w) = walls.get(k as usize) else {
                     continue;
@@ -560,33 +553,112 @@ impl RayGrid {
                     }
                 }
             }
-            let exit = if tx < ty { tx } else { ty };
-            // The best touch lies no later than the cell's exit, or the segment ends in
-            // it: `best.0` is 1 until a touch is found, and never above (a NaN `exit`
-            // fails both, as it failed `exit >= 1` and `best.0 <= exit`).
-            if best.0 <= exit {
+            if !dda.step(best.0) {
                 break;
             }
-            if tx <= ty {
-                x = x.wrapping_add(step_x);
-                if x >= cols {
-                    break;
-                }
-                c = c.wrapping_add(next_x);
-                tx += delta_x;
-            } else {
-                y = y.wrapping_add(step_y);
-                if y >= rows {
-                    break;
-                }
-                c = c.wrapping_add(next_y);
-                ty += delta_y;
-            }
+            let Some(&[next_start, next_end]) = starts.get(dda.c as usize..dda.c as usize + 2)
+            else {
+                break;
+            };
+            (start, end) = (next_start as usize, next_end as usize);
         }
         let (t, found) = best;
         let k = found?;
         let w = walls.get(k as usize)?;
         Some((t, k, w.ends()))
+    }
+}
+
+/// The walk's digital differential analyser: the cell it is in, and the times the
+/// segment leaves it across x and across y (stepped by whole cells).
+struct Dda {
+    x: usize,
+    y: usize,
+    /// The cell's index, `y cols + x`, in `u32` (the grid has fewer than
+    /// `grid::MAX_CELLS` cells, and a step that would leave it is not taken), so that
+    /// its list's bounds take one check.
+    c: u32,
+    tx: f64,
+    ty: f64,
+    /// Per axis: the step of the column or row (1 or -1 as `usize`), of the cell's
+    /// index, and the time a step of one cell takes.
+    step_x: usize,
+    step_y: usize,
+    next_x: u32,
+    next_y: u32,
+    delta_x: f64,
+    delta_y: f64,
+    cols: usize,
+    rows: usize,
+}
+
+impl Dda {
+    /// From cell `(x, y)` of `grid`, which holds `s`, along `d`.
+    #[inline(always)]
+    fn new(grid: &RayGrid, s: DVec2, d: DVec2, x: usize, y: usize) -> Dda {
+        let (cols, rows) = (grid.cols as usize, grid.rows as usize);
+        // Per axis: the step of the cell index, the time a step of one cell takes, and
+        // the time the segment leaves the first cell through the side it heads to.
+        let axis = |d: f64, s: f64, origin: f64, at: usize| {
+            if d == 0.0 {
+                return (0usize, f64::INFINITY, f64::INFINITY);
+            }
+            let inv = 1.0 / d;
+            // (`at` is below the grid's columns or rows, far within `i64`.)
+            let side = (at as i64 + i64::from(d > 0.0)) as f64;
+            let step = if d > 0.0 { 1 } else { usize::MAX };
+            (
+                step,
+                grid.cell * inv.abs(),
+                (origin + side * grid.cell - s) * inv,
+            )
+        };
+        let (step_x, delta_x, tx) = axis(d.x, s.x, grid.origin.x, x);
+        let (step_y, delta_y, ty) = axis(d.y, s.y, grid.origin.y, y);
+        Dda {
+            x,
+            y,
+            c: (y * cols + x) as u32,
+            tx,
+            ty,
+            step_x,
+            step_y,
+            next_x: step_x as u32,
+            next_y: (step_y as u32).wrapping_mul(cols as u32),
+            delta_x,
+            delta_y,
+            cols,
+            rows,
+        }
+    }
+
+    /// Steps to the next cell the segment crosses; false (staying) when the best
+    /// touch, at time `best`, lies no later than the cell's exit, or the segment ends
+    /// in the cell, or the next cell lies outside the grid. `best` is 1 until a touch
+    /// is found, and never above (a NaN exit fails the test, as it fails
+    /// `exit >= 1` and `best <= exit`).
+    #[inline(always)]
+    fn step(&mut self, best: f64) -> bool {
+        let exit = if self.tx < self.ty { self.tx } else { self.ty };
+        if best <= exit {
+            return false;
+        }
+        if self.tx <= self.ty {
+            self.x = self.x.wrapping_add(self.step_x);
+            if self.x >= self.cols {
+                return false;
+            }
+            self.c = self.c.wrapping_add(self.next_x);
+            self.tx += self.delta_x;
+        } else {
+            self.y = self.y.wrapping_add(self.step_y);
+            if self.y >= self.rows {
+                return false;
+            }
+            self.c = self.c.wrapping_add(self.next_y);
+            self.ty += self.delta_y;
+        }
+        true
     }
 }
 
