@@ -529,21 +529,24 @@ impl RayGrid {
         let scale = 1.0 + r + larger(at, larger(to.x.abs(), to.y.abs()));
         let slack = 1e-9 * scale;
         let mut cull = Cull::new(s, d, r + slack, at + self.extent);
+        let ray = Ray { s, d, r };
         // The best touch: its time and item.
         let mut best: (f64, Option<u32>) = (1.0, None);
         loop {
             for &k in items.get(start..end).unwrap_or(&[]) {
-                let Some(&w) = walls.get(k as usize) else {
+                let Some(w) = walls.get(k as usize) else {
                     continue;
                 };
-                if cull.out(w) {
+                if cull.out(*w) {
                     continue;
                 }
-                let (a, b) = w.ends();
                 // (At r = 0 there are no end discs, and the branches cost less.)
                 let touch = match r > 0.0 {
-                    true => capsule_entry_by_selects(s, d, a, b, r, best.0),
-                    false => capsule_entry(s, d, a, b, r, best.0),
+                    true => Some(touch_time(&ray, w, best.0)).filter(|t| *t < f64::INFINITY),
+                    false => {
+                        let (a, b) = w.ends();
+                        capsule_entry(s, d, a, b, r, best.0)
+                    }
                 };
                 if let Some(t) = touch {
                     // At most `best.0`: the earlier, or the lower wall at a tie.
@@ -741,14 +744,48 @@ fn outward(v: DVec2, sign: f64) -> glam::Vec2 {
     (v + (v.abs() * (1.0 / 4_194_304.0) + 1e-37) * sign).as_vec2()
 }
 
+/// The ray of a walk, as its exact tests read it.
+struct Ray {
+    s: DVec2,
+    d: DVec2,
+    r: f64,
+}
+
+/// Defines `touch_time` with the calling convention `$abi`.
+macro_rules! touch_time {
+    ($abi:literal) => {
+        /// The time the disc of `ray` first touches wall `w`, up to `limit` (at most 1):
+        /// [`capsule_entry_by_selects`], infinite for none.
+        ///
+        /// On x86-64 it takes Windows' calling convention, whose callee keeps `xmm6`
+        /// to `xmm15` (the System V one keeps none): the walk holds its cull, its
+        /// cells' exit times and the best touch in those registers across the call,
+        /// and this function saves only those it uses, instead of the walk saving
+        /// and reloading all of them around each call. The ray is read from memory,
+        /// the wall from the grid's copy, the result in `xmm0` (an `Option<f64>`
+        /// would be returned through memory).
+        #[inline(never)]
+        extern $abi fn touch_time(ray: &Ray, w: &RayWall, limit: f64) -> f64 {
+            let (a, b) = w.ends();
+            capsule_entry_by_selects(ray.s, ray.d, a, b, ray.r, limit).unwrap_or(f64::INFINITY)
+        }
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+touch_time!("win64");
+#[cfg(not(target_arch = "x86_64"))]
+touch_time!("Rust");
+
 /// [`capsule_entry`](crate::geom::capsule_entry), the same to the bit, with its three
 /// candidates (entering the strip along the wall, or the disc round either end)
 /// computed whole and picked by selects rather than branches: which of them holds is
 /// what a branch predictor cannot foresee over many rays (a raycast at r = 1 on aurora
 /// tests about one wall this way). The walls a raycast passes to it pass the walk's
 /// cull, so the sums are rarely wasted. (Not inlined: the walk is faster with
-/// it a call, 1.13–1.15 × Detour against 1.18–1.21 ×.)
-#[inline(never)]
+/// it a call, 1.13–1.15 × Detour against 1.18–1.21 ×; the walk calls it through
+/// `touch_time`.)
+#[inline(always)]
 fn capsule_entry_by_selects(
     s: DVec2,
     d: DVec2,
