@@ -540,15 +540,8 @@ impl RayGrid {
                 if cull.out(*w) {
                     continue;
                 }
-                // (At r = 0 there are no end discs, and the branches cost less.)
-                let touch = match r > 0.0 {
-                    true => Some(touch_time(&ray, w, best.0)).filter(|t| *t < f64::INFINITY),
-                    false => {
-                        let (a, b) = w.ends();
-                        capsule_entry(s, d, a, b, r, best.0)
-                    }
-                };
-                if let Some(t) = touch {
+                let t = touch_time(&ray, w, best.0);
+                if t < f64::INFINITY {
                     // At most `best.0`: the earlier, or the lower wall at a tie.
                     if t < best.0 || best.1.is_none_or(|j| k < j) {
                         best = (t, Some(k));
@@ -755,7 +748,8 @@ struct Ray {
 macro_rules! touch_time {
     ($abi:literal) => {
         /// The time the disc of `ray` first touches wall `w`, up to `limit` (at most 1):
-        /// [`capsule_entry_by_selects`], infinite for none.
+        /// [`capsule_entry_by_selects`] (at r = 0 [`capsule_entry`]), infinite for
+        /// none.
         ///
         /// On x86-64 it takes Windows' calling convention, whose callee keeps `xmm6`
         /// to `xmm15` (the System V one keeps none): the walk holds its cull, its
@@ -767,7 +761,12 @@ macro_rules! touch_time {
         #[inline(never)]
         extern $abi fn touch_time(ray: &Ray, w: &RayWall, limit: f64) -> f64 {
             let (a, b) = w.ends();
-            capsule_entry_by_selects(ray.s, ray.d, a, b, ray.r, limit).unwrap_or(f64::INFINITY)
+            // (At r = 0 there are no end discs, and the branches cost less.)
+            let touch = match ray.r > 0.0 {
+                true => capsule_entry_by_selects(ray.s, ray.d, a, b, ray.r, limit),
+                false => capsule_entry(ray.s, ray.d, a, b, ray.r, limit),
+            };
+            touch.unwrap_or(f64::INFINITY)
         }
     };
 }
