@@ -75,8 +75,11 @@ pub(crate) struct RayGrid {
     /// The cells' side, and its inverse.
     cell: f64,
     inv_cell: f64,
+    /// The grid's columns and rows, as integers and (for the raycast's test that its
+    /// start lies in the grid) as `f64`.
     cols: i64,
     rows: i64,
+    size: DVec2,
     /// Cell `c` (row by row) lists the walls `items[starts[c]..starts[c + 1]]`
     /// (indices into `walls`).
     starts: Vec<u32>,
@@ -152,13 +155,19 @@ impl RayGrid {
     /// cells of side about `cell` (at least `r`); an empty grid (every ray left to the caller's
     /// search) when the lists would pass `u32` indices or the grid would be too large.
     pub(crate) fn new(r: f64, walls: &[Segment], lo: DVec2, hi: DVec2, cell: f64) -> RayGrid {
-        Self::build(r, walls, lo, hi, cell).unwrap_or(RayGrid {
+        Self::build(r, walls, lo, hi, cell).unwrap_or_else(|| RayGrid::empty(r))
+    }
+
+    /// The grid of no cells, which leaves every ray to the caller's search.
+    fn empty(r: f64) -> RayGrid {
+        RayGrid {
             radius: r,
             origin: DVec2::ZERO,
             cell: 1.0,
             inv_cell: 1.0,
             cols: 0,
             rows: 0,
+            size: DVec2::ZERO,
             starts: Vec::new(),
             walkable: Vec::new(),
             items: Vec::new(),
@@ -167,7 +176,7 @@ impl RayGrid {
             reach: r,
             marks: None,
             spare: Spare::default(),
-        })
+        }
     }
 
     /// [`RayGrid::new`] with each cell's walkable sub-cells marked on `mesh` (whose
@@ -304,6 +313,7 @@ impl RayGrid {
             inv_cell: 1.0 / cell,
             cols: cols as i64,
             rows: rows as i64,
+            size: DVec2::new(cols, rows),
             starts: Vec::new(),
             walkable: Vec::new(),
             items: Vec::new(),
@@ -321,7 +331,8 @@ impl RayGrid {
                 total += 1;
             });
         }
-        if total > u32::MAX as usize {
+        // (Fewer walls than `u32::MAX` too: the walk takes that index for none.)
+        if total > u32::MAX as usize || walls.len() >= u32::MAX as usize {
             return None;
         }
         for c in 1..starts.len() {
@@ -376,6 +387,11 @@ impl RayGrid {
         added: &[u32],
     ) {
         if self.cols == 0 {
+            return;
+        }
+        if walls.len() >= u32::MAX as usize {
+            // (As `RayGrid::new` builds it: the walk takes index `u32::MAX` for none.)
+            *self = RayGrid::empty(self.radius);
             return;
         }
         let mut pairs: Vec<(u32, u32)> = Vec::new();
@@ -472,7 +488,7 @@ impl RayGrid {
     pub(crate) fn first_touch(&self, s: DVec2, d: DVec2) -> Option<Option<(f64, u32, Wall64)>> {
         let p = (s - self.origin) * self.inv_cell;
         // (Not NaN, inside the grid; then truncation is the floor.)
-        if !(p.x >= 0.0 && p.y >= 0.0 && p.x < self.cols as f64 && p.y < self.rows as f64) {
+        if !(p.x >= 0.0 && p.y >= 0.0 && p.x < self.size.x && p.y < self.size.y) {
             return None;
         }
         // (Below the grid's size: `u32` holds them, and converts faster than `usize`.)
@@ -488,7 +504,7 @@ impl RayGrid {
         d: DVec2,
     ) -> Option<Option<(f64, u32, Wall64)>> {
         let p = (s - self.origin) * self.inv_cell;
-        if !(p.x >= 0.0 && p.y >= 0.0 && p.x < self.cols as f64 && p.y < self.rows as f64) {
+        if !(p.x >= 0.0 && p.y >= 0.0 && p.x < self.size.x && p.y < self.size.y) {
             return None;
         }
         // The sub-cell's column and row (`8 p` is exact, and its floor over 8 is `p`'s):
@@ -535,8 +551,9 @@ impl RayGrid {
         let slack = 1e-9 * scale;
         let mut cull = Cull::new(s, d, r + slack, at + self.extent);
         let ray = Ray { s, d, r };
-        // The best touch: its time and item.
-        let mut best: (f64, Option<u32>) = (1.0, None);
+        // The best touch: its time and wall, `u32::MAX` for none yet (no wall has that
+        // index: the grid keeps fewer walls).
+        let mut best: (f64, u32) = (1.0, u32::MAX);
         loop {
             for &k in items.get(start..end).unwrap_or(&[]) {
                 let Some(w) = walls.get(k as usize) else {
@@ -548,8 +565,8 @@ impl RayGrid {
                 let t = touch_time(&ray, w, best.0);
                 if t < f64::INFINITY {
                     // At most `best.0`: the earlier, or the lower wall at a tie.
-                    if t < best.0 || best.1.is_none_or(|j| k < j) {
-                        best = (t, Some(k));
+                    if t < best.0 || k < best.1 {
+                        best = (t, k);
                         cull.up_to(t);
                     }
                 }
@@ -563,8 +580,7 @@ impl RayGrid {
             };
             (start, end) = (next_start as usize, next_end as usize);
         }
-        let (t, found) = best;
-        let k = found?;
+        let (t, k) = best;
         let w = walls.get(k as usize)?;
         Some((t, k, w.ends()))
     }
