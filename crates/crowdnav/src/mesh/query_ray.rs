@@ -746,9 +746,22 @@ impl Cull {
         let frame = v.xzxz() * self.x + v.ywyw() * self.y;
         let m = frame.cmplt(self.lo).bitmask() | frame.cmpgt(self.hi).bitmask() << 4;
         // Both ends below (or above) one bound: lanes 0 and 1, or 2 and 3.
-        m & (m >> 1) & 0x55 != 0
+        PAIRED[(m & 0xff) as usize]
     }
 }
+
+/// For each 8-bit mask `m` (lanes 0 to 3 below the lower bounds, 4 to 7 above the
+/// upper ones): whether some pair of lanes, 0 and 1, 2 and 3, 4 and 5 or 6 and 7, is
+/// set (one load and test instead of a shift, an and and a test).
+static PAIRED: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut m = 0;
+    while m < 256 {
+        table[m] = m & (m >> 1) & 0x55 != 0;
+        m += 1;
+    }
+    table
+};
 
 /// `v` rounded to `f32` away from it towards `sign` (-1 or 1): at most `v` for -1, at
 /// least for 1, by a relative `2^-22` (twice `f32`'s rounding) and `1e-37` (more than
