@@ -32,7 +32,7 @@
 //! On aurora at r = 1: 36 300 cells of 4.7 m, 85 300 listings, 1.33 MB with the
 //! walkable sub-cells' marks, built in about 23 ms (the marks two thirds of it). A ray
 //! meets about five cells (one of them listing walls), six and a half listings and 1.2
-//! exact tests, at about 940 instructions a query (callgrind; Detour's raycast 964);
+//! exact tests, at about 930 instructions a query (callgrind; Detour's raycast 964);
 //! crossing squares of empty cells in one step, and testing a cell's walls four at a
 //! time in `f32` lanes, were measured slower (`docs/benchmarks.md`, mesh queries).
 
@@ -684,7 +684,7 @@ impl Dda {
 /// side of the ray's line, farther than the radius (and a slack) in the ray's frame, is
 /// not touched up to the best touch. One multiply-add per axis puts both ends in the
 /// frame (`(u_a, u_b, o_a, o_b)`: along the ray and across it), two comparisons with
-/// the bounds and one branch decide.
+/// the bounds, a look-up of their 8-bit mask in a table and one branch decide.
 ///
 /// Rounding: the frame's axes are unit vectors rounded to `f32`, and a coordinate
 /// costs two products and a sum in `f32`: within `4.3 u W` of the exact value, `u` the
