@@ -138,6 +138,28 @@ fn doors_through_long_passages_drain_within_the_band() {
     }
 }
 
+/// A door near the room's corner (its middle 3 m from it, in the wall 1 m
+/// thick): everyone arrives from one side and wraps the same post. Someone in front of
+/// the door counts those already crowding each point of it, and takes the free part.
+/// Without that, the crowd stood in a block under the near post and passed in one
+/// file: 1.46-1.53 (1.6 m), 1.41-1.48 (2.0 m) and 1.23-1.35 (2.4 m) persons per metre
+/// and second on seeds 1-4.
+#[test]
+fn doors_near_a_corner_drain_within_the_band() {
+    let near_the_corner = DoorShape {
+        offset: 12.0,
+        ..DoorShape::default()
+    };
+    for width in [1.0, 1.6, 2.0, 2.4] {
+        for seed in [1, 2] {
+            let layout = door_shaped(30.0, width, 120, seed, Places::InOrder, near_the_corner)
+                .expect("door");
+            let what = format!("door {width} m 3 m from the room's corner, seed {seed}");
+            assert_drains_within_the_band(&layout, &what);
+        }
+    }
+}
+
 /// Places dealt out at random behind a door: half the people turn to the other side
 /// once through, so their ways cross in the door and in front of it. They still use
 /// the door's width: someone crossing the door diagonally heads for a point of its
