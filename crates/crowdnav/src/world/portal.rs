@@ -653,16 +653,10 @@ mod tests {
 
     #[test]
     fn a_queue_in_one_part_of_the_door_sends_the_next_one_to_another() {
-        let found = portals(2.0, Vec2::new(2.0, 1.0), Vec2::new(19.0, 1.0));
-        let post = found[0];
+        let post = portals(2.0, Vec2::new(2.0, 1.0), Vec2::new(19.0, 1.0))[0];
         let me = Vec2::new(8.0, 4.25);
         let beyond = Vec2::new(11.0, 4.25);
-        let alone = [me];
-        let grid = crowd(&alone);
-        let others = first_of(&grid, &alone);
-        let AtPortal::Head(free) = post.choose(me, 0.25, beyond, &others) else {
-            panic!("heads through the door");
-        };
+        let free = heads_for(&post, beyond, &[me]);
         assert!(free.y < 4.5, "alone, it keeps near the post: {free}");
         // Three queue in front of it along the post.
         let queued = [
@@ -671,15 +665,21 @@ mod tests {
             Vec2::new(9.2, 4.25),
             Vec2::new(9.8, 4.3),
         ];
-        let grid = crowd(&queued);
-        let others = first_of(&grid, &queued);
-        let AtPortal::Head(spread) = post.choose(me, 0.25, beyond, &others) else {
-            panic!("heads through the door");
-        };
+        let spread = heads_for(&post, beyond, &queued);
         assert!(
             spread.y > 4.75,
             "it takes a free part of the door: {spread}"
         );
+    }
+
+    /// Where the first of `positions` (of radius 0.25) heads at `post`, the others
+    /// being the rest.
+    fn heads_for(post: &Portal, beyond: Vec2, positions: &[Vec2]) -> Vec2 {
+        let grid = crowd(positions);
+        match post.choose(positions[0], 0.25, beyond, &first_of(&grid, positions)) {
+            AtPortal::Head(target) => target,
+            other => panic!("heads through the door, not {other:?}"),
+        }
     }
 
     /// Others crowding one part of a wide door, in its passage past the points an
@@ -687,15 +687,10 @@ mod tests {
     /// part left free; in a door too narrow for three abreast they do not count.
     #[test]
     fn a_crowd_in_one_part_of_a_wide_door_sends_the_next_one_to_the_free_part() {
-        let found = portals(2.4, Vec2::new(2.0, 1.0), Vec2::new(19.0, 1.0));
-        let post = found[0];
+        let post = portals(2.4, Vec2::new(2.0, 1.0), Vec2::new(19.0, 1.0))[0];
         let me = Vec2::new(8.0, 3.9);
         let beyond = Vec2::new(11.0, 3.8);
-        let alone = [me];
-        let grid = crowd(&alone);
-        let AtPortal::Head(free) = post.choose(me, 0.25, beyond, &first_of(&grid, &alone)) else {
-            panic!("heads through the door");
-        };
+        let free = heads_for(&post, beyond, &[me]);
         assert!(free.y < 4.3, "alone, it keeps near the post: {free}");
         let crowded = [
             me,
@@ -703,31 +698,24 @@ mod tests {
             Vec2::new(10.6, 4.5),
             Vec2::new(10.7, 4.25),
         ];
-        let grid = crowd(&crowded);
-        let AtPortal::Head(spread) = post.choose(me, 0.25, beyond, &first_of(&grid, &crowded))
-        else {
-            panic!("heads through the door");
-        };
+        let spread = heads_for(&post, beyond, &crowded);
         assert!(
             spread.y > 5.0,
             "it takes the free part of the door: {spread}"
         );
 
         // A door 1.2 m wide, the same crowd in its lower part: the same choice as alone.
-        let found = portals(1.2, Vec2::new(2.0, 1.0), Vec2::new(19.0, 1.0));
-        let post = found[0];
+        let post = portals(1.2, Vec2::new(2.0, 1.0), Vec2::new(19.0, 1.0))[0];
         let (me, beyond) = (Vec2::new(8.0, 4.5), Vec2::new(11.0, 4.4));
-        let alone = [me];
         let crowded = [
             me,
             Vec2::new(10.6, 4.6),
             Vec2::new(10.6, 5.1),
             Vec2::new(10.7, 4.85),
         ];
-        let (grid_alone, grid_crowded) = (crowd(&alone), crowd(&crowded));
         assert_eq!(
-            post.choose(me, 0.25, beyond, &first_of(&grid_crowded, &crowded)),
-            post.choose(me, 0.25, beyond, &first_of(&grid_alone, &alone))
+            heads_for(&post, beyond, &crowded),
+            heads_for(&post, beyond, &[me])
         );
     }
 }
