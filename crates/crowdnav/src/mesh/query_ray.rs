@@ -843,8 +843,16 @@ fn capsule_entry_by_selects(
         // `-r - h0` over `dn`, as `capsule_entry` divides.
         let (above, below) = ((h0 >= r) & (dn < 0.0), (h0 <= -r) & (dn > 0.0));
         let t = (if above { r } else { -r } - h0) / dn;
-        let u = (s + d * t - a).dot(ab) / len_sq;
-        let hit = (above | below) & (t >= 0.0) & (t <= limit) & (0.0..=1.0).contains(&u);
+        // `capsule_entry` tests `0 <= x / len_sq <= 1`, for `x` the product below and
+        // `len_sq > 0`; here without the division the touch's time would wait on.
+        // `x / len_sq <= 1` is `x <= len_sq`: for `x` above, the exact quotient lies
+        // above `1 + 2^-53` and rounds above 1. `x / len_sq >= 0` holds for `x >= 0`
+        // and for a negative `x` whose quotient rounds to -0, that is
+        // `-x 2^1075 <= len_sq` (by two exact scalings, or one to infinity, where the
+        // quotient is not -0); for `x >= 0` that product is at most 0.
+        let x = (s + d * t - a).dot(ab);
+        let inside = (x <= len_sq) & (-x * TWO_1000 * TWO_75 <= len_sq);
+        let hit = (above | below) & (t >= 0.0) & (t <= limit) & inside;
         best = if hit { t } else { best };
     }
     if r > 0.0 {
@@ -860,6 +868,11 @@ fn capsule_entry_by_selects(
     }
     (best <= limit).then_some(best)
 }
+
+/// `2^1000` and `2^75`: their product scales a quotient's numerator to the least
+/// magnitude it rounds from to a nonzero `f64` (`2^-1074` over two).
+const TWO_1000: f64 = 1.0715086071862673e301;
+const TWO_75: f64 = 3.777893186295716e22;
 
 /// The larger of two numbers that are not NaN.
 #[inline]
@@ -918,5 +931,34 @@ mod tests {
             hits += usize::from(want.is_some());
         }
         assert!(hits > 20_000, "{hits} hits: the cases should touch often");
+    }
+
+    /// The strip's test by comparisons where `capsule_entry`'s quotient is a -0 or
+    /// just above 1: the touch at the wall's end, from both sides of it.
+    #[test]
+    fn capsule_entry_by_selects_at_the_strips_ends() {
+        let tiny = f64::from_bits(1);
+        let (a, b) = (DVec2::ZERO, DVec2::new(1e5, 0.0));
+        for x in [
+            -tiny,
+            -1e-300,
+            -0.0,
+            0.0,
+            tiny,
+            1e5,
+            1e5 + 1.5e-11,
+            1e5 - 1.5e-11,
+        ] {
+            for (d, limit) in [(DVec2::new(0.0, -1.0), 1.0), (DVec2::new(0.0, -2.0), 0.5)] {
+                let s = DVec2::new(x, 2.0);
+                let want = capsule_entry(s, d, a, b, 1.0, limit);
+                let got = capsule_entry_by_selects(s, d, a, b, 1.0, limit);
+                assert_eq!(want.map(f64::to_bits), got.map(f64::to_bits), "x {x}");
+                let (a, b) = (DVec2::new(-1e5, 3e-310), DVec2::new(tiny, 0.0));
+                let want = capsule_entry(s, d, a, b, 1.0, limit);
+                let got = capsule_entry_by_selects(s, d, a, b, 1.0, limit);
+                assert_eq!(want.map(f64::to_bits), got.map(f64::to_bits), "x {x}");
+            }
+        }
     }
 }
