@@ -611,6 +611,7 @@ pub fn orca_velocity(
             preferred_velocity: Vec2::new(r[4] as f32, r[5] as f32),
             radius: r[6] as f32,
             kind: NeighborKind::Agent,
+            same_destination: false,
         })
         .collect();
     let [x, y, vx, vy, px, py, radius, max_speed] = agent;

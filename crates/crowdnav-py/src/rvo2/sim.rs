@@ -286,6 +286,7 @@ impl Simulator {
             radius: a.params.radius,
             preferred_velocity: a.pref_velocity,
             kind: NeighborKind::Agent,
+            same_destination: false,
         }));
         self.positions.clear();
         self.positions

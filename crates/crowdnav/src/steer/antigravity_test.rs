@@ -128,6 +128,7 @@ fn steer_one(
             } else {
                 NeighborKind::Obstacle
             },
+            same_destination: false,
         })
         .collect();
     neighbors.sort_by(|a, b| {
@@ -497,6 +498,7 @@ fn degenerate_input_gives_finite_capped_velocities() {
         radius: 0.5,
         preferred_velocity: Vec2::ZERO,
         kind: NeighborKind::Agent,
+        same_destination: false,
     };
     let point_wall = Segment::new(here, here);
     let zero_radius = Neighbor {

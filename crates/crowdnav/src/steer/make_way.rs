@@ -120,6 +120,7 @@ mod tests {
             radius: 0.5,
             preferred_velocity: velocity,
             kind: NeighborKind::Agent,
+            same_destination: false,
         }
     }
 

@@ -74,6 +74,11 @@ pub struct Neighbor {
     pub preferred_velocity: Vec2,
     /// Agent or obstacle.
     pub kind: NeighborKind,
+    /// Whether it walks to the same destination as the agent steering (`false` when
+    /// the caller does not know, and for obstacles). Someone ahead on the way to where
+    /// one goes oneself walks on rather than stopping in one's way: ORCA's people
+    /// preset counts its walk on in a door ([`OrcaParams::time_gap`]).
+    pub same_destination: bool,
 }
 
 /// Everything one steering decision reads.

@@ -302,6 +302,7 @@ mod tests {
             radius: 0.25,
             preferred_velocity: velocity,
             kind: NeighborKind::Agent,
+            same_destination: false,
         }
     }
 

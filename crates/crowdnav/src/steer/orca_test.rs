@@ -22,6 +22,7 @@ fn neighbor_at(position: Vec2, velocity: Vec2, radius: f32, kind: NeighborKind) 
         radius,
         preferred_velocity: velocity,
         kind,
+        same_destination: false,
     }
 }
 
@@ -89,6 +90,7 @@ fn simulate(
                     radius: other.radius,
                     preferred_velocity: other.preferred_velocity(),
                     kind: NeighborKind::Agent,
+                    same_destination: false,
                 },
             ));
             neighbors.sort_by(|a, b| {
@@ -195,6 +197,7 @@ fn half_planes_of_head_on_agents_mirror_each_other_bit_for_bit() {
         radius: s.radius,
         preferred_velocity: s.preferred_velocity,
         kind: NeighborKind::Agent,
+        same_destination: false,
     };
     let pa = orca_half_plane_disc(&a, &as_neighbor(b), 10.0, 0.1);
     let pb = orca_half_plane_disc(&b, &as_neighbor(a), 10.0, 0.1);
@@ -386,6 +389,7 @@ fn seen_as_neighbor(a: &SteerAgent) -> Neighbor {
         radius: a.radius,
         preferred_velocity: a.preferred_velocity,
         kind: NeighborKind::Agent,
+        same_destination: false,
     }
 }
 
@@ -503,14 +507,14 @@ fn two_people_never_queue_behind_each_other() {
         [seen_as_neighbor(&second)].iter(),
         (turned, unit(&first)),
         8.0,
-        (1.0, 0.0),
+        (1.0, 0.0, 0.0),
     );
     let free_second = free_distance(
         second,
         [seen_as_neighbor(&first)].iter(),
         (unit(&second), unit(&second)),
         8.0,
-        (1.0, 0.0),
+        (1.0, 0.0, 0.0),
     );
     assert!(
         free_second < 0.5,
@@ -526,7 +530,7 @@ fn two_people_never_queue_behind_each_other() {
         [seen_as_neighbor(&second)].iter(),
         (turned, turned),
         8.0,
-        (1.0, 0.0),
+        (1.0, 0.0, 0.0),
     );
     assert!(along_turned < 0.5, "{along_turned}");
 }
@@ -549,8 +553,10 @@ fn someone_crossing_steeply_is_passing_not_leading_a_queue() {
         radius: 0.25,
         preferred_velocity: Vec2::from_angle(degrees.to_radians()) * 1.34,
         kind: NeighborKind::Agent,
+        same_destination: false,
     };
-    let free = |n: Neighbor| free_distance(me, [n].iter(), (Vec2::X, Vec2::X), 8.0, (1.0, 0.0));
+    let free =
+        |n: Neighbor| free_distance(me, [n].iter(), (Vec2::X, Vec2::X), 8.0, (1.0, 0.0, 0.0));
     assert!(
         (free(ahead(30.0)) - 0.2).abs() < 1e-5,
         "{}",
@@ -583,8 +589,10 @@ fn someone_stepping_out_of_the_lane_is_not_queued_behind() {
         radius: 0.25,
         preferred_velocity: v(1.34, 0.0),
         kind: NeighborKind::Agent,
+        same_destination: false,
     };
-    let free = |n: Neighbor| free_distance(me, [n].iter(), (Vec2::X, Vec2::X), 8.0, (1.0, 0.0));
+    let free =
+        |n: Neighbor| free_distance(me, [n].iter(), (Vec2::X, Vec2::X), 8.0, (1.0, 0.0, 0.0));
     let queued = 0.7 - (0.5f32 * 0.5 - 0.2 * 0.2).sqrt();
     assert!((free(ahead(v(1.0, 0.0))) - queued).abs() < 1e-5);
     // Out by 0.31 m in the second: still in the band (0.5 m).
@@ -620,6 +628,7 @@ fn the_time_gap_slows_an_agent_to_the_free_space_ahead() {
         radius: 0.25,
         preferred_velocity: preferred,
         kind: NeighborKind::Agent,
+        same_destination: false,
     };
     let orca = Orca::new(OrcaParams::people());
     let steer_among = |neighbors: &[Neighbor], walls: &[Segment]| {
@@ -653,6 +662,49 @@ fn the_time_gap_slows_an_agent_to_the_free_space_ahead() {
     assert!(oncoming.x > 1.0, "{oncoming}");
 }
 
+/// In a door, someone walking to the same destination as the agent counts walking on
+/// (`SAME_DESTINATION_LEAD`): it will not stop in the agent's way, as the one ahead at
+/// a door to places of their own turns off once through. The agent follows it closer
+/// than someone walking elsewhere. In the open it makes no difference.
+#[test]
+fn in_a_door_someone_walking_to_the_same_destination_is_followed_closer() {
+    let me = walking_east(0.0, 0.0);
+    let ahead = |same_destination: bool| Neighbor {
+        position: v(0.9, 0.0),
+        velocity: v(1.0, 0.0),
+        radius: 0.25,
+        preferred_velocity: v(1.0, 0.0),
+        kind: NeighborKind::Agent,
+        same_destination,
+    };
+    let orca = Orca::new(OrcaParams::people());
+    let steer = |neighbor: Neighbor, walls: &[Segment]| {
+        orca.steer(
+            &SteerContext {
+                agent: me,
+                neighbors: &[neighbor],
+                walls,
+                dt: 0.05,
+                opening: None,
+            },
+            None,
+        )
+    };
+    // The door of `the_time_gap_slows_an_agent_to_the_free_space_ahead`: 0.2 m free
+    // ahead, the time gap 0.3 s.
+    let door = [
+        Segment::new(v(0.6, 0.6), v(-1.0, 0.6)),
+        Segment::new(v(-1.0, -0.6), v(0.6, -0.6)),
+    ];
+    let elsewhere = steer(ahead(false), &door);
+    assert!(elsewhere.x <= 0.2 / 0.3 + 1e-4, "{elsewhere}");
+    // With the leader's 0.2 s at 1 m/s: 0.4 m free, up to 1.33 m/s, above its 1.3 (ORCA
+    // itself, closing in at 0.3 m/s, holds it a little below).
+    let same = steer(ahead(true), &door);
+    assert!(same.x > 1.0, "{same}");
+    assert_eq!(steer(ahead(true), &[]), steer(ahead(false), &[]));
+}
+
 /// In front of a door in a thin wall (shorter than `SHORT_DOOR`), the zipper holds
 /// from `SHORT_DOOR` before the door's exit, where walls do not yet close in across the
 /// way: someone ahead beside the agent, within the zipper's band, is someone it queues
@@ -677,6 +729,7 @@ fn in_front_of_a_short_door_people_walk_in_its_zipper() {
             radius: 0.25,
             preferred_velocity: v(1.3, 0.0),
             kind: NeighborKind::Agent,
+            same_destination: false,
         };
         Orca::default().steer(
             &SteerContext {
@@ -726,6 +779,7 @@ fn in_a_passage_that_goes_on_a_follower_counts_its_leader_walking_on() {
         radius: 0.25,
         preferred_velocity: v(1.0, 0.0),
         kind: NeighborKind::Agent,
+        same_destination: false,
     };
     // A passage 1.2 m wide from x = -1 to x = `end`.
     let passage = |end: f32| {
@@ -777,6 +831,7 @@ fn in_a_passage_a_few_wide_people_walk_in_a_zipper() {
         radius: 0.25,
         preferred_velocity: v(1.3, 0.0),
         kind: NeighborKind::Agent,
+        same_destination: false,
     };
     // Walls along the way `half_width` either side of the passage's middle line y = 0
     // (walkable side on each wall's left), ending 0.6 m ahead of the agent: the door of
@@ -1132,6 +1187,7 @@ fn coincident_agents_split_apart() {
         radius: s.radius,
         preferred_velocity: s.preferred_velocity,
         kind: NeighborKind::Agent,
+        same_destination: false,
     };
     let orca = Orca::new(OrcaParams::rvo2());
     let steer = |s: SteerAgent, other: SteerAgent| {
@@ -1739,6 +1795,7 @@ fn walking_against_the_flow_gives_way() {
         radius: 0.25,
         preferred_velocity: v(way, 0.0),
         kind: NeighborKind::Agent,
+        same_destination: false,
     };
     // One coming head-on, slightly off the axis, in a stream coming the other way.
     let oncoming = walker(1.5, 0.1, -1.0);
@@ -1790,6 +1847,7 @@ fn held_behind_a_slow_walker() -> (SteerAgent, Vec<Neighbor>) {
         radius: 0.25,
         preferred_velocity: v(1.34, 0.0),
         kind: NeighborKind::Agent,
+        same_destination: false,
     };
     (me, vec![ahead])
 }
@@ -1821,7 +1879,8 @@ fn time_gap_velocity_stepping_out(
 /// its way over the time gap.
 fn queue_pace(me: SteerAgent, neighbors: &[Neighbor]) -> f32 {
     let way = me.preferred_velocity.normalize();
-    free_distance(me, neighbors.iter(), (way, way), 5.0, (1.0, 0.0)) / OrcaParams::people().time_gap
+    free_distance(me, neighbors.iter(), (way, way), 5.0, (1.0, 0.0, 0.0))
+        / OrcaParams::people().time_gap
 }
 
 /// Held back behind a slow walker with a free lane beside it, someone steps out into

@@ -43,6 +43,7 @@ fn steer_2d(
             radius: r.radius,
             preferred_velocity: r.velocity.truncate(),
             kind: NeighborKind::Obstacle,
+            same_destination: false,
         })
         .collect();
     let ctx = SteerContext {
@@ -462,6 +463,7 @@ fn mirrored_crossing(swarm: &Swarm, seconds: f32) -> (bool, f32) {
                 radius: 0.5,
                 preferred_velocity: velocities[j],
                 kind: NeighborKind::Agent,
+                same_destination: false,
             };
             let ctx = SteerContext {
                 agent: SteerAgent {

@@ -1,7 +1,7 @@
 //! Phase *neighbours*: who each agent sees when it steers, found in the point grid,
 //! nearest first, with what it remembers of the last step's search.
 
-use super::agent::{Agent, MovingObstacle};
+use super::agent::{Agent, Goal, MovingObstacle};
 use super::params::WorldParams;
 use crate::grid::{key_distance_squared, key_of, PointGrid};
 use crate::steer::{Neighbor, NeighborKind};
@@ -25,6 +25,9 @@ pub(super) struct Seen {
     /// Its priority ([`Agent::priority`]): an agent of a lower priority yields to it
     /// entirely.
     pub priority: u8,
+    /// Where it walks to in the end: its goal point (the nearest point it can reach, if
+    /// its goal is out of reach); NaN for a chaser, whose goal moves.
+    destination: Vec2,
 }
 
 impl Seen {
@@ -37,9 +40,28 @@ impl Seen {
             radius: a.radius,
             rank: right_of_way(a, reciprocal),
             priority: a.priority,
+            destination: destination(a),
         }
     }
 }
+
+/// [`Seen::destination`] of agent `a`.
+fn destination(a: &Agent) -> Vec2 {
+    match a.goal {
+        Goal::Point(p) => a.reachable_goal.unwrap_or(p),
+        Goal::Agent(_) | Goal::Obstacle(_) => Vec2::NAN,
+    }
+}
+
+/// Whether two destinations are the same point (NaN, no destination, never is).
+fn same_destination(a: Vec2, b: Vec2) -> bool {
+    a.distance_squared(b) <= SAME_DESTINATION * SAME_DESTINATION
+}
+
+/// How near two agents' destinations lie for them to walk to the same one, metres: the
+/// same point, up to rounding (people dealt places of their own walk to different
+/// ones).
+const SAME_DESTINATION: f32 = 1e-3;
 
 /// [`Seen::rank`] of an agent.
 fn right_of_way(a: &Agent, reciprocal: bool) -> u8 {
@@ -211,6 +233,7 @@ pub(super) fn gather_neighbors(
     // An agent of a higher priority is yielded to entirely: seen as a body that will not
     // cooperate, walking as it wants to.
     let (rank, priority) = (seen.all.get(i).map_or(0, |me| me.rank), a.priority);
+    let mine = seen.all.get(i).map_or(Vec2::NAN, |me| me.destination);
     s.sorted.reserve(s.keys.len());
     for &key in &s.keys {
         let j = key as u32;
@@ -226,6 +249,7 @@ pub(super) fn gather_neighbors(
                 } else {
                     n.velocity
                 },
+                same_destination: same_destination(mine, b.destination),
                 ..n
             },
             _ => {
@@ -238,6 +262,7 @@ pub(super) fn gather_neighbors(
                     radius: o.radius,
                     preferred_velocity: o.velocity,
                     kind: NeighborKind::Obstacle,
+                    same_destination: false,
                 }
             }
         };

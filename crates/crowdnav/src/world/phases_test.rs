@@ -33,6 +33,7 @@ fn the_hint_is_how_far_the_last_nearest_lie_now() {
         radius: 0.5,
         preferred_velocity: Vec2::ZERO,
         kind: NeighborKind::Agent,
+        same_destination: false,
     };
     let crowd = [at(0.0, 0.0), at(3.0, 4.0), at(1.0, 0.0), at(0.0, -2.0)];
     let hint = neighbor_hint(Vec2::ZERO, 9.0, &[2, 1, 3], &crowd);

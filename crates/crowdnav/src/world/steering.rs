@@ -103,6 +103,7 @@ impl SteerPhase {
                         radius: a.radius,
                         preferred_velocity: a.preferred_velocity,
                         kind: NeighborKind::Agent,
+                        same_destination: false,
                     },
                     Some(v) => Neighbor {
                         position: a.position,
@@ -110,6 +111,7 @@ impl SteerPhase {
                         radius: a.radius,
                         preferred_velocity: v,
                         kind: NeighborKind::Obstacle,
+                        same_destination: false,
                     },
                 };
                 (Seen::of(a, reciprocal), neighbor)
