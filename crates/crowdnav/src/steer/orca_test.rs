@@ -615,6 +615,29 @@ fn walking_east(x: f32, y: f32) -> SteerAgent {
     }
 }
 
+/// A passage 1.2 m wide along x, from x = -1 to x = `end`.
+fn passage_to(end: f32) -> [Segment; 2] {
+    [
+        Segment::new(v(end, 0.6), v(-1.0, 0.6)),
+        Segment::new(v(-1.0, -0.6), v(end, -0.6)),
+    ]
+}
+
+/// `agent`'s velocity by ORCA's people preset among `neighbors` and `walls` (no door
+/// known, steps of 0.05 s).
+fn steer_people(agent: SteerAgent, neighbors: &[Neighbor], walls: &[Segment]) -> Vec2 {
+    Orca::new(OrcaParams::people()).steer(
+        &SteerContext {
+            agent,
+            neighbors,
+            walls,
+            dt: 0.05,
+            opening: None,
+        },
+        None,
+    )
+}
+
 /// An agent queued behind another walking the same way walks no faster than the free
 /// space ahead over the time gap; one that is not in its way does not slow it down.
 /// (The queue is in a passage one person wide: in the open, held back so, it steps out
@@ -677,25 +700,10 @@ fn in_a_door_someone_walking_to_the_same_destination_is_followed_closer() {
         kind: NeighborKind::Agent,
         same_destination,
     };
-    let orca = Orca::new(OrcaParams::people());
-    let steer = |neighbor: Neighbor, walls: &[Segment]| {
-        orca.steer(
-            &SteerContext {
-                agent: me,
-                neighbors: &[neighbor],
-                walls,
-                dt: 0.05,
-                opening: None,
-            },
-            None,
-        )
-    };
+    let steer = |neighbor: Neighbor, walls: &[Segment]| steer_people(me, &[neighbor], walls);
     // The door of `the_time_gap_slows_an_agent_to_the_free_space_ahead`: 0.2 m free
     // ahead, the time gap 0.3 s.
-    let door = [
-        Segment::new(v(0.6, 0.6), v(-1.0, 0.6)),
-        Segment::new(v(-1.0, -0.6), v(0.6, -0.6)),
-    ];
+    let door = passage_to(0.6);
     let elsewhere = steer(ahead(false), &door);
     assert!(elsewhere.x <= 0.2 / 0.3 + 1e-4, "{elsewhere}");
     // With the leader's 0.2 s at 1 m/s: 0.4 m free, up to 1.33 m/s, above its 1.3 (ORCA
@@ -781,25 +789,8 @@ fn in_a_passage_that_goes_on_a_follower_counts_its_leader_walking_on() {
         kind: NeighborKind::Agent,
         same_destination: false,
     };
-    // A passage 1.2 m wide from x = -1 to x = `end`.
-    let passage = |end: f32| {
-        [
-            Segment::new(v(end, 0.6), v(-1.0, 0.6)),
-            Segment::new(v(-1.0, -0.6), v(end, -0.6)),
-        ]
-    };
-    let steer = |neighbor: Neighbor, walls: &[Segment]| {
-        Orca::new(OrcaParams::people()).steer(
-            &SteerContext {
-                agent: me,
-                neighbors: &[neighbor],
-                walls,
-                dt: 0.05,
-                opening: None,
-            },
-            None,
-        )
-    };
+    let passage = passage_to;
+    let steer = |neighbor: Neighbor, walls: &[Segment]| steer_people(me, &[neighbor], walls);
     // The zipper's contact is 0.7 m: 0.2 m free, at most 0.67 m/s over the 0.3 s gap.
     let limit = 0.2 / 0.3;
     // The passage goes on 9 m: 0.2 m and the other's 1 m/s over `ANTICIPATION`.
