@@ -214,13 +214,17 @@ pub(crate) fn capsule_entry(
     let ab = b - a;
     let len_sq = ab.length_squared();
     if len_sq > 0.0 {
-        let n = ab.perp() / len_sq.sqrt();
-        let (h0, dn) = (n.dot(s - a), n.dot(d));
-        // Entering the strip |h| <= r through the side the ray starts on.
-        let t = if h0 >= r && dn < 0.0 {
-            Some((r - h0) / dn)
-        } else if h0 <= -r && dn > 0.0 {
-            Some((-r - h0) / dn)
+        // The side distances along the normal `ab.perp()`, of length `|ab|`, rather
+        // than the unit one: `h0` and `dn` are `|ab|` times the start's distance from
+        // the wall's line and the ray's speed across it, and the strip's half-width is
+        // `r |ab|`, so no division comes before the time's.
+        let p = ab.perp();
+        let (h0, dn, rl) = (p.dot(s - a), p.dot(d), r * len_sq.sqrt());
+        // Entering the strip |h0 + t dn| <= rl through the side the ray starts on.
+        let t = if h0 >= rl && dn < 0.0 {
+            Some((rl - h0) / dn)
+        } else if h0 <= -rl && dn > 0.0 {
+            Some((-rl - h0) / dn)
         } else {
             None
         };

@@ -837,12 +837,15 @@ fn capsule_entry_by_selects(
     let ab = b - a;
     let len_sq = ab.length_squared();
     if len_sq > 0.0 {
-        let n = ab.perp() / len_sq.sqrt();
-        let (h0, dn) = (n.dot(s - a), n.dot(d));
-        // Entering the strip |h| <= r through the side the ray starts on: `r - h0` or
-        // `-r - h0` over `dn`, as `capsule_entry` divides.
-        let (above, below) = ((h0 >= r) & (dn < 0.0), (h0 <= -r) & (dn > 0.0));
-        let t = (if above { r } else { -r } - h0) / dn;
+        // As `capsule_entry`: along the normal `ab.perp()` of length `|ab|`, the
+        // strip's half-width `r |ab|` (a square root and a product before the time's
+        // division, no division).
+        let p = ab.perp();
+        let (h0, dn, rl) = (p.dot(s - a), p.dot(d), r * len_sq.sqrt());
+        // Entering the strip through the side the ray starts on: `rl - h0` or
+        // `-rl - h0` over `dn`, as `capsule_entry` divides.
+        let (above, below) = ((h0 >= rl) & (dn < 0.0), (h0 <= -rl) & (dn > 0.0));
+        let t = (if above { rl } else { -rl } - h0) / dn;
         // `capsule_entry` tests `0 <= x / len_sq <= 1`, for `x` the product below and
         // `len_sq > 0`; here without the division the touch's time would wait on.
         // `x / len_sq <= 1` is `x <= len_sq`: for `x` above, the exact quotient lies
