@@ -225,8 +225,10 @@ pub trait Steering: Send + Sync {
     /// relative velocity hold each other's velocity, so that one caught against its
     /// way between others is carried along with them; a world steered by such a method
     /// gives an agent carried back for
-    /// [`CARRIED_TIME`](crate::world::CARRIED_TIME) right of way. `false` (the
-    /// default) for methods that avoid on their own.
+    /// [`CARRIED_TIME`](crate::world::CARRIED_TIME) right of way, and has an agent
+    /// stuck near its place stand aside for
+    /// [`MAKE_WAY_TIME`](crate::world::MAKE_WAY_TIME). `false` (the default) for
+    /// methods that avoid on their own.
     fn reciprocal(&self) -> bool {
         false
     }

@@ -39,6 +39,39 @@ pub const STUCK_TIME: f64 = 3.0;
 /// slowed a 1 m door below the flows measured in experiments.
 pub const TRY_ASIDE_TIME: f64 = 12.0;
 
+/// How near its place, in radii, an agent stuck on its way stands still for
+/// [`MAKE_WAY_TIME`] (see [`makes_way`]): 1.5 m for people.
+pub const MAKE_WAY_REACH: f32 = 6.0;
+
+/// How long an agent stuck near its place stands still, seconds, once it has made no
+/// progress for [`STUCK_TIME`] (see [`makes_way`]). 2 s brought the last of the
+/// crossings' seeds to their places sooner (places in reverse at worst 1.80 times
+/// alone, against 1.99), but someone standing 2 s a step from its place in front of a
+/// door held the stream: a 2.4 m door 3 m from the room's corner fell to 1.48 persons
+/// per metre and second (1.53 before, 1.55 with 1 s).
+pub const MAKE_WAY_TIME: f64 = 1.0;
+
+/// Whether agent `a`, stuck for `stuck_for` seconds on its way to its place `place`,
+/// stands still now: within [`MAKE_WAY_REACH`] radii of a fixed place of its own (not a
+/// spot of a gathering, [`Agent::spot`], where everyone presses towards one point and
+/// standing aside only held the gathering up), for the first
+/// [`MAKE_WAY_TIME`] seconds after it counted as stuck ([`STUCK_TIME`]), once per time
+/// it gets stuck; only under a reciprocal steering method (ORCA), where someone
+/// standing makes way for a passer-by entirely
+/// ([`OrcaParams::priority`](crate::steer::OrcaParams::priority)), so whoever it held
+/// up gets by; then it walks on to its place. Two people a step from their places,
+/// each with the other's place or body on its way (one pressed against a wall), held
+/// each other until one turned aside after [`TRY_ASIDE_TIME`]: a crossing of 40 × 4 m
+/// with places in reverse took 2.15 times alone to bring everyone to their places on
+/// seed 28, and with places dealt out at random a counterflow 2.41 (seeds 1–96; the
+/// measurements are in docs/crowd-behaviour.md).
+fn makes_way(a: &Agent, place: Vec2, stuck_for: f64) -> bool {
+    matches!(a.goal, Goal::Point(_))
+        && a.spot.is_none()
+        && a.position.distance_squared(place) < (MAKE_WAY_REACH * a.radius).powi(2)
+        && (STUCK_TIME..STUCK_TIME + MAKE_WAY_TIME).contains(&stuck_for)
+}
+
 /// Largest angle by which a stuck agent turns its way (see [`TRY_ASIDE_TIME`]),
 /// radians (34°).
 pub const TRY_ASIDE_ANGLE: f32 = 0.6;
@@ -105,6 +138,10 @@ pub(super) struct Surroundings<'a> {
     pub now: f64,
     /// Whether the game drives or points some agent.
     pub controlled: bool,
+    /// Whether the steering method shares each avoidance
+    /// ([`Steering::reciprocal`](crate::steer::Steering::reciprocal)): only then does
+    /// someone stuck near its place stand aside ([`makes_way`]).
+    pub reciprocal: bool,
 }
 
 /// Every agent plans its path if its goal changed, moved, or it strayed
@@ -176,9 +213,15 @@ pub(super) fn follow_paths(
                 me: i as u32,
             };
             let happened = planned | prefer_velocity(a, goal, params, now, dt, &others);
-            // Stuck for long (in a deadlock, or held back and forth): another way.
-            if a.state == AgentState::Stuck && now - since_progress(a) >= TRY_ASIDE_TIME {
-                a.preferred_velocity = turned_aside(a.preferred_velocity, i, now);
+            if a.state == AgentState::Stuck {
+                let stuck_for = now - since_progress(a);
+                if stuck_for >= TRY_ASIDE_TIME {
+                    // Stuck for long (in a deadlock, or held back and forth): another way.
+                    a.preferred_velocity = turned_aside(a.preferred_velocity, i, now);
+                } else if env.reciprocal && makes_way(a, goal.position, stuck_for) {
+                    // Held up near its place: it stands aside for a while.
+                    a.preferred_velocity = Vec2::ZERO;
+                }
             }
             // Carried back: on its way (never yet arrived) but moving against the way
             // it wants to go, as when caught between others walking the other way.

@@ -522,6 +522,7 @@ impl World {
                 chasers: self.crowd.chasers,
                 controlled: self.crowd.driven + self.crowd.pointed > 0,
                 now: self.clock.time,
+                reciprocal: self.steering.reciprocal(),
             },
             dt,
         );
