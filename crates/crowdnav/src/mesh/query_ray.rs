@@ -18,6 +18,12 @@
 //! walls' worth wide, so that a list is short and a ray crosses few cells. Its ends are
 //! kept once, whatever the number of cells listing it (at r = 1 on aurora, two to
 //! three): a listing is 4 bytes instead of 20 with the ends, for the same speed.
+//! Above the wall's index a listing holds four flags, one per side: whether the cell
+//! across that side lists the wall too. The walk enters a cell from one of those, where
+//! it culled or tested every wall listed, and skips those listed there too, without
+//! their cull or exact test (see [`FROM_LEFT`]: a wall's second look cannot change
+//! the answer). The larger the radius, the more of a cell's walls its neighbours list:
+//! at r = 2.5 on aurora this saves about 5 % of a raycast's instructions.
 //!
 //! Before its exact test a listed wall goes through a cull in the ray's frame: its two
 //! ends' coordinates along the ray and across it, in four `f32` lanes, against bounds
@@ -331,8 +337,9 @@ impl RayGrid {
                 total += 1;
             });
         }
-        // (Fewer walls than `u32::MAX` too: the walk takes that index for none.)
-        if total > u32::MAX as usize || walls.len() >= u32::MAX as usize {
+        // (Fewer walls than `INDEX` too: a listing keeps the index in those bits, and
+        // the walk takes `u32::MAX` for none.)
+        if total > u32::MAX as usize || walls.len() >= INDEX as usize {
             return None;
         }
         for c in 1..starts.len() {
@@ -340,11 +347,13 @@ impl RayGrid {
         }
         let mut fill = starts.clone();
         let mut items = vec![0u32; total];
+        let mut cells = Vec::new();
         for (i, w) in walls.iter().enumerate() {
-            grid.cells_of(w, &mut |c| {
-                items[fill[c] as usize] = i as u32;
-                fill[c] += 1;
-            });
+            grid.listings(w, i as u32, &mut cells);
+            for &(c, item) in &cells {
+                items[fill[c as usize] as usize] = item;
+                fill[c as usize] += 1;
+            }
         }
         grid.walkable = vec![0; starts.len() - 1];
         grid.starts = starts;
@@ -372,6 +381,35 @@ impl RayGrid {
         }
     }
 
+    /// Sets `out` to the cells of wall `w` (as [`RayGrid::cells_of`] calls them), each
+    /// with its listing of `w` as wall `i`: `i` and the flags of the neighbours that
+    /// list `w` too (see [`FROM_LEFT`]).
+    fn listings(&self, w: &Segment, i: u32, out: &mut Vec<(u32, u32)>) {
+        out.clear();
+        self.cells_of(w, &mut |c| out.push((c as u32, i)));
+        // (Increasing, as `cells_of` calls them: a binary search finds a neighbour.)
+        let cols = self.cols as u32;
+        let has = |out: &[(u32, u32)], c: u32| out.binary_search_by_key(&c, |&(c, _)| c).is_ok();
+        for n in 0..out.len() {
+            let c = out[n].0;
+            let (x, y) = (c % cols, c / cols);
+            let mut flags = 0;
+            if x > 0 && has(out, c - 1) {
+                flags |= FROM_LEFT;
+            }
+            if x + 1 < cols && has(out, c + 1) {
+                flags |= FROM_RIGHT;
+            }
+            if y > 0 && has(out, c - cols) {
+                flags |= FROM_BELOW;
+            }
+            if has(out, c + cols) {
+                flags |= FROM_ABOVE;
+            }
+            out[n].1 |= flags;
+        }
+    }
+
     /// Follows a change of the walls, exactly as [`RayGrid::new`] on the same cells
     /// would build the grid's lists over `walls` (the new list): the old wall `i` (of
     /// `old_walls`) is now `remap[i]` (`u32::MAX` for a wall gone; the walls kept keep
@@ -389,18 +427,21 @@ impl RayGrid {
         if self.cols == 0 {
             return;
         }
-        if walls.len() >= u32::MAX as usize {
-            // (As `RayGrid::new` builds it: the walk takes index `u32::MAX` for none.)
+        if walls.len() >= INDEX as usize {
+            // (As `RayGrid::new` builds it: a listing keeps the index in `INDEX`.)
             *self = RayGrid::empty(self.radius);
             return;
         }
         let mut pairs: Vec<(u32, u32)> = Vec::new();
+        let mut cells = Vec::new();
         for &j in added {
             if let Some(w) = walls.get(j as usize) {
-                self.cells_of(w, &mut |c| pairs.push((c as u32, j)));
+                self.listings(w, j, &mut cells);
+                pairs.extend_from_slice(&cells);
             }
         }
-        pairs.sort_unstable();
+        // (By cell, then by wall: the flags above the index do not order.)
+        pairs.sort_unstable_by_key(|&(c, item)| (c, item & INDEX));
         let mut touched: Vec<u32> = pairs.iter().map(|&(c, _)| c).collect();
         for (w, &j) in old_walls.iter().zip(remap) {
             if j == u32::MAX {
@@ -409,7 +450,12 @@ impl RayGrid {
         }
         touched.sort_unstable();
         touched.dedup();
-        let renumber = |k: &u32| remap.get(*k as usize).copied().unwrap_or(u32::MAX);
+        // A listing's flags are its wall's, whose cells a kept wall keeps: only the
+        // index changes (`u32::MAX` for a wall gone).
+        let renumber = |k: &u32| match remap.get((k & INDEX) as usize) {
+            Some(&j) if j != u32::MAX => j | k & !INDEX,
+            _ => u32::MAX,
+        };
         // Into the buffers of the last patch (no fresh pages to fault in).
         let Spare(mut starts, mut items) = std::mem::take(&mut self.spare);
         starts.clear();
@@ -442,7 +488,7 @@ impl RayGrid {
                 if k == u32::MAX {
                     continue;
                 }
-                while let Some(j) = adds.next_if(|&j| j < k) {
+                while let Some(j) = adds.next_if(|&j| j & INDEX < k & INDEX) {
                     items.push(j);
                 }
                 items.push(k);
@@ -555,7 +601,12 @@ impl RayGrid {
         // index: the grid keeps fewer walls).
         let mut best: (f64, u32) = (1.0, u32::MAX);
         loop {
-            for &k in items.get(start..end).unwrap_or(&[]) {
+            for &item in items.get(start..end).unwrap_or(&[]) {
+                // (Listed in the cell the walk came from: culled or tested there.)
+                if item & dda.from != 0 {
+                    continue;
+                }
+                let k = item & INDEX;
                 let Some(w) = walls.get(k as usize) else {
                     continue;
                 };
@@ -586,6 +637,22 @@ impl RayGrid {
     }
 }
 
+/// The bits of a listing that hold its wall's index; above them, four flags.
+const INDEX: u32 = (1 << 28) - 1;
+
+/// The flags of a listing of a wall in cell `(x, y)`: the wall is also listed in cell
+/// `(x - 1, y)`, `(x + 1, y)`, `(x, y - 1)`, `(x, y + 1)`. The walk enters a cell from
+/// one of those four, where it culled or tested every listed wall; such a wall it
+/// skips here. A wall culled there lies beyond the bounds still (they only narrow as
+/// the best touch comes earlier); one tested there gave a touch at a time no earlier
+/// than the best since, or none before it, and tested again would give the same or
+/// none (the exact test's time does not depend on its limit, which only rejects it):
+/// either way it cannot change the answer.
+const FROM_LEFT: u32 = 1 << 28;
+const FROM_RIGHT: u32 = 1 << 29;
+const FROM_BELOW: u32 = 1 << 30;
+const FROM_ABOVE: u32 = 1 << 31;
+
 /// The walk's digital differential analyser: the cell it is in, and the times the
 /// segment leaves it across x and across y (stepped by whole cells).
 struct Dda {
@@ -595,6 +662,9 @@ struct Dda {
     /// `grid::MAX_CELLS` cells, and a step that would leave it is not taken), so that
     /// its list's bounds take one check.
     c: u32,
+    /// The flag of the listings of the cell the walk came from (see [`FROM_LEFT`]), 0
+    /// in the first cell.
+    from: u32,
     tx: f64,
     ty: f64,
     /// Per axis: the step of the column or row (1 or -1 as `usize`), of the cell's
@@ -603,6 +673,9 @@ struct Dda {
     step_y: usize,
     next_x: u32,
     next_y: u32,
+    /// Per axis: the flag `from` takes after a step.
+    from_x: u32,
+    from_y: u32,
     delta_x: f64,
     delta_y: f64,
     cols: usize,
@@ -636,12 +709,15 @@ impl Dda {
             x,
             y,
             c: (y * cols + x) as u32,
+            from: 0,
             tx,
             ty,
             step_x,
             step_y,
             next_x: step_x as u32,
             next_y: (step_y as u32).wrapping_mul(cols as u32),
+            from_x: if d.x > 0.0 { FROM_LEFT } else { FROM_RIGHT },
+            from_y: if d.y > 0.0 { FROM_BELOW } else { FROM_ABOVE },
             delta_x,
             delta_y,
             cols,
@@ -666,6 +742,7 @@ impl Dda {
                 return false;
             }
             self.c = self.c.wrapping_add(self.next_x);
+            self.from = self.from_x;
             self.tx += self.delta_x;
         } else {
             self.y = self.y.wrapping_add(self.step_y);
@@ -673,6 +750,7 @@ impl Dda {
                 return false;
             }
             self.c = self.c.wrapping_add(self.next_y);
+            self.from = self.from_y;
             self.ty += self.delta_y;
         }
         true
