@@ -18,12 +18,15 @@
 //! walls' worth wide, so that a list is short and a ray crosses few cells. Its ends are
 //! kept once, whatever the number of cells listing it (at r = 1 on aurora, two to
 //! three): a listing is 4 bytes instead of 20 with the ends, for the same speed.
-//! Above the wall's index a listing holds four flags, one per side: whether the cell
-//! across that side lists the wall too. The walk enters a cell from one of those, where
-//! it culled or tested every wall listed, and skips those listed there too, without
-//! their cull or exact test (see [`FROM_LEFT`]: a wall's second look cannot change
-//! the answer). The larger the radius, the more of a cell's walls its neighbours list:
-//! at r = 2.5 on aurora this saves about 5 % of a raycast's instructions.
+//! At radii of a quarter of a cell and more ([`FLAGS_FROM`]), a listing holds above
+//! the wall's index four flags, one per side: whether the cell across that side lists
+//! the wall too. The walk enters a cell from one of those, where it culled or tested
+//! every wall listed, and skips those listed there too, without their cull or exact
+//! test (see [`FROM_LEFT`]: a second look at a wall cannot change the answer). The
+//! larger the radius, the more of a cell's walls its neighbours list: on aurora the
+//! skips save 2 % of a raycast's instructions at r = 1.5 and 5 % at r = 2.5, and some
+//! 1–4 % of its time at r = 2 and 2.5; at r = 1 and below they saved less than their
+//! test cost, and the grid keeps no flags there.
 //!
 //! Before its exact test a listed wall goes through a cull in the ray's frame: its two
 //! ends' coordinates along the ray and across it, in four `f32` lanes, against bounds
@@ -38,7 +41,7 @@
 //! On aurora at r = 1: 36 300 cells of 4.7 m, 85 300 listings, 1.33 MB with the
 //! walkable sub-cells' marks, built in about 23 ms (the marks two thirds of it). A ray
 //! meets about five cells (one of them listing walls), six and a half listings and 1.2
-//! exact tests, at about 930 instructions a query (callgrind; Detour's raycast 964);
+//! exact tests, at about 890 instructions a query (callgrind; Detour's raycast 964);
 //! crossing squares of empty cells in one step, and testing a cell's walls four at a
 //! time in `f32` lanes, were measured slower (`docs/benchmarks.md`, mesh queries).
 
@@ -105,6 +108,9 @@ pub(crate) struct RayGrid {
     reach: f64,
     /// The pad of the sub-cells' marks (see [`RayGrid::for_mesh`]), when they are kept.
     marks: Option<f64>,
+    /// Whether the listings carry the flags of their neighbours (see [`FROM_LEFT`]):
+    /// for radii of at least [`FLAGS_FROM`] cells.
+    flags: bool,
     /// The lists before the last patch, as buffers for the next.
     spare: Spare,
 }
@@ -181,6 +187,7 @@ impl RayGrid {
             extent: 0.0,
             reach: r,
             marks: None,
+            flags: false,
             spare: Spare::default(),
         }
     }
@@ -302,6 +309,7 @@ impl RayGrid {
         let reach = r + pad;
         // No narrower than r, so that a wall lies in a bounded number of cells.
         let cell = cell.max(1e-3 * scale).max(r);
+        let flags = r >= FLAGS_FROM * cell;
         let origin = lo - (reach + cell);
         let extent = hi + (reach + cell) - origin;
         let (cols, rows) = (
@@ -327,6 +335,7 @@ impl RayGrid {
             extent: 0.0,
             reach,
             marks: None,
+            flags,
             spare: Spare::default(),
         };
         let mut starts = vec![0u32; (cols * rows) as usize + 1];
@@ -382,11 +391,14 @@ impl RayGrid {
     }
 
     /// Sets `out` to the cells of wall `w` (as [`RayGrid::cells_of`] calls them), each
-    /// with its listing of `w` as wall `i`: `i` and the flags of the neighbours that
-    /// list `w` too (see [`FROM_LEFT`]).
+    /// with its listing of `w` as wall `i`: `i`, and the flags of the neighbours that
+    /// list `w` too when the grid keeps them (see [`FROM_LEFT`]).
     fn listings(&self, w: &Segment, i: u32, out: &mut Vec<(u32, u32)>) {
         out.clear();
         self.cells_of(w, &mut |c| out.push((c as u32, i)));
+        if !self.flags {
+            return;
+        }
         // (Increasing, as `cells_of` calls them: a binary search finds a neighbour.)
         let cols = self.cols as u32;
         let has = |out: &[(u32, u32)], c: u32| out.binary_search_by_key(&c, |&(c, _)| c).is_ok();
@@ -516,6 +528,7 @@ impl RayGrid {
             && self.cell.to_bits() == other.cell.to_bits()
             && (self.cols, self.rows) == (other.cols, other.rows)
             && self.marks.map(f64::to_bits) == other.marks.map(f64::to_bits)
+            && self.flags == other.flags
             && self.starts == other.starts
             && self.walkable == other.walkable
             && self.items == other.items
@@ -567,12 +580,29 @@ impl RayGrid {
         Some(self.walk(s, d, x, y))
     }
 
-    /// The walk of [`RayGrid::first_touch`] from cell `(x, y)`, which holds `s`.
+    /// The walk of [`RayGrid::first_touch`] from cell `(x, y)`, which holds `s`: the
+    /// one that reads the listings' flags when the grid keeps them.
+    #[inline]
+    fn walk(&self, s: DVec2, d: DVec2, x: usize, y: usize) -> Option<(f64, u32, Wall64)> {
+        match self.flags {
+            true => self.walk_by::<true>(s, d, x, y),
+            false => self.walk_by::<false>(s, d, x, y),
+        }
+    }
+
+    /// [`RayGrid::walk`], skipping the walls listed in the cell it came from when
+    /// `FLAGS` (the grid's `flags`).
     ///
     /// Up to the first cell that lists a wall, the walk only steps (about a third of
     /// the rays at r = 1 on aurora meet none): the cull is set up there.
-    #[inline]
-    fn walk(&self, s: DVec2, d: DVec2, x: usize, y: usize) -> Option<(f64, u32, Wall64)> {
+    #[inline(always)]
+    fn walk_by<const FLAGS: bool>(
+        &self,
+        s: DVec2,
+        d: DVec2,
+        x: usize,
+        y: usize,
+    ) -> Option<(f64, u32, Wall64)> {
         let r = self.radius;
         let mut dda = Dda::new(self, s, d, x, y);
         let (starts, items, walls) = (&self.starts[..], &self.items[..], &self.walls[..]);
@@ -603,10 +633,10 @@ impl RayGrid {
         loop {
             for &item in items.get(start..end).unwrap_or(&[]) {
                 // (Listed in the cell the walk came from: culled or tested there.)
-                if item & dda.from != 0 {
+                if FLAGS && item & dda.from != 0 {
                     continue;
                 }
-                let k = item & INDEX;
+                let k = if FLAGS { item & INDEX } else { item };
                 let Some(w) = walls.get(k as usize) else {
                     continue;
                 };
@@ -637,7 +667,14 @@ impl RayGrid {
     }
 }
 
-/// The bits of a listing that hold its wall's index; above them, four flags.
+/// The radius, in cells, from which a grid's listings carry the flags of their
+/// neighbours (see [`FROM_LEFT`]). On aurora (cells of 4.7 m) they pay at r = 2 and
+/// 2.5 and break even at 1.5; at r = 1 and below the skips saved fewer instructions
+/// than the flags' test cost in time.
+const FLAGS_FROM: f64 = 0.25;
+
+/// The bits of a listing that hold its wall's index; above them, four flags (when the
+/// grid keeps them).
 const INDEX: u32 = (1 << 28) - 1;
 
 /// The flags of a listing of a wall in cell `(x, y)`: the wall is also listed in cell

@@ -12,7 +12,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// The radii whose ray grids the tests build before the edits.
-const GRID_RADII: [f32; 3] = [0.0, 0.5, 1.0];
+const GRID_RADII: [f32; 4] = [0.0, 0.5, 1.0, 2.0];
 
 /// The radii the queries are compared at.
 const RADII: [f32; 3] = [0.0, 0.5, 2.0];
