@@ -129,7 +129,7 @@ const RECORDED: &[(&str, Method, u64, u64)] = &[
     ("groups", Method::Orca, 300, 0x1aab46b5391b728c),
     ("groups", Method::AntiGravity, 300, 0x1a3f68d6607c9bf4),
     ("groups", Method::Swarm, 300, 0x0d3a6390dc3b3fa9),
-    ("lines", Method::Orca, 300, 0xff858ba9fd92a237),
+    ("lines", Method::Orca, 300, 0x7d760613ec4988e8),
     ("lines", Method::AntiGravity, 300, 0x20b32770fb023577),
     ("lines", Method::Swarm, 300, 0xe46d3305d807b9f0),
     ("obstacles", Method::Orca, 300, 0x6437a38c419ced58),

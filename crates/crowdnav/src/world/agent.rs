@@ -312,6 +312,13 @@ pub struct Agent {
     /// wants to go, seconds (0 when it is not): after
     /// [`CARRIED_TIME`](super::CARRIED_TIME) others give it right of way.
     pub(crate) carried_for: f32,
+    /// When it last made progress (the time of `progress`) as of the last step it had
+    /// been carried back for [`MAKE_WAY_CARRIED`](super::MAKE_WAY_CARRIED) (see
+    /// `carried_for`): equal to `progress.1` when it has been so carried since it last
+    /// made progress, so that, stuck, it stands aside (see `makes_way` in
+    /// `world/follow.rs`); standing, which is not being carried, leaves it. NaN before
+    /// it is ever so carried.
+    pub(crate) carried_since: f64,
     /// Near its place (within [`TAKEN_REACH`](super::follow) radii) and someone else
     /// stands on it: it cannot arrive before the other leaves, and pressing on only
     /// holds the other (as often as not someone who must get past it to a place of its

@@ -61,9 +61,9 @@
 //! agent carried back against its way for [`CARRIED_TIME`] (caught between others
 //! walking the other way, whose velocity reciprocal avoidance makes it keep) is yielded
 //! to the same way by every neighbour, and the longer it is carried the higher its
-//! right of way; and an agent stuck within [`MAKE_WAY_REACH`] radii of its place
-//! stands still for [`MAKE_WAY_TIME`], making way for whoever it holds up as someone at
-//! rest does. An agent that has made no progress for [`TRY_ASIDE_TIME`] (held still
+//! right of way; and an agent stuck within [`MAKE_WAY_REACH`] radii of its place, or
+//! stuck after being carried back for [`MAKE_WAY_CARRIED`], stands still for
+//! [`MAKE_WAY_TIME`], making way for whoever it holds up as someone at rest does. An agent that has made no progress for [`TRY_ASIDE_TIME`] (held still
 //! by others who each wait for it to move first) tries other ways, turning its own by a
 //! deterministic angle drawn every [`TRY_ASIDE_PERIOD`]. A contact counts as a
 //! collision only past [`COLLISION_DEPTH`].
@@ -91,8 +91,8 @@ pub use agent::{
 };
 pub use edits::MeshEdit;
 pub use follow::{
-    CARRIED_TIME, IMPROVE_PER_STEP, MAKE_WAY_REACH, MAKE_WAY_TIME, NO_PATH_RETRY, SETTLE_TIME,
-    STUCK_TIME, TRY_ASIDE_ANGLE, TRY_ASIDE_PERIOD, TRY_ASIDE_TIME,
+    CARRIED_TIME, IMPROVE_PER_STEP, MAKE_WAY_CARRIED, MAKE_WAY_REACH, MAKE_WAY_TIME, NO_PATH_RETRY,
+    SETTLE_TIME, STUCK_TIME, TRY_ASIDE_ANGLE, TRY_ASIDE_PERIOD, TRY_ASIDE_TIME,
 };
 pub use params::{BadValue, Metrics, Quantity, WorldError, WorldParams, COLLISION_DEPTH};
 pub use step::World;

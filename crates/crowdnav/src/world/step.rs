@@ -205,6 +205,7 @@ impl World {
             progress: (p.position, self.clock.time),
             settling: Settling::new(self.clock.time),
             carried_for: 0.0,
+            carried_since: f64::NAN,
             place_taken: false,
         });
         Ok(id)
