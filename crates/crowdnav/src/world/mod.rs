@@ -63,8 +63,9 @@
 //! to the same way by every neighbour, and the longer it is carried the higher its
 //! right of way; and an agent stuck within [`MAKE_WAY_REACH`] radii of its place, or
 //! stuck after being carried back for [`MAKE_WAY_CARRIED`], stands still for
-//! [`MAKE_WAY_TIME`], making way for whoever it holds up as someone at rest does. An agent that has made no progress for [`TRY_ASIDE_TIME`] (held still
-//! by others who each wait for it to move first) tries other ways, turning its own by a
+//! [`MAKE_WAY_TIME`], making way for whoever it holds up as someone at rest does. An
+//! agent that has made no progress for [`TRY_ASIDE_TIME`] (held still by others who
+//! each wait for it to move first) tries other ways, turning its own by a
 //! deterministic angle drawn every [`TRY_ASIDE_PERIOD`]. A contact counts as a
 //! collision only past [`COLLISION_DEPTH`].
 
