@@ -1511,7 +1511,14 @@ fn before_short_door(opening: Option<Opening>, position: Vec2, passage: f32) -> 
 
 /// The free width across the unit `way` at `position`: the distance between the
 /// nearest of `walls` met on either side along the line through `position` at right
-/// angles to `way`, each side counted to at most `limit`.
+/// angles to `way`, each side counted to at most `limit`. Only walls alongside
+/// `position` count (its foot on the wall's line lies between the wall's ends): a
+/// passage is walls on either side of the agent. Walking at a slant towards a door in
+/// a room's corner, the line across the way runs from the room's wall beside the door
+/// into the door, to the far side of its post, and a wedge of open floor before the
+/// door counted as a passage a few wide: the zipper held there, where it does not
+/// before a door in a wall's middle (a door 1.6 m wide flush with the corner passed
+/// 1.26–1.36 persons/(m·s), 1.37–1.51 now; docs/crowd-behaviour.md).
 fn width_across(walls: &[Segment], position: Vec2, way: Vec2, limit: f32) -> f32 {
     let side = way.perp();
     let (mut left, mut right) = (limit, limit);
@@ -1520,6 +1527,12 @@ fn width_across(walls: &[Segment], position: Vec2, way: Vec2, limit: f32) -> f32
         let (along_a, along_b) = (a.dot(way), b.dot(way));
         // The wall must cross the line at right angles to the way (an end on it counts).
         if along_a * along_b > 0.0 || along_a == along_b {
+            continue;
+        }
+        // And lie alongside the agent.
+        let span = b - a;
+        let foot = -a.dot(span);
+        if !(0.0..=span.length_squared()).contains(&foot) {
             continue;
         }
         let t = along_a / (along_a - along_b);

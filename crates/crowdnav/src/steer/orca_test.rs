@@ -877,6 +877,40 @@ fn in_a_passage_a_few_wide_people_walk_in_a_zipper() {
     }
 }
 
+/// Walking at a slant towards a door flush with a room's corner, the room's wall on
+/// one side and the far side of the door's post across the way are no passage: the
+/// post's side does not lie alongside the agent, and the zipper does not hold on the
+/// open floor before the door (as before a door in a wall's middle). In the door,
+/// between its two sides, the passage is the door's width.
+#[test]
+fn the_floor_before_a_door_in_a_corner_is_no_passage() {
+    // The room's wall y = 1 runs on past the door; the door's post ends at x = 0, its
+    // side y = 0 running on to x = 1: a door 1 m wide and 1 m long.
+    let walls = [
+        Segment::new(v(5.0, 1.0), v(-5.0, 1.0)),
+        Segment::new(v(0.0, 0.0), v(1.0, 0.0)),
+        Segment::new(v(0.0, -5.0), v(0.0, 0.0)),
+    ];
+    let limit = 2.5;
+    // Before the door, heading for its far corner: 0.57 m to the room's wall on its
+    // left; on its right the line runs into the door to the post's side, 0.85 m off,
+    // which does not count.
+    let slant = v(1.0, 1.0).normalize();
+    let before = width_across(&walls, v(-0.3, 0.6), slant, limit);
+    assert!(
+        (before - (0.4 * std::f32::consts::SQRT_2 + limit)).abs() < 1e-4,
+        "{before}"
+    );
+    // In the door, at a slant or straight through: its sides are alongside.
+    let inside = width_across(&walls, v(0.5, 0.5), v(1.0, 0.0), limit);
+    assert!((inside - 1.0).abs() < 1e-5, "{inside}");
+    let slanted = width_across(&walls, v(0.5, 0.5), slant, limit);
+    assert!(
+        (slanted - std::f32::consts::SQRT_2).abs() < 1e-4,
+        "{slanted}"
+    );
+}
+
 // --- Behaviour in small simulations ----------------------------------------------------
 
 #[test]
