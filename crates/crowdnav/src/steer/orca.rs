@@ -1517,8 +1517,9 @@ fn before_short_door(opening: Option<Opening>, position: Vec2, passage: f32) -> 
 /// a room's corner, the line across the way runs from the room's wall beside the door
 /// into the door, to the far side of its post, and a wedge of open floor before the
 /// door counted as a passage a few wide: the zipper held there, where it does not
-/// before a door in a wall's middle (a door 1.6 m wide flush with the corner passed
-/// 1.26–1.36 persons/(m·s), 1.37–1.51 now; docs/crowd-behaviour.md).
+/// before a door in a wall's middle (a door 1.6 m wide flush with the corner, places
+/// in order, seeds 1 to 4, passed 1.26–1.36 persons/(m·s), 1.37–1.51 now; see
+/// docs/crowd-behaviour.md).
 fn width_across(walls: &[Segment], position: Vec2, way: Vec2, limit: f32) -> f32 {
     let side = way.perp();
     let (mut left, mut right) = (limit, limit);
