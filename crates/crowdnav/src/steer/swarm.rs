@@ -296,8 +296,9 @@ impl Steering for Swarm {
 /// its place was pushed back and forth between them for good: on the shipped corridor
 /// with starts and places moved by up to a metre, 8 of 30 such runs left 2 to 5 agents
 /// short of their places, none now (`swarm_brings_everyone_home_when_starts_and_places_move`
-/// in tests/seed_methods_arrive.rs). Below the rounding of a preferred velocity taken
-/// towards the target, so that the pull is the seed's whenever the way is not turned.
+/// in tests/seed_methods_arrive.rs). 0.8° lies far above the rounding of a preferred
+/// velocity taken towards the target, so the pull is the seed's whenever the way is
+/// not turned.
 const TURNED: f32 = 0.9999;
 
 /// [`clamp_speed`] in 3D.

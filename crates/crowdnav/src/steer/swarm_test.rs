@@ -105,6 +105,40 @@ fn fly_2d(swarm: &Swarm, start: Vec2, target: Vec2, rocks: &mut [Rock], seconds:
     run
 }
 
+/// The pull points at the target, as in the seed, while the preferred velocity heads
+/// there too (up to its rounding); when the preferred velocity turns off the target (a
+/// world turns a stuck agent's way to try others), the pull follows it.
+#[test]
+fn the_pull_follows_a_way_turned_off_the_target() {
+    let swarm = Swarm::default();
+    let target = Vec2::new(10.0, 0.0);
+    let steer = |preferred: Vec2| {
+        let ctx = SteerContext {
+            agent: SteerAgent {
+                position: Vec2::new(0.0, 0.3),
+                velocity: Vec2::ZERO,
+                radius: 0.5,
+                max_speed: 2.0,
+                preferred_velocity: preferred,
+                target,
+            },
+            neighbors: &[],
+            walls: &[],
+            dt: DT,
+            opening: None,
+        };
+        swarm.steer(&ctx, None)
+    };
+    let to_target = (target - Vec2::new(0.0, 0.3)).normalize();
+    // Towards the target, or off it by less than `TURNED`: at the target, to the bit.
+    assert_eq!(steer(to_target * 1.4), to_target * 1.4);
+    let nearly = Vec2::from_angle(0.005).rotate(to_target) * 1.4;
+    assert_eq!(steer(nearly), to_target * 1.4);
+    // Turned by 30°: along the turned way, at its speed.
+    let turned = Vec2::from_angle(0.5).rotate(to_target) * 1.4;
+    assert!(steer(turned).distance(turned) < 1e-5, "{}", steer(turned));
+}
+
 #[test]
 fn a_ship_reaches_its_target_through_a_field_of_obstacles() {
     let mut rocks = [
