@@ -21,12 +21,14 @@
 //! At radii of a quarter of a cell and more ([`FLAGS_FROM`]), a listing holds above
 //! the wall's index four flags, one per side: whether the cell across that side lists
 //! the wall too. The walk enters a cell from one of those, where it culled or tested
-//! every wall listed, and skips those listed there too, without their cull or exact
-//! test (see [`FROM_LEFT`]: a second look at a wall cannot change the answer). The
-//! larger the radius, the more of a cell's walls its neighbours list: on aurora the
-//! skips save 2 % of a raycast's instructions at r = 1.5 and 5 % at r = 2.5, and some
-//! 1–4 % of its time at r = 2 and 2.5; at r = 1 and below they saved less than their
-//! test cost, and the grid keeps no flags there.
+//! every wall listed, and skips those listed there too, without their exact test (see
+//! [`FROM_LEFT`]: a second look at a wall cannot change the answer). The larger the
+//! radius, the more of a cell's walls its neighbours list. The flag of the side the
+//! walk came by joins the cull's branch rather than taking a branch of its own: which
+//! listings a neighbour shares changes from one to the next, and that branch
+//! mispredicted more than the culls it spared cost. On aurora the skips save about 5 %
+//! of a raycast's time at r = 1.5 and a few per cent at r = 2 and 2.5; at r = 1 and
+//! below they saved less than they cost, and the grid keeps no flags there.
 //!
 //! Before its exact test a listed wall goes through a cull in the ray's frame: its two
 //! ends' coordinates along the ray and across it, in four `f32` lanes, against bounds
@@ -632,15 +634,20 @@ impl RayGrid {
         let mut best: (f64, u32) = (1.0, u32::MAX);
         loop {
             for &item in items.get(start..end).unwrap_or(&[]) {
-                // (Listed in the cell the walk came from: culled or tested there.)
-                if FLAGS && item & dda.from != 0 {
-                    continue;
-                }
                 let k = if FLAGS { item & INDEX } else { item };
                 let Some(w) = walls.get(k as usize) else {
                     continue;
                 };
-                if cull.out(*w) {
+                // (Listed in the cell the walk came from: culled or tested there. As a
+                // pair of the cull's mask bits, so that one branch decides: with the
+                // flag tested beside the cull, even by a non-short-circuit `|`, LLVM
+                // tests it first, by a branch of its own.)
+                let skip = if FLAGS {
+                    u32::from(item & dda.from != 0) * 3
+                } else {
+                    0
+                };
+                if cull.out_or(*w, skip) {
                     continue;
                 }
                 let t = touch_time(&ray, w, best.0);
@@ -668,9 +675,9 @@ impl RayGrid {
 }
 
 /// The radius, in cells, from which a grid's listings carry the flags of their
-/// neighbours (see [`FROM_LEFT`]). On aurora (cells of 4.7 m) they pay at r = 2 and
-/// 2.5 and break even at 1.5; at r = 1 and below the skips saved fewer instructions
-/// than the flags' test cost in time.
+/// neighbours (see [`FROM_LEFT`]). On aurora (cells of 4.7 m) they pay from r = 1.5
+/// (0.32 cells); at r = 1 and below the skips saved less time than the flags' test
+/// cost.
 const FLAGS_FROM: f64 = 0.25;
 
 /// The bits of a listing that hold its wall's index; above them, four flags (when the
@@ -799,7 +806,9 @@ impl Dda {
 /// side of the ray's line, farther than the radius (and a slack) in the ray's frame, is
 /// not touched up to the best touch. One multiply-add per axis puts both ends in the
 /// frame (`(u_a, u_b, o_a, o_b)`: along the ray and across it), two comparisons with
-/// the bounds, a look-up of their 8-bit mask in a table and one branch decide.
+/// the bounds, a look-up of their 8-bit mask in a table and one branch decide (with
+/// the walk's skip of a wall the cell it came from lists, which sets a pair of the
+/// mask's bits).
 ///
 /// Rounding: the frame's axes are unit vectors rounded to `f32`, and a coordinate
 /// costs two products and a sum in `f32`: within `4.3 u W` of the exact value, `u` the
@@ -853,13 +862,14 @@ impl Cull {
         self.hi = Vec4::new(u_hi, u_hi, self.hi.z, self.hi.w);
     }
 
-    /// Whether wall `w` cannot be touched within the bounds.
+    /// Whether wall `w` cannot be touched within the bounds, or `skip` (3 or 0: a pair
+    /// of the mask's bits, or none) says to pass it over.
     #[inline]
-    fn out(&self, w: RayWall) -> bool {
+    fn out_or(&self, w: RayWall, skip: u32) -> bool {
         let v = w.0;
         // (u_a, u_b, o_a, o_b)
         let frame = v.xzxz() * self.x + v.ywyw() * self.y;
-        let m = frame.cmplt(self.lo).bitmask() | frame.cmpgt(self.hi).bitmask() << 4;
+        let m = frame.cmplt(self.lo).bitmask() | frame.cmpgt(self.hi).bitmask() << 4 | skip;
         // Both ends below (or above) one bound: lanes 0 and 1, or 2 and 3.
         PAIRED[(m & 0xff) as usize]
     }
