@@ -66,11 +66,13 @@ fn swarm_brings_everyone_home_on_every_small_shipped_scenario() {
     everyone_arrives_with(Method::Swarm);
 }
 
-/// `scenario` with every start and every place moved by up to 1 m along x and 0.4 m
-/// along y, drawn from `seed`, each kept 0.1 m clear of the starts (or places) moved
-/// before it (else left where it was): a layout of the same kind as the shipped one
-/// that nobody tuned for.
-fn moved(scenario: &Scenario, seed: u64) -> Scenario {
+/// `scenario` with every start and every place moved by up to `reach` metres along x
+/// and 0.4 `reach` along y, drawn from `seed`, each kept 0.1 m clear of the starts (or
+/// places) moved before it (else left where it was): a layout of the same kind as the
+/// shipped one that nobody tuned for. Moved by 2 m, some places fall in a wall's
+/// clearance, where an agent's place is the nearest one its disc fits (against the
+/// wall).
+fn moved(scenario: &Scenario, seed: u64, reach: f32) -> Scenario {
     use crowdnav::scenario::GoalSpec;
     use glam::Vec2;
     use rand::{Rng, SeedableRng};
@@ -80,7 +82,7 @@ fn moved(scenario: &Scenario, seed: u64) -> Scenario {
     let mut places: Vec<(Vec2, f32)> = Vec::new();
     let mut shift = |at: Vec2, radius: f32, taken: &mut Vec<(Vec2, f32)>| {
         for _ in 0..200 {
-            let p = at + Vec2::new(rng.gen_range(-1.0..1.0), rng.gen_range(-0.4..0.4));
+            let p = at + Vec2::new(rng.gen_range(-1.0..1.0), rng.gen_range(-0.4..0.4)) * reach;
             if taken
                 .iter()
                 .all(|&(q, r)| p.distance(q) >= radius + r + 0.1)
@@ -102,15 +104,15 @@ fn moved(scenario: &Scenario, seed: u64) -> Scenario {
 }
 
 /// Everyone home on the shipped corridor and crossing with starts and places moved
-/// ([`moved`], seeds 1 to `seeds`) under `method`; no pair overlapping.
-fn everyone_arrives_when_moved(method: Method, seeds: u64) {
+/// ([`moved`] by `reach`, seeds 1 to `seeds`) under `method`; no pair overlapping.
+fn everyone_arrives_when_moved(method: Method, seeds: u64, reach: f32) {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
     let mut failures = Vec::new();
     for name in ["corridor", "crossing"] {
         let shipped = Scenario::from_file(&dir.join(format!("{name}.json")))
             .expect("shipped scenario parses");
         for seed in 1..=seeds {
-            let scenario = moved(&shipped, seed);
+            let scenario = moved(&shipped, seed, reach);
             let mut world = scenario.build(Some(method)).expect("moved scenario builds");
             let options = RunOptions {
                 dt: scenario.dt,
@@ -121,7 +123,7 @@ fn everyone_arrives_when_moved(method: Method, seeds: u64) {
             let overlapping = &world.metrics().overlapping_pairs;
             if report.arrived != report.agents || !overlapping.is_empty() {
                 failures.push(format!(
-                    "{name} seed {seed}: {}/{} arrived, overlapping pairs {overlapping:?}",
+                    "{name} moved {reach} m, seed {seed}: {}/{} arrived, overlapping pairs {overlapping:?}",
                     report.arrived, report.agents
                 ));
             }
@@ -132,10 +134,20 @@ fn everyone_arrives_when_moved(method: Method, seeds: u64) {
 
 #[test]
 fn swarm_brings_everyone_home_when_starts_and_places_move() {
-    everyone_arrives_when_moved(Method::Swarm, 12);
+    everyone_arrives_when_moved(Method::Swarm, 12, 1.0);
 }
 
 #[test]
 fn anti_gravity_brings_everyone_home_when_starts_and_places_move() {
-    everyone_arrives_when_moved(Method::AntiGravity, 12);
+    everyone_arrives_when_moved(Method::AntiGravity, 12, 1.0);
+}
+
+#[test]
+fn swarm_brings_everyone_home_to_places_against_a_wall() {
+    everyone_arrives_when_moved(Method::Swarm, 12, 2.0);
+}
+
+#[test]
+fn anti_gravity_brings_everyone_home_to_places_against_a_wall() {
+    everyone_arrives_when_moved(Method::AntiGravity, 12, 2.0);
 }
