@@ -139,6 +139,28 @@ fn the_pull_follows_a_way_turned_off_the_target() {
     assert!(steer(turned).distance(turned) < 1e-5, "{}", steer(turned));
 }
 
+/// Near its target, a wall that the target lies as near as it does pushes no more: an
+/// agent heads for a place against a wall instead of standing short of it, where the
+/// wall's push (one over the gap) outweighs the pull. Away from its target, or from a
+/// wall the target lies farther from, the wall pushes as in the seed.
+#[test]
+fn a_place_against_a_wall_is_reached() {
+    let swarm = Swarm::default();
+    // The wall y = 0, walkable above (on its left).
+    let wall = [Segment::new(Vec2::new(-10.0, 0.0), Vec2::new(10.0, 0.0))];
+    // A place touching the wall (radius 0.5), the agent 0.3 m off it and a little
+    // higher, in the wall's reach.
+    let place = Vec2::new(0.0, 0.5);
+    let at = Vec2::new(-0.3, 0.55);
+    // On for it, not pushed up off it (making way keeps it from closing on the wall
+    // faster than it can stop).
+    let home = steer_2d(&swarm, at, place, 0.5, 1.0, &[], &wall);
+    assert!(home.x > 0.9 && home.y <= 0.0, "{home}");
+    // Far from its target, the same wall pushes it up off its way.
+    let far = steer_2d(&swarm, at, Vec2::new(20.0, 0.5), 0.5, 1.0, &[], &wall);
+    assert!(far.y > 0.1, "{far}");
+}
+
 #[test]
 fn a_ship_reaches_its_target_through_a_field_of_obstacles() {
     let mut rocks = [
