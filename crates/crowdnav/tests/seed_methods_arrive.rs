@@ -4,7 +4,8 @@
 //! and in the seed demo's formations; and on the shipped corridor and crossing with
 //! their starts and places moved, layouts of the same kind that nobody tuned for.
 
-use crowdnav::scenario::{run, Method, RunOptions, Scenario};
+use crowdnav::scenario::{run, Method, Report, RunOptions, Scenario};
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 /// Scenarios larger than this are crowds for ORCA, not for the seed methods.
@@ -29,23 +30,27 @@ fn small_scenarios() -> Vec<(String, Scenario)> {
         .collect()
 }
 
+/// Runs `scenario` under `method` for its steps, or until everyone is home: the report
+/// and the pairs left overlapping.
+fn run_out(name: &str, scenario: &Scenario, method: Method) -> (Report, BTreeSet<(u32, u32)>) {
+    let mut world = scenario.build(Some(method)).expect("scenario builds");
+    let options = RunOptions {
+        dt: scenario.dt,
+        max_steps: scenario.steps,
+        stop_when_arrived: true,
+    };
+    let report = run(name, &mut world, options, |_| {}).expect("valid dt");
+    (report, world.metrics().overlapping_pairs.clone())
+}
+
 fn everyone_arrives_with(method: Method) {
     let scenarios = small_scenarios();
     // corridor, crossing, obstacles and the five formations at least.
     assert!(scenarios.len() >= 8, "{}", scenarios.len());
     let mut failures = Vec::new();
     for (name, scenario) in &scenarios {
-        let mut world = scenario
-            .build(Some(method))
-            .expect("shipped scenario builds");
-        let options = RunOptions {
-            dt: scenario.dt,
-            max_steps: scenario.steps,
-            stop_when_arrived: true,
-        };
-        let report = run(name, &mut world, options, |_| {}).expect("valid dt");
+        let (report, overlapping) = run_out(name, scenario, method);
         println!("{}", report.table());
-        let overlapping = &world.metrics().overlapping_pairs;
         if report.arrived != report.agents || !report.completed || !overlapping.is_empty() {
             failures.push(format!(
                 "{name}: {}/{} arrived, all home at the end: {}, overlapping pairs {overlapping:?}",
@@ -112,15 +117,7 @@ fn everyone_arrives_when_moved(method: Method, seeds: u64, reach: f32) {
         let shipped = Scenario::from_file(&dir.join(format!("{name}.json")))
             .expect("shipped scenario parses");
         for seed in 1..=seeds {
-            let scenario = moved(&shipped, seed, reach);
-            let mut world = scenario.build(Some(method)).expect("moved scenario builds");
-            let options = RunOptions {
-                dt: scenario.dt,
-                max_steps: scenario.steps,
-                stop_when_arrived: true,
-            };
-            let report = run(name, &mut world, options, |_| {}).expect("valid dt");
-            let overlapping = &world.metrics().overlapping_pairs;
+            let (report, overlapping) = run_out(name, &moved(&shipped, seed, reach), method);
             if report.arrived != report.agents || !overlapping.is_empty() {
                 failures.push(format!(
                     "{name} moved {reach} m, seed {seed}: {}/{} arrived, overlapping pairs {overlapping:?}",

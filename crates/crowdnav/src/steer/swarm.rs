@@ -279,7 +279,7 @@ impl Steering for Swarm {
             discs.chain(walls),
         );
         let mut velocity = heading.direction.truncate() * speed;
-        if agent.target.distance(agent.position) <= HOME_RADII * agent.radius {
+        if near_home {
             // Home, or nearly: still make way.
             velocity = make_way(
                 agent,
